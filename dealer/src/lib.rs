@@ -1,0 +1,1 @@
+//! dealer (being built).

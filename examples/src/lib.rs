@@ -1,0 +1,1 @@
+//! Example bots (being built).

@@ -1,0 +1,1 @@
+//! Equity (placeholder until it lands).

@@ -1,0 +1,1 @@
+//! Hand evaluation (placeholder until the evaluator lands).

@@ -1,0 +1,444 @@
+//! The wire protocol (spec §1, §6): the four requests as form-encoded bodies, and the bet answer.
+//!
+//! This is the only place that knows how a request body is spelled; the player SDK decodes with
+//! it and the dealer encodes with it.
+
+use crate::state::{GameState, GameStateError};
+use crate::Chips;
+use std::fmt;
+use std::str::FromStr;
+use thiserror::Error;
+
+/// The `action` field of a request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    /// Is the player up? The body of the answer is ignored.
+    Check,
+    /// What version is deployed? The answer is shown on leaderboards.
+    Version,
+    /// The player is on turn: answer with a number of chips.
+    BetRequest,
+    /// A hand ended: the state with revealed cards. The body of the answer is ignored.
+    Showdown,
+}
+
+impl Action {
+    /// The wire spelling: `check`, `version`, `bet_request`, `showdown`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Action::Check => "check",
+            Action::Version => "version",
+            Action::BetRequest => "bet_request",
+            Action::Showdown => "showdown",
+        }
+    }
+
+    /// Whether requests with this action carry a `game_state`.
+    pub const fn has_game_state(self) -> bool {
+        matches!(self, Action::BetRequest | Action::Showdown)
+    }
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Action {
+    type Err = RequestError;
+    fn from_str(text: &str) -> Result<Action, RequestError> {
+        match text {
+            "check" => Ok(Action::Check),
+            "version" => Ok(Action::Version),
+            "bet_request" => Ok(Action::BetRequest),
+            "showdown" => Ok(Action::Showdown),
+            other => Err(RequestError::UnknownAction(truncate(other, 40))),
+        }
+    }
+}
+
+/// One request from the dealer to a player.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Request {
+    /// `action=check`.
+    Check,
+    /// `action=version`.
+    Version,
+    /// `action=bet_request&game_state=...`.
+    BetRequest(GameState),
+    /// `action=showdown&game_state=...`.
+    Showdown(GameState),
+}
+
+/// Why a request body could not be decoded. Each message is one line, fit for a `400` body.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum RequestError {
+    /// No `action` field.
+    #[error("missing action (expected action=check, version, bet_request or showdown)")]
+    MissingAction,
+    /// An `action` that is not one of the four.
+    #[error("unknown action {0:?} (expected check, version, bet_request or showdown)")]
+    UnknownAction(String),
+    /// `bet_request` or `showdown` without a `game_state` field.
+    #[error("missing game_state for action {0}")]
+    MissingGameState(Action),
+    /// The `game_state` field is not a valid document.
+    #[error("{0}")]
+    InvalidGameState(#[from] GameStateError),
+}
+
+impl Request {
+    /// The request's action.
+    pub fn action(&self) -> Action {
+        match self {
+            Request::Check => Action::Check,
+            Request::Version => Action::Version,
+            Request::BetRequest(_) => Action::BetRequest,
+            Request::Showdown(_) => Action::Showdown,
+        }
+    }
+
+    /// The game state, for `bet_request` and `showdown`.
+    pub fn game_state(&self) -> Option<&GameState> {
+        match self {
+            Request::BetRequest(state) | Request::Showdown(state) => Some(state),
+            Request::Check | Request::Version => None,
+        }
+    }
+
+    /// Decodes an `application/x-www-form-urlencoded` body. Unknown fields are ignored, as is a
+    /// `game_state` sent with `check` or `version`; when a field repeats, the first one counts.
+    ///
+    /// ```
+    /// use shared::protocol::{Request, RequestError};
+    /// assert_eq!(Request::decode(b"action=check").unwrap(), Request::Check);
+    /// assert!(matches!(Request::decode(b""), Err(RequestError::MissingAction)));
+    /// ```
+    ///
+    /// # Errors
+    /// A [`RequestError`] for a missing or unknown action, or a missing or invalid `game_state`.
+    pub fn decode(body: &[u8]) -> Result<Request, RequestError> {
+        let mut action = None;
+        let mut game_state = None;
+        for (key, value) in form_urlencoded::parse(body) {
+            match key.as_ref() {
+                "action" if action.is_none() => action = Some(value),
+                "game_state" if game_state.is_none() => game_state = Some(value),
+                _ => {}
+            }
+        }
+        let action: Action = action.ok_or(RequestError::MissingAction)?.parse()?;
+        if !action.has_game_state() {
+            return Ok(match action {
+                Action::Check => Request::Check,
+                _ => Request::Version,
+            });
+        }
+        let text = game_state.ok_or(RequestError::MissingGameState(action))?;
+        let state = GameState::from_json(&text)?;
+        Ok(match action {
+            Action::BetRequest => Request::BetRequest(state),
+            _ => Request::Showdown(state),
+        })
+    }
+
+    /// Encodes the request as a form body, serialising the game state compactly.
+    ///
+    /// ```
+    /// use shared::protocol::Request;
+    /// assert_eq!(Request::Version.encode(), "action=version");
+    /// ```
+    pub fn encode(&self) -> String {
+        match self.game_state() {
+            Some(state) => encode_request(self.action(), Some(&state.to_json())),
+            None => encode_request(self.action(), None),
+        }
+    }
+}
+
+/// Encodes a form body from an action and, for `bet_request`/`showdown`, the game state's JSON
+/// text exactly as it should arrive (the dealer logs the same text it sends).
+///
+/// ```
+/// use shared::protocol::{encode_request, Action};
+/// assert_eq!(
+///     encode_request(Action::BetRequest, Some(r#"{"a":1}"#)),
+///     "action=bet_request&game_state=%7B%22a%22%3A1%7D"
+/// );
+/// ```
+pub fn encode_request(action: Action, game_state_json: Option<&str>) -> String {
+    let capacity = 32 + game_state_json.map_or(0, |json| json.len() * 2);
+    let mut body = String::with_capacity(capacity);
+    body.push_str("action=");
+    body.push_str(action.as_str());
+    if let Some(json) = game_state_json {
+        body.push_str("&game_state=");
+        body.extend(form_urlencoded::byte_serialize(json.as_bytes()));
+    }
+    body
+}
+
+/// Why a `bet_request` answer body is not a bet (spec §6: only ASCII digits are valid).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BetAnswerProblem {
+    /// The body was empty.
+    Empty,
+    /// A space, tab or line break (a trailing newline is the classic).
+    Whitespace {
+        /// Byte offset of the first whitespace.
+        position: usize,
+    },
+    /// A `+` or `-`.
+    Sign {
+        /// Byte offset of the sign.
+        position: usize,
+    },
+    /// A decimal point or comma (`12.5`).
+    Decimal {
+        /// Byte offset of the separator.
+        position: usize,
+    },
+    /// A JSON object, array or string instead of a bare number.
+    Json,
+    /// Any other byte that is not an ASCII digit.
+    NotDigit {
+        /// Byte offset of the first such byte.
+        position: usize,
+    },
+    /// Only digits, but more than a chip count can hold.
+    TooLarge,
+}
+
+impl fmt::Display for BetAnswerProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BetAnswerProblem::Empty => f.write_str("the body is empty"),
+            BetAnswerProblem::Whitespace { position } => {
+                write!(f, "whitespace at byte {position}")
+            }
+            BetAnswerProblem::Sign { position } => write!(f, "a sign at byte {position}"),
+            BetAnswerProblem::Decimal { position } => {
+                write!(f, "a decimal separator at byte {position}")
+            }
+            BetAnswerProblem::Json => f.write_str("JSON instead of a bare number"),
+            BetAnswerProblem::NotDigit { position } => {
+                write!(f, "a non-digit at byte {position}")
+            }
+            BetAnswerProblem::TooLarge => f.write_str("the number is too large for chips"),
+        }
+    }
+}
+
+/// A `bet_request` answer body that is not a valid bet, with a printable excerpt of the body.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("body {body} is not a bet: {problem} (only ASCII digits are allowed)")]
+pub struct InvalidBetAnswer {
+    /// What is wrong.
+    pub problem: BetAnswerProblem,
+    /// The body as a quoted, escaped string, cut after 64 bytes.
+    pub body: String,
+}
+
+/// Reads a `bet_request` answer body (spec §6): only a non-empty run of ASCII digits is valid.
+///
+/// ```
+/// use shared::protocol::{parse_bet_answer, BetAnswerProblem};
+/// use shared::Chips;
+/// assert_eq!(parse_bet_answer(b"240"), Ok(Chips(240)));
+/// let error = parse_bet_answer(b"10\n").unwrap_err();
+/// assert_eq!(error.problem, BetAnswerProblem::Whitespace { position: 2 });
+/// assert_eq!(
+///     error.to_string(),
+///     r#"body "10\n" is not a bet: whitespace at byte 2 (only ASCII digits are allowed)"#
+/// );
+/// ```
+///
+/// # Errors
+/// An [`InvalidBetAnswer`] saying why the body is not a bet.
+pub fn parse_bet_answer(body: &[u8]) -> Result<Chips, InvalidBetAnswer> {
+    let invalid = |problem| InvalidBetAnswer {
+        problem,
+        body: excerpt(body),
+    };
+    if body.is_empty() {
+        return Err(invalid(BetAnswerProblem::Empty));
+    }
+    let mut value: u64 = 0;
+    let mut overflow = false;
+    for (position, &byte) in body.iter().enumerate() {
+        match byte {
+            b'0'..=b'9' => {
+                match value
+                    .checked_mul(10)
+                    .and_then(|v| v.checked_add(u64::from(byte - b'0')))
+                {
+                    Some(next) => value = next,
+                    None => overflow = true,
+                }
+            }
+            b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c => {
+                return Err(invalid(BetAnswerProblem::Whitespace { position }))
+            }
+            b'+' | b'-' => return Err(invalid(BetAnswerProblem::Sign { position })),
+            b'.' | b',' => return Err(invalid(BetAnswerProblem::Decimal { position })),
+            b'{' | b'[' | b'"' if position == 0 => return Err(invalid(BetAnswerProblem::Json)),
+            _ => return Err(invalid(BetAnswerProblem::NotDigit { position })),
+        }
+    }
+    if overflow {
+        return Err(invalid(BetAnswerProblem::TooLarge));
+    }
+    Ok(Chips(value))
+}
+
+/// A quoted, escaped, length-limited rendering of arbitrary bytes for error messages and logs.
+pub fn excerpt(bytes: &[u8]) -> String {
+    const LIMIT: usize = 64;
+    let shown = &bytes[..bytes.len().min(LIMIT)];
+    let text = String::from_utf8_lossy(shown);
+    let mut quoted = format!("{text:?}");
+    if bytes.len() > LIMIT {
+        quoted.push_str(&format!("… ({} bytes)", bytes.len()));
+    }
+    quoted
+}
+
+fn truncate(text: &str, limit: usize) -> String {
+    match text.char_indices().nth(limit) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Spec §1 (requests) and §6 (answers).
+    use super::*;
+
+    fn problem(body: &[u8]) -> BetAnswerProblem {
+        parse_bet_answer(body).unwrap_err().problem
+    }
+
+    #[test]
+    fn spec_6_digits_are_the_only_valid_answer() {
+        assert_eq!(parse_bet_answer(b"0"), Ok(Chips(0)));
+        assert_eq!(parse_bet_answer(b"240"), Ok(Chips(240)));
+        assert_eq!(parse_bet_answer(b"007"), Ok(Chips(7)));
+        assert_eq!(
+            parse_bet_answer(b"18446744073709551615"),
+            Ok(Chips(u64::MAX))
+        );
+    }
+
+    #[test]
+    fn spec_6_every_invalid_answer_says_why() {
+        assert_eq!(problem(b""), BetAnswerProblem::Empty);
+        assert_eq!(
+            problem(b"10\n"),
+            BetAnswerProblem::Whitespace { position: 2 }
+        );
+        assert_eq!(
+            problem(b" 10"),
+            BetAnswerProblem::Whitespace { position: 0 }
+        );
+        assert_eq!(
+            problem(b"1 0"),
+            BetAnswerProblem::Whitespace { position: 1 }
+        );
+        assert_eq!(problem(b"-5"), BetAnswerProblem::Sign { position: 0 });
+        assert_eq!(problem(b"+5"), BetAnswerProblem::Sign { position: 0 });
+        assert_eq!(problem(b"12.5"), BetAnswerProblem::Decimal { position: 2 });
+        assert_eq!(problem(b"12,5"), BetAnswerProblem::Decimal { position: 2 });
+        assert_eq!(problem(b"{\"bet\":10}"), BetAnswerProblem::Json);
+        assert_eq!(problem(b"[10]"), BetAnswerProblem::Json);
+        assert_eq!(problem(b"\"10\""), BetAnswerProblem::Json);
+        assert_eq!(problem(b"1e3"), BetAnswerProblem::NotDigit { position: 1 });
+        assert_eq!(problem(b"abc"), BetAnswerProblem::NotDigit { position: 0 });
+        assert_eq!(problem(b"\xff"), BetAnswerProblem::NotDigit { position: 0 });
+        assert_eq!(problem(b"18446744073709551616"), BetAnswerProblem::TooLarge);
+        assert_eq!(problem(&[b'9'; 100]), BetAnswerProblem::TooLarge);
+    }
+
+    #[test]
+    fn error_excerpts_are_bounded() {
+        let error = parse_bet_answer(&[b'x'; 10_000_000]).unwrap_err();
+        assert!(error.to_string().len() < 200, "{error}");
+        assert!(error.body.contains("10000000 bytes"));
+    }
+
+    #[test]
+    fn spec_1_decode_every_action() {
+        assert_eq!(Request::decode(b"action=check").unwrap(), Request::Check);
+        assert_eq!(
+            Request::decode(b"action=version").unwrap(),
+            Request::Version
+        );
+        let json =
+            include_str!("../tests/fixtures/gamestates/09-preflop-r0-6-seats-first-request.json");
+        let body = encode_request(Action::BetRequest, Some(json));
+        match Request::decode(body.as_bytes()).unwrap() {
+            Request::BetRequest(state) => assert_eq!(state.to_json(), json),
+            other => panic!("decoded {other:?}"),
+        }
+        let body = encode_request(Action::Showdown, Some(json));
+        assert_eq!(
+            Request::decode(body.as_bytes()).unwrap().action(),
+            Action::Showdown
+        );
+        // Both spellings of a space decode: '+' and %20.
+        let spaced =
+            "action=showdown&game_state=".to_string() + &json.replace(' ', "+").replace('"', "%22");
+        assert!(Request::decode(spaced.as_bytes()).is_ok());
+    }
+
+    #[test]
+    fn spec_1_bad_requests_say_why() {
+        assert_eq!(Request::decode(b""), Err(RequestError::MissingAction));
+        assert_eq!(
+            Request::decode(b"game_state=%7B%7D"),
+            Err(RequestError::MissingAction)
+        );
+        assert_eq!(
+            Request::decode(b"action=dance"),
+            Err(RequestError::UnknownAction("dance".into()))
+        );
+        assert_eq!(
+            Request::decode(b"action=bet_request"),
+            Err(RequestError::MissingGameState(Action::BetRequest))
+        );
+        let error = Request::decode(b"action=showdown&game_state=%7Bnope").unwrap_err();
+        assert!(
+            matches!(error, RequestError::InvalidGameState(_)),
+            "{error}"
+        );
+        assert!(error.to_string().contains("line 1, column 2"), "{error}");
+        // Messages are one line, fit for a 400 body.
+        assert!(!error.to_string().contains('\n'));
+        let long = format!("action={}", "x".repeat(10_000));
+        assert!(
+            Request::decode(long.as_bytes())
+                .unwrap_err()
+                .to_string()
+                .len()
+                < 200
+        );
+    }
+
+    #[test]
+    fn encode_round_trips() {
+        let state = crate::testing_state();
+        for request in [
+            Request::Check,
+            Request::Version,
+            Request::BetRequest(state.clone()),
+            Request::Showdown(state),
+        ] {
+            assert_eq!(
+                Request::decode(request.encode().as_bytes()).unwrap(),
+                request
+            );
+        }
+    }
+}
