@@ -439,6 +439,28 @@ impl HandKey {
         self.mask & card_bit(card) != 0
     }
 
+    /// Adds the card with index `index` (`< 52`), which the caller knows is not in the set
+    /// and keeps the set at seven cards or fewer (the equity code deals from a deck).
+    pub(crate) fn add_index_unchecked(self, index: u8) -> HandKey {
+        HandKey {
+            mask: self.mask | (1u64 << (index & 63)),
+        }
+    }
+
+    /// The union with a set the caller knows is disjoint, keeping seven cards or fewer.
+    pub(crate) fn join_unchecked(self, other: HandKey) -> HandKey {
+        HandKey {
+            mask: self.mask | other.mask,
+        }
+    }
+
+    /// The strength of a set the caller knows holds five to seven cards.
+    pub(crate) fn strength_unchecked(self) -> HandStrength {
+        classify_set(self.mask)
+            .map(|classified| HandStrength::from_classified(&classified))
+            .unwrap_or(HandStrength(0))
+    }
+
     /// The strength of the set.
     ///
     /// # Errors
