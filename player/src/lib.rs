@@ -57,10 +57,11 @@
 //!
 //!     fn showdown(&self, state: &GameState) {
 //!         self.hands_seen.fetch_add(1, Ordering::Relaxed);
-//!         let me = state.in_action();
+//!         // A showdown state has no in_action: recognise yourself by your team name.
+//!         const MY_NAME: &str = "P0";
 //!         // `into_inner` recovers the map even if a panic once poisoned the lock.
 //!         let mut counts = self.showdowns_by_name.lock().unwrap_or_else(|e| e.into_inner());
-//!         for opponent in state.players.iter().filter(|p| Some(p.id) != me) {
+//!         for opponent in state.players.iter().filter(|p| p.name != MY_NAME) {
 //!             if opponent.hole_cards.as_ref().is_some_and(|cards| !cards.is_empty()) {
 //!                 *counts.entry(opponent.name.clone()).or_default() += 1;
 //!             }
@@ -70,7 +71,8 @@
 //!
 //! let learner = Learner::default();
 //! let showdown = player::testing::heads_up()
-//!     .cards(player::Seat(1), "Ah Kd")
+//!     .cards(0, "2c 2d")
+//!     .cards(1, "Ah Kd")
 //!     .board("2c 7d 9h Js Qs")
 //!     .showdown_state()
 //!     .build();

@@ -29,11 +29,11 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 /// ```
 /// use player::testing::{check_bet, heads_up};
 /// use player::{BetAction, Chips};
-/// // Facing 20 with 10 in: call 10, minimum raise to 40 (answer 30), stack 990.
+/// // Blinds 10/20, I posted 10: call 10; the smallest raise answers 20 (to 30); stack 990.
 /// let state = heads_up().post_blinds().build();
 /// assert_eq!(check_bet(&state, Chips(10)).unwrap().action, BetAction::Call);
-/// assert_eq!(check_bet(&state, Chips(30)).unwrap().action, BetAction::Raise);
-/// assert!(check_bet(&state, Chips(25)).is_err()); // a raise too small: read as a call
+/// assert_eq!(check_bet(&state, Chips(20)).unwrap().action, BetAction::Raise);
+/// assert!(check_bet(&state, Chips(15)).is_err()); // a raise too small: read as a call
 /// assert!(check_bet(&state, Chips(5)).is_err()); // a call too small: read as a fold
 /// assert!(check_bet(&state, Chips(5000)).is_err()); // more than the stack
 /// assert!(check_bet(&state, Chips(990)).is_ok()); // all-in
