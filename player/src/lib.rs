@@ -71,7 +71,7 @@
 //!
 //! let learner = Learner::default();
 //! let showdown = player::testing::heads_up()
-//!     .cards(0, "2c 2d")
+//!     .cards(0, "3h 3d")
 //!     .cards(1, "Ah Kd")
 //!     .board("2c 7d 9h Js Qs")
 //!     .showdown_state()
