@@ -4,14 +4,17 @@
 //! fold:
 //! - preflop, it scores the two hole cards ([`preflop_score`], the Chen formula) and raises the
 //!   best hands, calls playable ones when the price is small, and checks or folds the rest;
-//! - after the flop it estimates how often its hand wins ([`postflop_strength`]) and compares
-//!   that with the pot odds: raise when clearly ahead, call when the price is right, else
-//!   check or fold.
+//! - after the flop it estimates its equity, the share of the pot it wins on average against
+//!   the opponents still in the hand ([`postflop_strength`], Monte Carlo from `shared::equity`),
+//!   and compares it with the pot odds: bet about the pot when clearly ahead, call when the
+//!   price is right, else check or fold.
 //!
 //! Helpers on [`GameState`] do the arithmetic for you (see `shared/src/state.rs`):
 //! `me()`, `my_cards()`, `call_amount()`, `minimum_raise_amount()`, `raise_to_amount(total)`,
 //! `all_in_amount()`, `pot_odds()`, `street()`, `active_opponents()`, `position(seat)`, and
-//! `read_bet(answer)`, which tells exactly how the dealer will read an answer.
+//! `read_bet(answer)`, which tells exactly how the dealer will read an answer. Poker knowledge:
+//! `shared::eval::evaluate(&cards)` names and ranks a hand, `shared::equity` estimates the
+//! chance to win against random opponents.
 //!
 //! Tests: `player/tests/strategy.rs` runs this bot over real recorded games and hand-made
 //! spots (`cargo test -p lean-poker-player --test strategy`). Add your own spots there; drop
@@ -21,6 +24,7 @@
 //! [`check_bet`](crate::testing::check_bet): no chip should be ignored by the dealer.
 
 use crate::{Card, Chips, GameState, Player, Rank, Street};
+use shared::equity::Scenario;
 
 /// Shown on the leaderboard: bump it on every deploy so you can see it went live.
 pub const VERSION: &str = "Rust template 1";
@@ -36,6 +40,9 @@ pub struct TemplatePlayer {
     pub max_call_share: f64,
     /// Estimated win chance from which the bot bets after the flop.
     pub value_bet_strength: f64,
+    /// Random deals per equity estimate after the flop: 2,000 take about a millisecond in a
+    /// release build (tests may use fewer, debug builds are ~50 times slower).
+    pub equity_trials: u64,
 }
 
 impl Default for TemplatePlayer {
@@ -45,6 +52,7 @@ impl Default for TemplatePlayer {
             play_score: 7.0,
             max_call_share: 0.1,
             value_bet_strength: 0.7,
+            equity_trials: 2_000,
         }
     }
 }
@@ -60,7 +68,7 @@ impl Player for TemplatePlayer {
         }
         match state.street() {
             Some(Street::Preflop) => self.preflop(state, me.stack, preflop_score(cards[0], cards[1])),
-            Some(_) => self.postflop(state, postflop_strength(state)),
+            Some(_) => self.postflop(state, postflop_strength(state, self.equity_trials)),
             None => Chips::ZERO,
         }
     }
@@ -144,35 +152,17 @@ pub fn preflop_score(first: Card, second: Card) -> f64 {
     score
 }
 
-/// A rough chance that the hand wins, from what it makes with the board: a stand-in until
-/// a hand evaluator is wired in. Pairs and better that use a hole card count; a hand made by
-/// the board alone does not.
-pub fn postflop_strength(state: &GameState) -> f64 {
-    let hole = state.my_cards();
-    let board = &state.community_cards;
-    let count_rank = |rank: Rank| {
-        hole.iter().filter(|c| c.rank == rank).count()
-            + board.iter().filter(|c| c.rank == rank).count()
-    };
-    let best_hole_group = hole
-        .iter()
-        .map(|card| count_rank(card.rank))
-        .max()
-        .unwrap_or(0);
-    let top_board = board.iter().map(|c| c.rank).max();
-    let pairs_top = hole
-        .iter()
-        .any(|c| Some(c.rank) == top_board && count_rank(c.rank) >= 2);
-    let base: f64 = match best_hole_group {
-        4 => 0.97,
-        3 => 0.85,
-        2 if pairs_top => 0.65,
-        2 => 0.5,
-        _ => 0.25,
-    };
-    // Each extra opponent makes any hand less likely to hold up.
-    let opponents = state.active_opponents().count().max(1) as i32;
-    base.powi(opponents)
+/// The chance that the hand wins (its expected share of the pot) against the opponents still
+/// in the hand, from `trials` random deals of their cards and the rest of the board
+/// (`shared::equity`; exact instead when that is cheaper). `0.0` when it cannot be computed
+/// (no hole cards, nobody left), which makes the bot check or fold.
+pub fn postflop_strength(state: &GameState, trials: u64) -> f64 {
+    let opponents = state.active_opponents().count();
+    // The same decision always gets the same estimate: the seed follows the hand.
+    let seed = state.round.unwrap_or(0);
+    Scenario::new(state.my_cards(), &state.community_cards, opponents)
+        .and_then(|scenario| scenario.estimate(trials.max(1), seed))
+        .map_or(0.0, |result| result.equity())
 }
 
 #[cfg(test)]

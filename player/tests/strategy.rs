@@ -13,6 +13,14 @@ fn bot() -> TemplatePlayer {
     TemplatePlayer::default()
 }
 
+/// Fewer equity deals, for tests that ask about hundreds of states in a debug build.
+fn quick_bot() -> TemplatePlayer {
+    TemplatePlayer {
+        equity_trials: 100,
+        ..TemplatePlayer::default()
+    }
+}
+
 fn action(state: &player::GameState) -> BetAction {
     let answer = bot().bet_request(state);
     match check_bet(state, answer) {
@@ -95,6 +103,20 @@ fn bets_strong_made_hands_after_the_flop_and_gives_up_weak_ones() {
         .bets([40, 240])
         .build();
     assert_eq!(action(&air), BetAction::Fold);
+    // A flush draw facing a small bet has the price to call (about 35% against 1 in 6).
+    let draw = heads_up()
+        .hole_cards("Qh 9h")
+        .board("2h 7h Kc")
+        .bets([100, 120])
+        .build();
+    assert_eq!(action(&draw), BetAction::Call);
+    // Five-high against four broadway cards is not worth a pot-sized bet.
+    let hopeless = heads_up()
+        .hole_cards("5c 4c")
+        .board("Ac Kd Qh Js")
+        .bets([100, 600])
+        .build();
+    assert_eq!(action(&hopeless), BetAction::Fold);
 }
 
 #[test]
@@ -114,7 +136,7 @@ fn every_answer_in_a_sweep_of_situations_is_meaningful() {
                         .stack(0, stack)
                         .bets([20, 20 + bet])
                         .build();
-                    let answer = bot().bet_request(&state);
+                    let answer = quick_bot().bet_request(&state);
                     if let Err(problem) = check_bet(&state, answer) {
                         panic!("{hand} on [{board}], stack {stack}, facing {bet}: {problem}");
                     }
