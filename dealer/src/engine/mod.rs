@@ -125,6 +125,46 @@ impl GameSetup {
     }
 }
 
+/// A table to start from instead of a fresh one: to replay a recorded situation, to resume
+/// a tournament, or in tests. Players with 0 chips are out from the start and rank below
+/// everyone else (among themselves by the same-hand bust seat rule).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableStart {
+    /// The first hand's number (the blinds and `orbits` follow from it).
+    pub round: u64,
+    /// The first hand's button; must have chips.
+    pub button: Seat,
+    /// Every seat's chips, in seat order; at least two must be non-zero.
+    pub stacks: Vec<Chips>,
+}
+
+/// Cards to deal in the next hand instead of random ones (replays and tests). Cards not
+/// given are still drawn from the seeded shuffle.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PresetDeal {
+    /// Hole cards per seat (ignored for a seat that is not dealt in).
+    pub hole_cards: Vec<(Seat, [Card; 2])>,
+    /// The first community cards, in order (at most five).
+    pub board: Vec<Card>,
+}
+
+/// Why a [`PresetDeal`] was refused.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum PresetError {
+    /// A card appears twice.
+    #[error("card {0} appears more than once in the preset deal")]
+    DuplicateCard(Card),
+    /// More than five board cards.
+    #[error("a board has at most 5 cards, got {0}")]
+    BoardTooLong(usize),
+    /// A seat outside the table.
+    #[error(transparent)]
+    UnknownSeat(#[from] UnknownSeat),
+    /// The game is over: there is no next hand.
+    #[error("the game is over; there is no next hand to deal")]
+    GameOver,
+}
+
 /// A random 24-hex-digit id in the style of the live server's (Mongo ObjectId) ids.
 ///
 /// ```
@@ -177,6 +217,23 @@ pub enum SetupError {
         /// The value given.
         value: String,
     },
+    /// A [`TableStart`] whose stacks do not match the players.
+    #[error("{stacks} stacks given for {players} players")]
+    StackCount {
+        /// Stacks given.
+        stacks: usize,
+        /// Players seated.
+        players: usize,
+    },
+    /// A [`TableStart`] with fewer than two players with chips.
+    #[error("a sit'n'go needs at least {MIN_SEATS} players with chips, got {0}")]
+    TooFewPlayersWithChips(usize),
+    /// A [`TableStart`] stack beyond [`crate::config::MAX_STARTING_STACK`].
+    #[error("the stack of seat {0} is larger than the maximum starting stack")]
+    StackTooLarge(Seat),
+    /// A [`TableStart`] button outside the table or on a seat without chips.
+    #[error("the button cannot start on seat {0}: no such seat, or it has no chips")]
+    BadButton(Seat),
     /// The configuration is invalid.
     #[error("invalid configuration: {0}")]
     Config(#[from] ConfigError),
@@ -346,9 +403,13 @@ pub struct Game {
     queue: VecDeque<GameEvent>,
     hand: HandProgress,
     first_button: Seat,
+    /// The number of the first hand (0 unless started from a [`TableStart`]).
+    first_round: u64,
     hands_played: u64,
     standing: ranking::Standing,
     result: Option<GameResult>,
+    /// Cards for the next hand, if preset.
+    preset: Option<PresetDeal>,
 }
 
 impl Game {
@@ -438,10 +499,114 @@ impl Game {
             queue: VecDeque::with_capacity(32),
             hand: HandProgress::new(),
             first_button,
+            first_round: 0,
             hands_played: 0,
             standing: ranking::Standing::new(seat_count),
             result: None,
+            preset: None,
         })
+    }
+
+    /// Like [`Game::new`], but the first hand is `table.round`, the first button
+    /// `table.button` and the stacks `table.stacks` (the configured starting stack is not
+    /// used). The seed still drives every shuffle.
+    ///
+    /// # Errors
+    /// As [`Game::new`], plus a stack count that does not match the players, fewer than two
+    /// players with chips, a stack beyond [`crate::config::MAX_STARTING_STACK`], or a button on
+    /// a seat without chips.
+    pub fn with_table(setup: GameSetup, table: TableStart) -> Result<Game, SetupError> {
+        let mut game = Game::new(setup)?;
+        let TableStart {
+            round,
+            button,
+            stacks,
+        } = table;
+        if stacks.len() != game.seat_count {
+            return Err(SetupError::StackCount {
+                stacks: stacks.len(),
+                players: game.seat_count,
+            });
+        }
+        if let Some(index) = stacks
+            .iter()
+            .position(|stack| *stack > crate::config::MAX_STARTING_STACK)
+        {
+            return Err(SetupError::StackTooLarge(Seat(index)));
+        }
+        let with_chips = stacks.iter().filter(|stack| !stack.is_zero()).count();
+        if with_chips < MIN_SEATS {
+            return Err(SetupError::TooFewPlayersWithChips(with_chips));
+        }
+        if stacks
+            .get(button.index())
+            .is_none_or(|stack| stack.is_zero())
+        {
+            return Err(SetupError::BadButton(button));
+        }
+        let mut out_at_start = 0u32;
+        for (index, (player, stack)) in game.state.players.iter_mut().zip(&stacks).enumerate() {
+            player.stack = *stack;
+            if stack.is_zero() {
+                player.status = PlayerStatus::Out;
+                out_at_start |= 1 << index;
+            }
+        }
+        let mut place = game.seat_count;
+        for seat in ranking::bust_order(out_at_start, &stacks, button) {
+            game.standing.places[seat.index()] = Some(place);
+            game.standing.remaining -= 1;
+            place -= 1;
+        }
+        game.first_button = button;
+        game.first_round = round;
+        game.hand.round = round;
+        game.state.round = Some(round);
+        game.state.orbits = round / game.seat_count as u64;
+        game.state.dealer = button;
+        game.state.small_blind = game.config.blinds.small_blind(round, game.seat_count);
+        game.state.big_blind = Some(game.state.small_blind * 2);
+        Ok(game)
+    }
+
+    /// Deals `deal`'s cards in the next hand that starts (hole cards to the given seats, the
+    /// board in order); every other card still comes from the seeded shuffle.
+    ///
+    /// # Errors
+    /// A card given twice, more than five board cards, an unknown seat, or a finished game.
+    pub fn preset_next_hand(&mut self, deal: PresetDeal) -> Result<(), PresetError> {
+        if self.phase == Phase::EndGame(crate::event::GameEndReason::HandLimit)
+            || self.phase == Phase::EndGame(crate::event::GameEndReason::LastPlayerStanding)
+            || self.phase == Phase::Finished
+        {
+            return Err(PresetError::GameOver);
+        }
+        if deal.board.len() > 5 {
+            return Err(PresetError::BoardTooLong(deal.board.len()));
+        }
+        let mut seen = 0u64;
+        for (seat, pair) in &deal.hole_cards {
+            if seat.index() >= self.seat_count {
+                return Err(PresetError::UnknownSeat(UnknownSeat {
+                    seat: *seat,
+                    seat_count: self.seat_count,
+                }));
+            }
+            for card in pair {
+                if seen & (1 << card.index()) != 0 {
+                    return Err(PresetError::DuplicateCard(*card));
+                }
+                seen |= 1 << card.index();
+            }
+        }
+        for card in &deal.board {
+            if seen & (1 << card.index()) != 0 {
+                return Err(PresetError::DuplicateCard(*card));
+            }
+            seen |= 1 << card.index();
+        }
+        self.preset = Some(deal);
+        Ok(())
     }
 
     /// Advances to the next thing the caller must see or do.
@@ -602,7 +767,7 @@ impl Game {
         self.hand.round
     }
 
-    /// Hands completed so far.
+    /// Hands completed so far in this game.
     pub fn hands_played(&self) -> u64 {
         self.hands_played
     }

@@ -47,8 +47,8 @@ impl Game {
             self.phase = Phase::EndGame(GameEndReason::HandLimit);
             return None;
         }
-        let round = self.hands_played;
-        let button = if round == 0 {
+        let round = self.first_round + self.hands_played;
+        let button = if self.hands_played == 0 {
             self.first_button
         } else {
             self.next_seat_with_chips(self.hand.button)
@@ -79,6 +79,9 @@ impl Game {
             .map(|step| small_blind_seat.plus(step, self.seat_count))
             .filter(|seat| !self.state.players[seat.index()].total_chips().is_zero())
             .collect();
+        if let Some(preset) = self.preset.take() {
+            self.place_preset_cards(&preset);
+        }
         let stacks: SeatList<Chips> = self.state.players.iter().map(|p| p.stack).collect();
         self.phase = Phase::DealHole(0);
         self.emit(GameEvent::HandStarted {
@@ -90,6 +93,29 @@ impl Game {
             big_blind_seat,
             stacks,
         })
+    }
+
+    /// Moves preset cards to the positions they are dealt from. The shuffle already drew the
+    /// same random numbers, so a preset changes no other hand.
+    fn place_preset_cards(&mut self, preset: &super::PresetDeal) {
+        let hand = &mut self.hand;
+        let start = hand.next_card;
+        let dealt = hand.dealt_in.len();
+        let mut targets: Vec<(usize, shared::Card)> = Vec::with_capacity(2 * dealt + 5);
+        for (seat, pair) in &preset.hole_cards {
+            if let Some(position) = hand.dealt_in.iter().position(|s| s == seat) {
+                targets.push((start + position, pair[0]));
+                targets.push((start + dealt + position, pair[1]));
+            }
+        }
+        for (offset, card) in preset.board.iter().enumerate() {
+            targets.push((start + 2 * dealt + offset, *card));
+        }
+        for (target, card) in targets {
+            if let Some(current) = hand.deck.iter().position(|c| *c == card) {
+                hand.deck.swap(current, target);
+            }
+        }
     }
 
     /// Resets the document for the hand set up by `start_hand`.
