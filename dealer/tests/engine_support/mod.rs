@@ -265,6 +265,15 @@ impl Table {
         state
     }
 
+    /// Seat `seat` is asked and answers `amount`; returns the `BetPlaced` event it caused.
+    pub fn act(&mut self, seat: usize, amount: u64) -> GameEvent {
+        self.bet(seat, amount);
+        match self.step() {
+            Step::Event(event @ GameEvent::BetPlaced { .. }) => event,
+            other => panic!("expected BetPlaced, got {other:?}"),
+        }
+    }
+
     pub fn fold(&mut self, seat: usize) -> GameState {
         self.bet(seat, 0)
     }
@@ -323,6 +332,23 @@ impl Table {
                     self.game.answer(answer).expect("answer accepted");
                 }
                 Step::Finished => return self.game.result().expect("finished").clone(),
+            }
+        }
+        panic!("the game did not end");
+    }
+
+    /// Every event of one kind, by a projection.
+    pub fn collect<T>(&self, pick: impl Fn(&GameEvent) -> Option<T>) -> Vec<T> {
+        self.events.iter().filter_map(pick).collect()
+    }
+
+    /// Steps until the game is finished, with nobody left to ask (panics on a request).
+    pub fn finish(&mut self) -> GameResult {
+        for _ in 0..10_000 {
+            match self.step() {
+                Step::Finished => return self.game.result().expect("finished").clone(),
+                Step::BetRequest { seat } => panic!("unexpected request to {seat}"),
+                _ => {}
             }
         }
         panic!("the game did not end");
