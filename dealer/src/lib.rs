@@ -1,1 +1,4 @@
 //! dealer (being built).
+#![warn(missing_docs)]
+
+pub mod seat;
