@@ -43,7 +43,10 @@ async fn assert_bet_fails(misbehaviour: Misbehaviour, reason: &str) -> Reply<Chi
     let elapsed = started.elapsed();
 
     let failure = reply.failure().expect("a misbehaving answer must fail");
-    assert_eq!(Some(failure), misbehaviour.expected_failure(&settings()).as_ref());
+    assert_eq!(
+        Some(failure),
+        misbehaviour.expected_failure(&settings()).as_ref()
+    );
     assert_eq!(failure.to_string(), reason);
     assert!(
         elapsed < TIMEOUT + SLACK,
@@ -53,7 +56,10 @@ async fn assert_bet_fails(misbehaviour: Misbehaviour, reason: &str) -> Reply<Chi
     assert_eq!(reply.sent_json.as_deref(), Some(state().to_json().as_str()));
     // Abandoned exchanges (deadline, cap, broken connection) close their connection at once;
     // a complete bad answer may stay in the pool until the client goes.
-    if !matches!(failure, SeatFailure::Status(_) | SeatFailure::InvalidBody(_)) {
+    if !matches!(
+        failure,
+        SeatFailure::Status(_) | SeatFailure::InvalidBody(_)
+    ) {
         assert!(
             player
                 .wait_until_no_open_connections(Duration::from_secs(2))
@@ -160,9 +166,7 @@ async fn a_10_mb_body_is_refused_from_its_length_without_reading_it() {
     })
     .await;
     let client = HttpClient::new(settings()).unwrap();
-    let reply = seat_for(&client, player.url())
-        .bet_request(&state())
-        .await;
+    let reply = seat_for(&client, player.url()).bet_request(&state()).await;
     assert_eq!(
         reply.failure().map(ToString::to_string).as_deref(),
         Some("body larger than 4096 bytes")
@@ -244,7 +248,11 @@ async fn a_healthy_bet_and_what_the_logs_need() {
         reply.body_text().as_deref(),
         Some(state.call_amount().to_string().as_str())
     );
-    assert_eq!(reply.sent_json, Some(state.to_json()), "the exact JSON sent");
+    assert_eq!(
+        reply.sent_json,
+        Some(state.to_json()),
+        "the exact JSON sent"
+    );
     assert!(reply.latency_us() > 0);
     assert!(reply.latency < TIMEOUT + SLACK);
     player.stop().await;
@@ -344,7 +352,9 @@ async fn healthy_players_are_unaffected_by_a_hanging_one() {
 
     assert!(hung.failure().is_some_and(SeatFailure::is_timeout));
     assert!(dripped.failure().is_some_and(SeatFailure::is_timeout));
-    assert!(answers.iter().all(|answer| *answer == Ok(state.call_amount())));
+    assert!(answers
+        .iter()
+        .all(|answer| *answer == Ok(state.call_amount())));
     assert!(
         healthy_done < slow_done,
         "the healthy player finished while the others still hung"
@@ -364,7 +374,11 @@ async fn basic_auth_from_the_url() {
     let client = HttpClient::new(settings()).unwrap();
 
     let seat = seat_for(&client, &player.url_with_credentials("team", "s3cret"));
-    assert_eq!(seat.endpoint().to_string(), player.url(), "no secret in logs");
+    assert_eq!(
+        seat.endpoint().to_string(),
+        player.url(),
+        "no secret in logs"
+    );
     assert!(seat.bet_request(&state()).await.outcome.is_ok());
     assert!(seat.check().await.outcome.is_ok());
 

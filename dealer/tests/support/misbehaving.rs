@@ -141,11 +141,9 @@ impl Misbehaviour {
             Misbehaviour::HugeBody { bytes } if *bytes > settings.body_limit as u64 => {
                 Some(too_large)
             }
-            Misbehaviour::HugeBody { bytes } => {
-                parse_bet_answer(&vec![DIGIT; *bytes as usize])
-                    .err()
-                    .map(SeatFailure::InvalidBody)
-            }
+            Misbehaviour::HugeBody { bytes } => parse_bet_answer(&vec![DIGIT; *bytes as usize])
+                .err()
+                .map(SeatFailure::InvalidBody),
             Misbehaviour::EndlessBody => Some(too_large),
             Misbehaviour::SlowDrip { every } => {
                 (*every * DRIP_LENGTH as u32 >= settings.request_timeout).then_some(timeout)
@@ -268,7 +266,8 @@ impl MisbehavingPlayer {
 
     /// The player's URL with credentials: `http://USER:PASSWORD@127.0.0.1:PORT/`.
     pub fn url_with_credentials(&self, user: &str, password: &str) -> String {
-        self.url.replacen("http://", &format!("http://{user}:{password}@"), 1)
+        self.url
+            .replacen("http://", &format!("http://{user}:{password}@"), 1)
     }
 
     /// The misbehaviour it was started with.
@@ -392,13 +391,19 @@ async fn connection(mut stream: TcpStream, shared: Arc<Shared>) {
     while let Ok(Some(request)) = read_request(&mut stream, &mut buffer, &shared).await {
         shared.stats.requests.fetch_add(1, Ordering::SeqCst);
         if request.unauthorized {
-            if respond(&mut stream, 401, b"wrong credentials").await.is_err() {
+            if respond(&mut stream, 401, b"wrong credentials")
+                .await
+                .is_err()
+            {
                 return;
             }
             continue;
         }
         let Some(action) = request.action else {
-            if respond(&mut stream, 400, b"missing or unknown action").await.is_err() {
+            if respond(&mut stream, 400, b"missing or unknown action")
+                .await
+                .is_err()
+            {
                 return;
             }
             continue;
@@ -568,7 +573,10 @@ async fn read_request(
                 .unwrap_or(0);
             let authorization = header("authorization");
             if content_length > REQUEST_LIMIT {
-                return Err(io::Error::new(io::ErrorKind::InvalidData, "request too large"));
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    "request too large",
+                ));
             }
             while buffer.len() < head_length + content_length {
                 if read_more(stream, buffer).await? == 0 {
