@@ -111,7 +111,10 @@ mod tests {
     #[test]
     fn spec_6_reasons_read_as_documented() {
         let cases = [
-            (SeatFailure::Timeout { after_ms: 2000 }, "timeout after 2000 ms"),
+            (
+                SeatFailure::Timeout { after_ms: 2000 },
+                "timeout after 2000 ms",
+            ),
             (
                 SeatFailure::ConnectTimeout { after_ms: 500 },
                 "connect timeout after 500 ms",
@@ -126,10 +129,7 @@ mod tests {
                 SeatFailure::ConnectionClosed,
                 "connection closed before the response was complete",
             ),
-            (
-                SeatFailure::Panicked("boom".into()),
-                "panicked: boom",
-            ),
+            (SeatFailure::Panicked("boom".into()), "panicked: boom"),
         ];
         for (failure, text) in cases {
             assert_eq!(failure.to_string(), text);

@@ -112,7 +112,10 @@ impl HttpClient {
         if settings.request_timeout.is_zero() {
             return Err(ClientError::ZeroTimeout);
         }
-        if settings.connect_timeout.is_some_and(|timeout| timeout.is_zero()) {
+        if settings
+            .connect_timeout
+            .is_some_and(|timeout| timeout.is_zero())
+        {
             return Err(ClientError::ZeroConnectTimeout);
         }
         if settings.body_limit < HttpSettings::MIN_BODY_LIMIT {
@@ -236,9 +239,7 @@ impl PlayerEndpoint {
             "http" => {}
             "https" if cfg!(feature = "tls") => {}
             "https" => return Err(EndpointError::HttpsUnsupported),
-            other => {
-return Err(EndpointError::Scheme(one_line(other)))
-            }
+            other => return Err(EndpointError::Scheme(one_line(other))),
         }
         if url.host_str().is_none_or(str::is_empty) {
             return Err(EndpointError::NoHost);
@@ -675,7 +676,10 @@ mod tests {
         assert_eq!(value.to_str().unwrap(), "Basic dGVhbTpzQGNyZXQ=");
         assert!(value.is_sensitive());
         let debug = format!("{endpoint:?}");
-        assert!(!debug.contains("cret") && !debug.contains("dGVhb"), "{debug}");
+        assert!(
+            !debug.contains("cret") && !debug.contains("dGVhb"),
+            "{debug}"
+        );
 
         let error = PlayerEndpoint::parse("team:secret@host:9000").unwrap_err();
         assert!(!error.to_string().contains("secret"), "{error}");
@@ -691,10 +695,7 @@ mod tests {
             plain.clone().with_bearer_token(""),
             Err(EndpointError::Token)
         );
-        assert_eq!(
-            plain.with_bearer_token("a b\n"),
-            Err(EndpointError::Token)
-        );
+        assert_eq!(plain.with_bearer_token("a b\n"), Err(EndpointError::Token));
     }
 
     #[test]

@@ -158,7 +158,9 @@ impl InProcessSeat {
         match tokio::time::timeout(deadline, receiver).await {
             Ok(Ok(outcome)) => outcome,
             // Only if the thread died without unwinding through `catch_unwind`.
-            Ok(Err(_)) => Err(SeatFailure::Thread("the call ended without an answer".into())),
+            Ok(Err(_)) => Err(SeatFailure::Thread(
+                "the call ended without an answer".into(),
+            )),
             Err(_) => Err(SeatFailure::Timeout {
                 after_ms: millis(deadline),
             }),

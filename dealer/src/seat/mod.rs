@@ -281,7 +281,9 @@ async fn poll_until_up(
         let attempt_started = Instant::now();
         let remaining = give_up.saturating_duration_since(attempt_started);
         let failure = match tokio::time::timeout(remaining, seat.check()).await {
-            Ok(Reply { outcome: Ok(()), .. }) => {
+            Ok(Reply {
+                outcome: Ok(()), ..
+            }) => {
                 return SeatAttendance::Up {
                     attempts,
                     after: started.elapsed(),
@@ -410,8 +412,14 @@ mod tests {
         assert_eq!(version.record(&Err(SeatFailure::Status(500))), None);
         assert_eq!(version.record(&Err(SeatFailure::ConnectionRefused)), None);
         assert_eq!(version.failed_attempts(), 2);
-        assert_eq!(version.last_failure(), Some(&SeatFailure::ConnectionRefused));
-        assert!(version.should_ask(&policy), "spec §7: retried while it fails");
+        assert_eq!(
+            version.last_failure(),
+            Some(&SeatFailure::ConnectionRefused)
+        );
+        assert!(
+            version.should_ask(&policy),
+            "spec §7: retried while it fails"
+        );
         assert_eq!(version.record(&Ok("v2 ".into())), Some("v2 "));
         assert_eq!(version.shown(), "v2 ");
         assert!(!version.should_ask(&policy), "asked once per game");
@@ -435,7 +443,10 @@ mod tests {
 
     #[test]
     fn versions_are_verbatim_but_one_bounded_line() {
-        assert_eq!(clean_version(b"Ultimate chan killer "), "Ultimate chan killer ");
+        assert_eq!(
+            clean_version(b"Ultimate chan killer "),
+            "Ultimate chan killer "
+        );
         assert_eq!(clean_version(b" spaced  "), " spaced  ");
         assert_eq!(clean_version(b"a\r\nb\tc\x00\x7f"), "abc");
         assert_eq!(clean_version(b"caf\xc3\xa9 \xff"), "café \u{fffd}");
