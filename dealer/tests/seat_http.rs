@@ -217,21 +217,40 @@ async fn closing_mid_response() {
 
 #[tokio::test]
 async fn a_player_that_is_not_http() {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}/", listener.local_addr().unwrap());
-    let server = tokio::spawn(async move {
-        use tokio::io::{AsyncReadExt, AsyncWriteExt};
-        let (mut stream, _) = listener.accept().await.unwrap();
-        let mut buffer = [0u8; 4096];
-        let _ = stream.read(&mut buffer).await;
-        let _ = stream.write_all(b"SMTP ready\r\n\r\n").await;
-        let _ = stream.read(&mut buffer).await;
-    });
+    let (url, server) = raw_player(b"SMTP ready\r\n\r\n").await;
     let client = HttpClient::new(settings()).unwrap();
     let reply = seat_for(&client, &url).bet_request(&state()).await;
     let reason = reply.failure().unwrap().to_string();
     assert!(reason.starts_with("invalid HTTP response: "), "{reason}");
     assert!(!reason.contains('\n'));
+    server.abort();
+}
+
+/// A raw player that reads one request, writes `response`, then holds the connection open.
+async fn raw_player(response: &'static [u8]) -> (String, tokio::task::JoinHandle<()>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/", listener.local_addr().unwrap());
+    let server = tokio::spawn(async move {
+        let (mut stream, _) = listener.accept().await.unwrap();
+        let mut buffer = [0u8; 8192];
+        let _ = stream.read(&mut buffer).await;
+        let _ = stream.write_all(response).await;
+        while matches!(stream.read(&mut buffer).await, Ok(read) if read > 0) {}
+    });
+    (url, server)
+}
+
+#[tokio::test]
+async fn an_error_status_wins_over_a_body_that_never_ends() {
+    let (url, server) =
+        raw_player(b"HTTP/1.1 500 Oops\r\ncontent-length: 100\r\n\r\nNullPointerException").await;
+    let client = HttpClient::new(settings()).unwrap();
+    let started = Instant::now();
+    let reply = seat_for(&client, &url).bet_request(&state()).await;
+    assert!(started.elapsed() < TIMEOUT + SLACK);
+    assert_eq!(reply.outcome, Err(SeatFailure::Status(500)));
+    assert_eq!(reply.body_text().as_deref(), Some("NullPointerException"));
     server.abort();
 }
 

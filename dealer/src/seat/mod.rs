@@ -12,6 +12,10 @@
 //! deadline passes. `version` is asked once per game per player and retried while it fails
 //! (spec §7): [`PlayerVersion`] keeps that state per player and [`ask_versions`] asks every
 //! player that still needs it, concurrently; the runner decides when.
+//!
+//! All calls run on the caller's task (nothing is spawned, so nothing outlives a call) and need
+//! a tokio runtime with the time and IO drivers enabled. Their futures are `Send`, so a game can
+//! run on any worker of a multi-threaded runtime.
 
 mod failure;
 mod http;
@@ -152,17 +156,17 @@ impl PlayerSeat {
 
     /// Where the player is, for logs and `results.json`: its URL without credentials, or
     /// `in-process`.
-    pub fn address(&self) -> Cow<'_, str> {
+    pub fn address(&self) -> &str {
         match self {
-            PlayerSeat::Http(seat) => Cow::Borrowed(seat.endpoint().url().as_str()),
-            PlayerSeat::InProcess(_) => Cow::Borrowed("in-process"),
+            PlayerSeat::Http(seat) => seat.endpoint().url().as_str(),
+            PlayerSeat::InProcess(_) => "in-process",
         }
     }
 }
 
 impl fmt::Display for PlayerSeat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.address())
+        f.write_str(self.address())
     }
 }
 
@@ -402,6 +406,23 @@ pub async fn ask_versions<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn assert_send<T: Send>(_: &T) {}
+
+    #[allow(dead_code)] // Compiles or not: never run.
+    fn every_future_is_send(seat: &PlayerSeat, seats: &[PlayerSeat], state: &GameState) {
+        assert_send(&seat.bet_request(state));
+        assert_send(&seat.showdown(state));
+        assert_send(&seat.version());
+        assert_send(&seat.check());
+        assert_send(&wait_until_up(seats, CheckPolicy::default()));
+        let mut versions = vec![PlayerVersion::new(); seats.len()];
+        let policy = VersionPolicy::default();
+        assert_send(&ask_versions(
+            seats.iter().zip(versions.iter_mut()),
+            &policy,
+        ));
+    }
 
     #[test]
     fn spec_6_version_is_unknown_until_it_succeeds_then_fixed() {
