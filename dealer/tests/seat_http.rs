@@ -216,6 +216,37 @@ async fn closing_mid_response() {
 }
 
 #[tokio::test]
+async fn hanging_up_without_answering_is_sent_once_more_then_fails() {
+    let player = spawn_player(Misbehaviour::HangsUp).await;
+    let client = HttpClient::new(settings()).unwrap();
+    let reply = seat_for(&client, player.url()).bet_request(&state()).await;
+    assert_eq!(
+        reply.failure().map(ToString::to_string).as_deref(),
+        Some("connection closed before the response was complete")
+    );
+    assert_eq!(player.requests(), 2, "one resend");
+    assert_eq!(player.accepted_connections(), 2);
+    player.stop().await;
+}
+
+#[tokio::test]
+async fn a_stale_keep_alive_connection_does_not_ban() {
+    // The player drops the connection the first time without a byte of answer, as a server
+    // closing an idle keep-alive connection does: the resend on a new connection is answered.
+    let player = spawn_player(Misbehaviour::FailsThenHealthy {
+        times: 1,
+        failure: Box::new(Misbehaviour::HangsUp),
+    })
+    .await;
+    let client = HttpClient::new(settings()).unwrap();
+    let state = state();
+    let reply = seat_for(&client, player.url()).bet_request(&state).await;
+    assert_eq!(reply.outcome, Ok(state.call_amount()));
+    assert_eq!(player.requests(), 2);
+    player.stop().await;
+}
+
+#[tokio::test]
 async fn a_player_that_is_not_http() {
     let (url, server) = raw_player(b"SMTP ready\r\n\r\n").await;
     let client = HttpClient::new(settings()).unwrap();

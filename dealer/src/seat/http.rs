@@ -12,6 +12,12 @@
 //! - **connections**: an abandoned request (deadline, oversized body) drops its connection, so
 //!   nothing keeps running after a seat call returns; healthy connections go back to the pool.
 //!
+//! Keep-alive has one classic hazard: the player closes an idle pooled connection just as the
+//! dealer sends on it, and the request dies without any response byte. Such a request would
+//! ban an innocent player, so it is sent once more on a fresh connection (within the same
+//! deadline). Only then is "connection closed before the response was complete" recorded. Idle
+//! connections are also dropped after 3 s, before the usual 5 s server keep-alive timeouts.
+//!
 //! Redirects are not followed (a `3xx` is `status 302`, a bad answer), environment proxies are
 //! ignored (players are on the LAN or loopback), and responses are never decompressed.
 
@@ -427,12 +433,33 @@ impl HttpSeat {
     }
 
     async fn exchange(&self, action: Action, json: Option<&str>, body_use: BodyUse) -> Exchange {
-        let form = encode_request(action, json);
+        // `Bytes`, so that the one possible resend shares the body instead of copying it.
+        let form = Bytes::from(encode_request(action, json));
         let mut status = None;
         let mut body = BodyBuffer::default();
         let started = Instant::now();
         let deadline = self.settings.request_timeout;
-        let sent = self.send_and_read(form, body_use, &mut status, &mut body);
+        let sent = async {
+            match self
+                .send_and_read(form.clone(), body_use, &mut status, &mut body)
+                .await
+            {
+                // Closed before any response byte: most likely a pooled keep-alive connection
+                // that the player closed as the request went out (its idle timer fired). One
+                // resend on a fresh connection, within the same deadline; a player that really
+                // hangs up on the request fails the same way again.
+                Err(SeatFailure::ConnectionClosed) if status.is_none() => {
+                    tracing::debug!(
+                        url = self.endpoint.url.as_str(),
+                        %action,
+                        "connection closed before any response: sending once more"
+                    );
+                    self.send_and_read(form, body_use, &mut status, &mut body)
+                        .await
+                }
+                other => other,
+            }
+        };
         let result = match tokio::time::timeout(deadline, sent).await {
             Ok(result) => result,
             // The response head decides for answers whose body is ignored, and for error
@@ -467,7 +494,7 @@ impl HttpSeat {
     /// `status` and `body` so that they survive the caller's deadline dropping this future.
     async fn send_and_read(
         &self,
-        form: String,
+        form: Bytes,
         body_use: BodyUse,
         status: &mut Option<u16>,
         body: &mut BodyBuffer,

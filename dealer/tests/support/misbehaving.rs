@@ -62,6 +62,9 @@ pub enum Misbehaviour {
     },
     /// Declares a 10-byte body, sends 2 bytes and closes the connection.
     ClosesMidResponse,
+    /// Reads the request and closes the connection without a byte of response (the dealer
+    /// sends once more, in case it was a stale keep-alive connection, then gives up).
+    HangsUp,
     /// Misbehaves the first `times` times it is asked, then is healthy.
     FailsThenHealthy {
         /// How many requests get the misbehaviour.
@@ -96,6 +99,7 @@ impl Misbehaviour {
                 every: Duration::from_millis(200),
             },
             Misbehaviour::ClosesMidResponse,
+            Misbehaviour::HangsUp,
         ]
     }
 
@@ -112,6 +116,7 @@ impl Misbehaviour {
             Misbehaviour::EndlessBody => "endless-body".into(),
             Misbehaviour::SlowDrip { every } => format!("slow-drip-{}ms", every.as_millis()),
             Misbehaviour::ClosesMidResponse => "closes-mid-response".into(),
+            Misbehaviour::HangsUp => "hangs-up".into(),
             Misbehaviour::FailsThenHealthy { times, failure } => {
                 format!("{}-{times}-times-then-healthy", failure.label())
             }
@@ -148,7 +153,9 @@ impl Misbehaviour {
             Misbehaviour::SlowDrip { every } => {
                 (*every * DRIP_LENGTH as u32 >= settings.request_timeout).then_some(timeout)
             }
-            Misbehaviour::ClosesMidResponse => Some(SeatFailure::ConnectionClosed),
+            Misbehaviour::ClosesMidResponse | Misbehaviour::HangsUp => {
+                Some(SeatFailure::ConnectionClosed)
+            }
             Misbehaviour::FailsThenHealthy { failure, .. } => failure.expected_failure(settings),
         }
     }
@@ -492,6 +499,10 @@ async fn misbehave(
                 stream.write_all(b"1").await?;
                 tokio::time::sleep(*every).await;
             }
+        }
+        Misbehaviour::HangsUp => {
+            let _ = stream.shutdown().await;
+            return Ok(Next::Close);
         }
         Misbehaviour::ClosesMidResponse => {
             head(stream, 200, "Content-Length: 10\r\n").await?;
