@@ -119,6 +119,11 @@ async fn spec_6_empty_body() {
     )
     .await;
     assert_eq!(reply.status, Some(200));
+    assert_eq!(
+        reply.body_text().as_deref(),
+        Some(""),
+        "an empty answer, not none"
+    );
 }
 
 #[tokio::test]

@@ -214,7 +214,9 @@ pub enum EndpointError {
 
 impl PlayerEndpoint {
     /// Validates a player URL such as `http://127.0.0.1:9000/` or
-    /// `http://team:secret@10.0.0.7:8080/` (Basic credentials, percent-decoded).
+    /// `http://team:secret@10.0.0.7:8080/`. Userinfo becomes Basic credentials (percent-decoded,
+    /// so a secret with `@` or `:` is written `%40`, `%3A`; `http://team@host/` sends an empty
+    /// password) and is removed from the URL. A path and query are kept; a fragment is dropped.
     ///
     /// ```
     /// use dealer::seat::PlayerEndpoint;
@@ -264,7 +266,8 @@ impl PlayerEndpoint {
         Ok(PlayerEndpoint { url, authorization })
     }
 
-    /// Uses `Authorization: Bearer <token>` instead of any credentials from the URL.
+    /// Uses `Authorization: Bearer <token>` instead of any credentials from the URL (the
+    /// runner's per-player token option).
     ///
     /// # Errors
     /// [`EndpointError::Token`] for an empty token or one that is not visible ASCII.
@@ -524,9 +527,15 @@ impl HttpSeat {
         if code != 200 {
             if !declared_too_large {
                 // Only for the logs: whatever arrives before the end, an error or the cap.
-                while let Ok(Some(chunk)) = response.chunk().await {
-                    if !body.push(chunk, limit) {
-                        break;
+                loop {
+                    match response.chunk().await {
+                        Ok(Some(chunk)) => {
+                            if !body.push(chunk, limit) {
+                                break;
+                            }
+                        }
+                        Ok(None) => break body.mark_complete(),
+                        Err(_) => break,
                     }
                 }
             }
@@ -563,7 +572,10 @@ async fn read_capped(
                     return Err(SeatFailure::BodyTooLarge { limit });
                 }
             }
-            Ok(None) => return Ok(()),
+            Ok(None) => {
+                body.mark_complete();
+                return Ok(());
+            }
             Err(error) => return Err(classify(&error, settings)),
         }
     }
@@ -595,6 +607,13 @@ impl BodyBuffer {
             self.first = Some(chunk);
         }
         !over
+    }
+
+    /// The body ended: an empty body is then `Some("")`, not "no body".
+    fn mark_complete(&mut self) {
+        if self.first.is_none() {
+            self.first = Some(Bytes::new());
+        }
     }
 
     fn len(&self) -> usize {

@@ -48,8 +48,10 @@ pub struct Reply<T> {
     pub outcome: Result<T, SeatFailure>,
     /// The HTTP status, when a response head arrived (`None` in-process).
     pub status: Option<u16>,
-    /// The raw body received, at most [`HttpSettings::body_limit`] bytes (`None` when no body
-    /// arrived, and in-process).
+    /// The raw body received: the whole body, or the part that arrived before a failure, cut
+    /// at [`HttpSettings::body_limit`] bytes. `Some("")` for a complete empty body; `None` when
+    /// not a byte of body was read (no response, a body refused from its declared length) and
+    /// in-process.
     pub body: Option<Bytes>,
     /// From just before sending to the end of the body, or to the failure. This is what
     /// `time_used` adds up (spec §2, in microseconds: [`Reply::latency_us`]).
