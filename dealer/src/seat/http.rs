@@ -436,15 +436,14 @@ impl HttpSeat {
     }
 
     async fn exchange(&self, action: Action, json: Option<&str>, body_use: BodyUse) -> Exchange {
-        // `Bytes`, so that the one possible resend shares the body instead of copying it.
-        let form = Bytes::from(encode_request(action, json));
+        let form = encode_request(action, json);
         let mut status = None;
         let mut body = BodyBuffer::default();
         let started = Instant::now();
         let deadline = self.settings.request_timeout;
         let sent = async {
             match self
-                .send_and_read(form.clone(), body_use, &mut status, &mut body)
+                .send_and_read(form, body_use, &mut status, &mut body)
                 .await
             {
                 // Closed before any response byte: most likely a pooled keep-alive connection
@@ -457,6 +456,8 @@ impl HttpSeat {
                         %action,
                         "connection closed before any response: sending once more"
                     );
+                    // Encoded again: the rare resend pays for it, not every request.
+                    let form = encode_request(action, json);
                     self.send_and_read(form, body_use, &mut status, &mut body)
                         .await
                 }
@@ -497,11 +498,13 @@ impl HttpSeat {
     /// `status` and `body` so that they survive the caller's deadline dropping this future.
     async fn send_and_read(
         &self,
-        form: Bytes,
+        form: String,
         body_use: BodyUse,
         status: &mut Option<u16>,
         body: &mut BodyBuffer,
     ) -> Result<(), SeatFailure> {
+        // Per request, reqwest needs its own `Url` (one small copy); the header values are
+        // static or shared, and the form body is moved, not copied.
         let mut request = reqwest::Request::new(Method::POST, self.endpoint.url.clone());
         let headers = request.headers_mut();
         headers.insert(
