@@ -4,10 +4,12 @@
 //! - [`config`]: how a sit'n'go is played ([`config::GameConfig`]);
 //! - [`engine`]: the pure step machine that plays one sit'n'go ([`engine::Game`]);
 //! - [`event`]: what happened ([`event::GameEvent`]), the stream every output observes;
-//! - [`result`]: how a sit'n'go ended ([`result::GameResult`]).
+//! - [`result`]: how a sit'n'go ended ([`result::GameResult`]);
+//! - [`seat`]: talking to players over HTTP or in process.
 #![warn(missing_docs)]
 
 pub mod config;
 pub mod engine;
 pub mod event;
 pub mod result;
+pub mod seat;
