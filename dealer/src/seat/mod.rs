@@ -265,11 +265,28 @@ pub async fn wait_until_up<'a>(
     seats: impl IntoIterator<Item = &'a PlayerSeat>,
     policy: CheckPolicy,
 ) -> Attendance {
+    wait_until_up_reporting(seats, policy, |_, _| {}).await
+}
+
+/// [`wait_until_up`], calling `on_reply(seat_index, &reply)` for every `check` as soon as it
+/// is answered (or cut by the deadline, reported as a timeout), so the runner can log every
+/// request a player received. `seat_index` is the seat's position in `seats`.
+pub async fn wait_until_up_reporting<'a>(
+    seats: impl IntoIterator<Item = &'a PlayerSeat>,
+    policy: CheckPolicy,
+    on_reply: impl FnMut(usize, &Reply<()>) + Send,
+) -> Attendance {
     let started = Instant::now();
     let give_up = started + policy.deadline;
-    let polls = seats
-        .into_iter()
-        .map(|seat| poll_until_up(seat, policy.retry_interval, started, give_up));
+    // The polls run concurrently on this one task; a mutex (never contended) lets them share
+    // the callback while keeping the future `Send`.
+    let on_reply = &std::sync::Mutex::new(on_reply);
+    let polls = seats.into_iter().enumerate().map(|(index, seat)| {
+        poll_until_up(seat, policy.retry_interval, started, give_up, move |reply| {
+            let mut report = on_reply.lock().unwrap_or_else(|e| e.into_inner());
+            (*report)(index, reply);
+        })
+    });
     Attendance {
         seats: join_all(polls).await,
     }
@@ -280,28 +297,34 @@ async fn poll_until_up(
     retry_interval: Duration,
     started: Instant,
     give_up: Instant,
+    report: impl Fn(&Reply<()>),
 ) -> SeatAttendance {
     let mut attempts = 0;
     loop {
         attempts += 1;
         let attempt_started = Instant::now();
         let remaining = give_up.saturating_duration_since(attempt_started);
-        let failure = match tokio::time::timeout(remaining, seat.check()).await {
-            Ok(Reply {
-                outcome: Ok(()), ..
-            }) => {
+        let reply = match tokio::time::timeout(remaining, seat.check()).await {
+            Ok(reply) => reply,
+            Err(_) => Reply {
+                outcome: Err(SeatFailure::Timeout {
+                    after_ms: failure::millis(attempt_started.elapsed()),
+                }),
+                status: None,
+                body: None,
+                latency: attempt_started.elapsed(),
+                sent_json: None,
+            },
+        };
+        report(&reply);
+        let failure = match reply.outcome {
+            Ok(()) => {
                 return SeatAttendance::Up {
                     attempts,
                     after: started.elapsed(),
                 }
             }
-            Ok(Reply {
-                outcome: Err(failure),
-                ..
-            }) => failure,
-            Err(_) => SeatFailure::Timeout {
-                after_ms: failure::millis(attempt_started.elapsed()),
-            },
+            Err(failure) => failure,
         };
         let next = Instant::now() + retry_interval;
         if next >= give_up {
@@ -418,6 +441,11 @@ mod tests {
         assert_send(&seat.version());
         assert_send(&seat.check());
         assert_send(&wait_until_up(seats, CheckPolicy::default()));
+        assert_send(&wait_until_up_reporting(
+            seats,
+            CheckPolicy::default(),
+            |_, _| {},
+        ));
         let mut versions = vec![PlayerVersion::new(); seats.len()];
         let policy = VersionPolicy::default();
         assert_send(&ask_versions(
