@@ -14,4 +14,5 @@ pub mod engine;
 pub mod event;
 pub mod observe;
 pub mod result;
+pub mod runner;
 pub mod seat;

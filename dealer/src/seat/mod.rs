@@ -282,10 +282,16 @@ pub async fn wait_until_up_reporting<'a>(
     // the callback while keeping the future `Send`.
     let on_reply = &std::sync::Mutex::new(on_reply);
     let polls = seats.into_iter().enumerate().map(|(index, seat)| {
-        poll_until_up(seat, policy.retry_interval, started, give_up, move |reply| {
-            let mut report = on_reply.lock().unwrap_or_else(|e| e.into_inner());
-            (*report)(index, reply);
-        })
+        poll_until_up(
+            seat,
+            policy.retry_interval,
+            started,
+            give_up,
+            move |reply| {
+                let mut report = on_reply.lock().unwrap_or_else(|e| e.into_inner());
+                (*report)(index, reply);
+            },
+        )
     });
     Attendance {
         seats: join_all(polls).await,
