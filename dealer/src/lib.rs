@@ -9,10 +9,14 @@
 //! - [`observe`]: the outputs, each one observer of the game's stream.
 #![warn(missing_docs)]
 
+pub mod cli;
 pub mod config;
 pub mod engine;
 pub mod event;
+pub mod house;
 pub mod observe;
+pub mod progress;
 pub mod result;
 pub mod runner;
 pub mod seat;
+pub mod tournament;

@@ -1,5 +1,5 @@
-//! The `dealer` command line (being built).
-fn main() {
-    eprintln!("dealer: not built yet");
-    std::process::exit(2);
+//! The `dealer` command line: a thin shell over [`dealer::cli`]. `dealer --help` explains it.
+
+fn main() -> std::process::ExitCode {
+    dealer::cli::main()
 }

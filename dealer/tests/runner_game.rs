@@ -205,7 +205,7 @@ async fn spec_2_time_used_adds_up_bet_request_latencies_only() {
     )
     .await
     .unwrap();
-    for seat in 0..2 {
+    for (seat, player) in healthy.iter().enumerate() {
         let exchanges: Vec<_> = recorder
             .exchanges()
             .into_iter()
@@ -229,7 +229,7 @@ async fn spec_2_time_used_adds_up_bet_request_latencies_only() {
         assert!(expected > 0);
         assert_eq!(outcome.seats[seat].time_used_us, expected);
         assert_eq!(outcome.seats[seat].version, "misbehaving test player");
-        assert_eq!(outcome.seats[seat].address, healthy[seat].url());
+        assert_eq!(outcome.seats[seat].address, player.url());
     }
     for player in healthy {
         player.stop().await;

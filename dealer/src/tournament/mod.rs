@@ -1,0 +1,531 @@
+//! A run: N sit'n'gos between the same entrants, up to K at a time, with `results.json`.
+//!
+//! # Seeds (the same run seed replays the run)
+//!
+//! Everything random in a run follows from the run seed `S` through ChaCha8 generators
+//! (`rand_chacha`, `seed_from_u64`):
+//!
+//! - game `n`'s seed is the `n`-th `next_u64()` of the generator seeded with `S`;
+//! - the tournament id is 12 random bytes, in hex, from stream 1 of that generator;
+//! - game `n`'s seating is a shuffle of the entrants (in the order given) by stream 3 of the
+//!   generator seeded with the game's seed;
+//! - inside a game, the engine uses streams 0 (first button, decks) and 1 (game id) of the
+//!   game's seed, and the runner stream 2 (first button when absent players sit out);
+//! - a house bot with random choices is seeded with `game seed + seat`.
+//!
+//! So the same run seed, the same entrants in the same order and the same answers give the
+//! same games, byte for byte in every log of a reproducible run. Games run in parallel do not
+//! affect each other's randomness.
+//!
+//! # Outputs
+//!
+//! Under the run folder: `results.json` (rewritten after every game, so an interrupted run
+//! keeps the games it finished; see [`RunResults`]) and `game-<n>/` per game, which the
+//! observers fill ([`ObserverFactory`]).
+
+mod results;
+
+pub use results::{Absent, GameEntry, PlayerEntry, RunResults, Standing, Total};
+
+use crate::config::{ConfigError, GameConfig};
+use crate::engine::{object_id, GameSetup, MAX_SEATS, MIN_SEATS};
+use crate::house::BotKind;
+use crate::observe::Observer;
+use crate::progress::RunProgress;
+use crate::runner::{run_game, GameOutcome, RunError, RunnerOptions, StopSignal};
+use crate::seat::{
+    ClientError, HttpClient, HttpSettings, InProcessSeat, PlayerEndpoint, PlayerSeat,
+};
+use rand::seq::SliceRandom;
+use rand::{RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::BTreeMap;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use thiserror::Error;
+use tokio::task::JoinSet;
+
+/// Who plays.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entrant {
+    /// The name it plays under (unique in the run).
+    pub name: String,
+    /// How to reach it.
+    pub kind: EntrantKind,
+}
+
+/// How to reach an entrant.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EntrantKind {
+    /// A player served over HTTP.
+    Http(PlayerEndpoint),
+    /// A house bot, played in this process (a fresh one per game).
+    Bot(BotKind),
+}
+
+impl Entrant {
+    /// An HTTP player.
+    pub fn http(name: impl Into<String>, endpoint: PlayerEndpoint) -> Entrant {
+        Entrant {
+            name: name.into(),
+            kind: EntrantKind::Http(endpoint),
+        }
+    }
+
+    /// A house bot.
+    pub fn bot(name: impl Into<String>, kind: BotKind) -> Entrant {
+        Entrant {
+            name: name.into(),
+            kind: EntrantKind::Bot(kind),
+        }
+    }
+
+    fn entry(&self) -> PlayerEntry {
+        match &self.kind {
+            EntrantKind::Http(endpoint) => PlayerEntry {
+                name: self.name.clone(),
+                url: Some(endpoint.to_string()),
+                bot: None,
+            },
+            EntrantKind::Bot(kind) => PlayerEntry {
+                name: self.name.clone(),
+                url: None,
+                bot: Some(kind.to_string()),
+            },
+        }
+    }
+}
+
+/// How a run is played.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TournamentSettings {
+    /// The rules of every game (its `request_timeout_ms` is the HTTP deadline).
+    pub game: GameConfig,
+    /// How many sit'n'gos.
+    pub games: u32,
+    /// The run seed (see the [module docs](self)).
+    pub seed: u64,
+    /// How many games at a time.
+    pub parallel: usize,
+    /// Check polling, absent players, version retries, clock.
+    pub runner: RunnerOptions,
+    /// The run folder.
+    pub out_dir: PathBuf,
+}
+
+/// What the observers of one game are told when they are created.
+#[derive(Debug, Clone, Copy)]
+pub struct GameContext<'a> {
+    /// 1-based game number.
+    pub number: u32,
+    /// The game's folder (`<run folder>/game-<n>`), already created.
+    pub dir: &'a Path,
+    /// The game's setup: players in seat order, seed, ids, rules.
+    pub setup: &'a GameSetup,
+    /// Each seat's address (URL without credentials, or `in-process`), in seat order.
+    pub addresses: &'a [String],
+}
+
+/// Makes the observers (outputs) of each game.
+pub type ObserverFactory =
+    Arc<dyn Fn(&GameContext<'_>) -> io::Result<Vec<Box<dyn Observer>>> + Send + Sync>;
+
+/// One game of the plan.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlannedGame {
+    /// 1-based.
+    pub number: u32,
+    /// The game's seed.
+    pub seed: u64,
+    /// Entrant indexes in seat order.
+    pub seating: Vec<usize>,
+}
+
+/// A run that cannot start.
+#[derive(Debug, Error)]
+pub enum TournamentError {
+    /// Fewer than 2 entrants.
+    #[error("a sit'n'go needs at least {MIN_SEATS} players, got {0}")]
+    TooFewPlayers(usize),
+    /// More entrants than seats.
+    #[error("a sit'n'go seats at most {MAX_SEATS} players, got {0}")]
+    TooManyPlayers(usize),
+    /// A blank name.
+    #[error("player names must not be blank")]
+    BlankName,
+    /// Two entrants with one name.
+    #[error("two players are named {0:?}; names must be unique")]
+    DuplicateName(String),
+    /// Zero games.
+    #[error("--games must be at least 1")]
+    NoGames,
+    /// Zero parallelism.
+    #[error("--parallel must be at least 1")]
+    NoParallelism,
+    /// Invalid rules.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// The HTTP client could not be built.
+    #[error(transparent)]
+    Client(#[from] ClientError),
+    /// The run folder already holds a run.
+    #[error("{0} already holds a run (results.json); choose another --out folder")]
+    OutputExists(PathBuf),
+    /// A folder or file could not be written.
+    #[error("cannot write {path}: {source}")]
+    Write {
+        /// What.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RunEnd {
+    /// Every game was played.
+    Complete,
+    /// Stopped from outside (Ctrl-C).
+    Stopped,
+    /// A game could not be played (players down, an output that cannot be created...).
+    Failed(String),
+}
+
+/// What a run produced.
+#[derive(Debug, Clone)]
+pub struct RunReport {
+    /// The content of `results.json`.
+    pub results: RunResults,
+    /// Where `results.json` is.
+    pub results_path: PathBuf,
+    /// How the run ended.
+    pub end: RunEnd,
+}
+
+/// A run, ready to play.
+pub struct Tournament {
+    entrants: Vec<Entrant>,
+    settings: TournamentSettings,
+    observers: Option<ObserverFactory>,
+    progress: RunProgress,
+    tournament_id: String,
+}
+
+impl std::fmt::Debug for Tournament {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tournament")
+            .field("entrants", &self.entrants)
+            .field("settings", &self.settings)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The plan of a run: seeds and seatings (see the [module docs](self)).
+pub fn plan(seed: u64, games: u32, entrants: usize) -> Vec<PlannedGame> {
+    let mut seeds = ChaCha8Rng::seed_from_u64(seed);
+    (1..=games)
+        .map(|number| {
+            let game_seed = seeds.next_u64();
+            let mut shuffle = ChaCha8Rng::seed_from_u64(game_seed);
+            shuffle.set_stream(3);
+            let mut seating: Vec<usize> = (0..entrants).collect();
+            seating.shuffle(&mut shuffle);
+            PlannedGame {
+                number,
+                seed: game_seed,
+                seating,
+            }
+        })
+        .collect()
+}
+
+/// The run's tournament id (see the [module docs](self)).
+pub fn tournament_id(seed: u64) -> String {
+    let mut ids = ChaCha8Rng::seed_from_u64(seed);
+    ids.set_stream(1);
+    object_id(&mut ids)
+}
+
+impl Tournament {
+    /// Checks the entrants and settings.
+    ///
+    /// # Errors
+    /// Too few or too many players, a blank or duplicate name, zero games or parallelism, or
+    /// invalid rules.
+    pub fn new(
+        entrants: Vec<Entrant>,
+        settings: TournamentSettings,
+    ) -> Result<Tournament, TournamentError> {
+        if entrants.len() < MIN_SEATS {
+            return Err(TournamentError::TooFewPlayers(entrants.len()));
+        }
+        if entrants.len() > MAX_SEATS {
+            return Err(TournamentError::TooManyPlayers(entrants.len()));
+        }
+        for (index, entrant) in entrants.iter().enumerate() {
+            if entrant.name.trim().is_empty() {
+                return Err(TournamentError::BlankName);
+            }
+            if entrants[..index].iter().any(|e| e.name == entrant.name) {
+                return Err(TournamentError::DuplicateName(entrant.name.clone()));
+            }
+        }
+        if settings.games == 0 {
+            return Err(TournamentError::NoGames);
+        }
+        if settings.parallel == 0 {
+            return Err(TournamentError::NoParallelism);
+        }
+        settings.game.validate()?;
+        Ok(Tournament {
+            tournament_id: tournament_id(settings.seed),
+            entrants,
+            settings,
+            observers: None,
+            progress: RunProgress::hidden(),
+        })
+    }
+
+    /// Sets what records each game (the files of `game-<n>/`).
+    pub fn with_observers(mut self, factory: ObserverFactory) -> Tournament {
+        self.observers = Some(factory);
+        self
+    }
+
+    /// Shows progress bars.
+    pub fn with_progress(mut self, progress: RunProgress) -> Tournament {
+        self.progress = progress;
+        self
+    }
+
+    /// The run's tournament id.
+    pub fn tournament_id(&self) -> &str {
+        &self.tournament_id
+    }
+
+    /// Plays the run. Games that finish are in `results.json` at once; a stop or a failed
+    /// game ends the run early (games in progress are abandoned), and [`RunReport::end`] says
+    /// why. Never returns before every game task has ended.
+    ///
+    /// # Errors
+    /// Only for a run that cannot start or whose `results.json` cannot be written.
+    pub async fn run(self, stop: &StopSignal) -> Result<RunReport, TournamentError> {
+        let out_dir = self.settings.out_dir.clone();
+        let results_path = out_dir.join("results.json");
+        if results_path.exists() {
+            return Err(TournamentError::OutputExists(out_dir));
+        }
+        std::fs::create_dir_all(&out_dir).map_err(|source| TournamentError::Write {
+            path: out_dir.clone(),
+            source,
+        })?;
+        let client = HttpClient::new(HttpSettings::with_request_timeout(
+            self.settings.game.request_timeout(),
+        ))?;
+        let settings = &self.settings;
+        let players: Vec<PlayerEntry> = self.entrants.iter().map(Entrant::entry).collect();
+        let mut results = RunResults {
+            tournament_id: self.tournament_id.clone(),
+            seed: settings.seed,
+            reproducible: settings.runner.clock == crate::runner::Clock::Reproducible,
+            games_planned: settings.games,
+            complete: false,
+            stopped_because: None,
+            config: settings.game.clone(),
+            absent_players: settings.runner.absent,
+            players: players.clone(),
+            games: Vec::new(),
+            totals: results::totals(&players, &[]),
+        };
+        write_results(&results_path, &results)?;
+
+        let mut plan = plan(settings.seed, settings.games, self.entrants.len()).into_iter();
+        let mut running: JoinSet<(u32, Result<GameOutcome, GameFailure>)> = JoinSet::new();
+        let mut finished: BTreeMap<u32, GameEntry> = BTreeMap::new();
+        let mut end = RunEnd::Complete;
+        // A failed game stops the others; the user's stop is `stop`.
+        let (abort_handle, abort) = crate::runner::stop_signal();
+        let watch = {
+            let stop = stop.clone();
+            let abort_handle = abort_handle.clone();
+            tokio::spawn(async move {
+                stop.stopped().await;
+                abort_handle.stop();
+            })
+        };
+        loop {
+            while running.len() < settings.parallel && !abort.is_stopped() {
+                let Some(planned) = plan.next() else { break };
+                let task = self.game_task(&planned, &client, &abort);
+                running.spawn(task);
+            }
+            let Some(joined) = running.join_next().await else {
+                break;
+            };
+            let (number, outcome) = match joined {
+                Ok(done) => done,
+                Err(join_error) => {
+                    abort_handle.stop();
+                    if end == RunEnd::Complete {
+                        end = RunEnd::Failed(format!("a game task failed: {join_error}"));
+                    }
+                    continue;
+                }
+            };
+            match outcome {
+                Ok(outcome) => {
+                    let summary = summary(number, &outcome);
+                    self.progress.game_done(&summary);
+                    tracing::info!("{summary}");
+                    let entry = GameEntry::new(number, game_dir_name(number), outcome);
+                    finished.insert(number, entry);
+                    results.games = finished.values().cloned().collect();
+                    results.totals = results::totals(&players, &results.games);
+                    if let Err(error) = write_results(&results_path, &results) {
+                        tracing::error!("{error}");
+                    }
+                }
+                Err(GameFailure::Run(RunError::Stopped { .. })) => {
+                    if end == RunEnd::Complete {
+                        end = RunEnd::Stopped;
+                    }
+                }
+                Err(failure) => {
+                    abort_handle.stop();
+                    let message = format!("game {number}: {failure}");
+                    tracing::error!("{message}");
+                    if matches!(end, RunEnd::Complete | RunEnd::Stopped) {
+                        end = RunEnd::Failed(message);
+                    }
+                }
+            }
+        }
+        watch.abort();
+        if end == RunEnd::Complete && finished.len() < settings.games as usize {
+            end = RunEnd::Stopped;
+        }
+        if stop.is_stopped() && end == RunEnd::Complete {
+            end = RunEnd::Stopped;
+        }
+        results.complete = end == RunEnd::Complete;
+        results.stopped_because = match &end {
+            RunEnd::Complete => None,
+            RunEnd::Stopped => Some("stopped by the user (Ctrl-C)".to_string()),
+            RunEnd::Failed(message) => Some(message.clone()),
+        };
+        write_results(&results_path, &results)?;
+        Ok(RunReport {
+            results,
+            results_path,
+            end,
+        })
+    }
+
+    /// Everything one game needs, as a task that owns it.
+    fn game_task(
+        &self,
+        planned: &PlannedGame,
+        client: &HttpClient,
+        stop: &StopSignal,
+    ) -> impl std::future::Future<Output = (u32, Result<GameOutcome, GameFailure>)> + Send + 'static
+    {
+        let number = planned.number;
+        let seated: Vec<&Entrant> = planned.seating.iter().map(|&i| &self.entrants[i]).collect();
+        let mut setup = GameSetup::new(
+            self.settings.game.clone(),
+            seated.iter().map(|e| e.name.clone()).collect(),
+            planned.seed,
+        );
+        setup.tournament_id = self.tournament_id.clone();
+        let seats: Vec<PlayerSeat> = seated
+            .iter()
+            .enumerate()
+            .map(|(seat, entrant)| match &entrant.kind {
+                EntrantKind::Http(endpoint) => PlayerSeat::from(client.seat(endpoint.clone())),
+                EntrantKind::Bot(kind) => PlayerSeat::from(InProcessSeat::new(
+                    kind.build(planned.seed.wrapping_add(seat as u64)),
+                )),
+            })
+            .collect();
+        let addresses: Vec<String> = seats.iter().map(|s| s.address().to_string()).collect();
+        let dir = self.settings.out_dir.join(game_dir_name(number));
+        let observers = (|| -> io::Result<Vec<Box<dyn Observer>>> {
+            std::fs::create_dir_all(&dir)?;
+            let mut observers: Vec<Box<dyn Observer>> = Vec::new();
+            if let Some(factory) = &self.observers {
+                observers = factory(&GameContext {
+                    number,
+                    dir: &dir,
+                    setup: &setup,
+                    addresses: &addresses,
+                })?;
+            }
+            observers.push(Box::new(self.progress.game(number)));
+            Ok(observers)
+        })();
+        let options = self.settings.runner.clone();
+        let stop = stop.clone();
+        async move {
+            let observers = match observers {
+                Ok(observers) => observers,
+                Err(source) => {
+                    return (
+                        number,
+                        Err(GameFailure::Outputs {
+                            path: dir,
+                            reason: source.to_string(),
+                        }),
+                    )
+                }
+            };
+            let outcome = run_game(setup, seats, observers, &options, &stop)
+                .await
+                .map_err(GameFailure::Run);
+            (number, outcome)
+        }
+    }
+}
+
+/// Why one game of a run failed.
+#[derive(Debug, Error)]
+enum GameFailure {
+    #[error(transparent)]
+    Run(RunError),
+    #[error("cannot create the outputs in {path}: {reason}")]
+    Outputs { path: PathBuf, reason: String },
+}
+
+/// `game-<n>`.
+pub fn game_dir_name(number: u32) -> String {
+    format!("game-{number}")
+}
+
+fn summary(number: u32, outcome: &GameOutcome) -> String {
+    let result = &outcome.result;
+    let winner = result
+        .ranking
+        .first()
+        .and_then(|seat| result.players.get(seat.index()))
+        .map_or("nobody", String::as_str);
+    format!(
+        "game {number}: {winner} won after {} hands",
+        result.hands_played
+    )
+}
+
+/// Writes `results.json` whole or not at all (a temporary file renamed over it).
+fn write_results(path: &Path, results: &RunResults) -> Result<(), TournamentError> {
+    let write = || -> io::Result<()> {
+        let mut json = serde_json::to_vec_pretty(results).map_err(io::Error::other)?;
+        json.push(b'\n');
+        let temporary = path.with_extension("json.tmp");
+        std::fs::write(&temporary, json)?;
+        std::fs::rename(&temporary, path)
+    };
+    write().map_err(|source| TournamentError::Write {
+        path: path.to_path_buf(),
+        source,
+    })
+}
