@@ -23,28 +23,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-// SWITCH to the SDK's trait once `player::Player` is on main: replace the next line with
-// `pub use player::Player;` and delete the `placeholder` module below.
-pub use self::placeholder::Player;
-
-/// Stand-in for `player::Player` (the SDK is being written on another branch); same signature.
-mod placeholder {
-    use shared::{Chips, GameState};
-
-    /// A Lean Poker bot (the SDK's trait).
-    pub trait Player: Send + Sync + 'static {
-        /// Answers a `bet_request`: the chips to put in (spec §4).
-        fn bet_request(&self, state: &GameState) -> Chips;
-        /// Told about the end of every hand, with the revealed cards.
-        fn showdown(&self, state: &GameState) {
-            let _ = state;
-        }
-        /// The version shown on the leaderboard.
-        fn version(&self) -> String {
-            String::from("Lean Poker Rust player")
-        }
-    }
-}
+/// The SDK's bot trait, re-exported so that the runner and house bots need only `dealer`.
+pub use player::Player;
 
 /// One in-process player.
 #[derive(Clone)]
