@@ -107,6 +107,8 @@ fn round_trip(c: &mut Criterion) {
         })
     });
 
+    group.bench_function("to_json_only", |b| b.iter(|| state.to_json()));
+
     group.bench_function("encode_only", |b| {
         b.iter(|| {
             let json = state.to_json();
