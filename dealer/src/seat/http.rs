@@ -91,7 +91,10 @@ pub enum ClientError {
     #[error("the connect timeout must be more than 0 ms")]
     ZeroConnectTimeout,
     /// A body cap too small for a valid bet.
-    #[error("the body limit must be at least {min} bytes (got {got})", min = HttpSettings::MIN_BODY_LIMIT)]
+    #[error(
+        "the body limit must be at least {min} bytes (got {got})",
+        min = HttpSettings::MIN_BODY_LIMIT
+    )]
     BodyLimitTooSmall {
         /// The rejected limit.
         got: usize,
