@@ -27,7 +27,7 @@
 //! driven by unbiased bounded integers (Lemire's method with rejection).
 
 use crate::card::Card;
-use crate::eval::{HandKey, HandStrength};
+use crate::eval::{card_slot, HandKey, HandStrength};
 use crate::state::GameState;
 use std::time::{Duration, Instant};
 use thiserror::Error;
@@ -184,13 +184,13 @@ impl Scenario {
         52 - self.known.count_ones() as usize
     }
 
-    /// The cards not known to be anywhere, as indexes.
+    /// The cards not known to be anywhere, as evaluator slots.
     fn deck(&self) -> ([u8; 52], usize) {
         let mut deck = [0u8; 52];
         let mut len = 0;
-        for index in 0..52u8 {
-            if self.known & (1u64 << index) == 0 {
-                deck[len] = index;
+        for card in Card::deck() {
+            if self.known & card_bit(card) == 0 {
+                deck[len] = card_slot(card);
                 len += 1;
             }
         }
@@ -273,7 +273,7 @@ impl Scenario {
         for_each_subset(deck, to_board, &mut board_cards, &mut |extra| {
             let mut board = self.board;
             for &index in extra {
-                board = board.add_index_unchecked(index);
+                board = board.add_slot_unchecked(index);
             }
             let ours = board.join_unchecked(self.hole).strength_unchecked();
             let mut rest = [0u8; 52];
@@ -345,21 +345,22 @@ impl ExactTally {
     fn add_board(&mut self, board: HandKey, ours: HandStrength, rest: &[u8], opponents: usize) {
         // Holdings we beat (W), tie (T) or lose to, and per-card counts for W and T.
         let (mut beaten, mut tied, mut all) = (0u64, 0u64, 0u64);
-        let mut beaten_by_card = [0u64; 52];
-        let mut tied_by_card = [0u64; 52];
+        // Indexed by slot (`suit * 16 + rank value` < 64).
+        let mut beaten_by_card = [0u64; 64];
+        let mut tied_by_card = [0u64; 64];
         for (i, &first) in rest.iter().enumerate() {
-            let with_first = board.add_index_unchecked(first);
+            let with_first = board.add_slot_unchecked(first);
             for &second in &rest[i + 1..] {
-                let theirs = with_first.add_index_unchecked(second).strength_unchecked();
+                let theirs = with_first.add_slot_unchecked(second).strength_unchecked();
                 all += 1;
                 if theirs < ours {
                     beaten += 1;
-                    beaten_by_card[usize::from(first)] += 1;
-                    beaten_by_card[usize::from(second)] += 1;
+                    beaten_by_card[usize::from(first & 63)] += 1;
+                    beaten_by_card[usize::from(second & 63)] += 1;
                 } else if theirs == ours {
                     tied += 1;
-                    tied_by_card[usize::from(first)] += 1;
-                    tied_by_card[usize::from(second)] += 1;
+                    tied_by_card[usize::from(first & 63)] += 1;
+                    tied_by_card[usize::from(second & 63)] += 1;
                 }
             }
         }
@@ -372,7 +373,7 @@ impl ExactTally {
         let rest_len = rest.len() as u64;
         // Every card is in `rest_len - 1` holdings.
         let shared_all = rest_len * (rest_len - 1) * (rest_len - 2);
-        let ordered = |size: u64, by_card: &[u64; 52]| -> u64 {
+        let ordered = |size: u64, by_card: &[u64; 64]| -> u64 {
             let shared: u64 = by_card.iter().map(|&d| d * d.saturating_sub(1)).sum();
             size * size - size - shared
         };
@@ -438,21 +439,31 @@ impl Sampler {
             // A partial Fisher–Yates shuffle: positions 0..needed become a uniform random
             // sample in random order, whatever order the deck was left in by the last trial.
             let deck = &mut self.deck[..deck_len];
-            for i in 0..needed {
-                let j = i + self.rng.below((deck_len - i) as u32) as usize;
+            let mut i = 0;
+            while i < needed {
+                // Two draws from one 64-bit output.
+                let bits = self.rng.next_u64();
+                let j = i + self.rng.below_from(bits as u32, (deck_len - i) as u32) as usize;
                 deck.swap(i, j);
+                i += 1;
+                if i < needed {
+                    let bound = (deck_len - i) as u32;
+                    let j = i + self.rng.below_from((bits >> 32) as u32, bound) as usize;
+                    deck.swap(i, j);
+                    i += 1;
+                }
             }
             let mut board = self.board;
             for &index in &deck[..self.to_board] {
-                board = board.add_index_unchecked(index);
+                board = board.add_slot_unchecked(index);
             }
             let ours = board.join_unchecked(self.hole).strength_unchecked();
             let mut tied = 0;
             let mut lost = false;
             for holding in deck[self.to_board..needed].chunks_exact(2) {
                 let theirs = board
-                    .add_index_unchecked(holding[0])
-                    .add_index_unchecked(holding[1])
+                    .add_slot_unchecked(holding[0])
+                    .add_slot_unchecked(holding[1])
                     .strength_unchecked();
                 if theirs > ours {
                     lost = true;
@@ -493,45 +504,41 @@ impl Sampler {
 /// gives the same deals on every platform and in every future version.
 struct WyRand {
     state: u64,
-    /// A second 32-bit draw kept from the last 64-bit output.
-    spare: Option<u32>,
 }
 
 impl WyRand {
     fn new(seed: u64) -> WyRand {
-        WyRand {
-            state: seed,
-            spare: None,
-        }
+        WyRand { state: seed }
     }
 
+    #[inline(always)]
     fn next_u64(&mut self) -> u64 {
         self.state = self.state.wrapping_add(0xA076_1D64_78BD_642F);
         let product = u128::from(self.state) * u128::from(self.state ^ 0xE703_7ED1_A0B4_28DB);
         (product as u64) ^ ((product >> 64) as u64)
     }
 
-    fn next_u32(&mut self) -> u32 {
-        if let Some(spare) = self.spare.take() {
-            return spare;
-        }
-        let bits = self.next_u64();
-        self.spare = Some((bits >> 32) as u32);
-        bits as u32
-    }
-
-    /// A uniform integer in `0..bound` (`bound >= 1`), without bias: Lemire's multiply-shift
-    /// with rejection of the few low products that would favour some results.
-    fn below(&mut self, bound: u32) -> u32 {
+    /// A uniform integer in `0..bound` (`bound >= 1`) from the uniform 32-bit `first`,
+    /// without bias: Lemire's multiply-shift, rejecting the few low products that would
+    /// favour some results (then drawing fresh bits; probability below bound / 2^32).
+    #[inline(always)]
+    fn below_from(&mut self, first: u32, bound: u32) -> u32 {
         let bound = bound.max(1);
-        loop {
-            let product = u64::from(self.next_u32()) * u64::from(bound);
-            let low = product as u32;
-            // Reject when `low` falls below 2^32 mod bound (rare: bound / 2^32).
-            if low >= bound || low >= bound.wrapping_neg() % bound {
-                return (product >> 32) as u32;
+        let mut product = u64::from(first) * u64::from(bound);
+        if (product as u32) < bound {
+            let threshold = bound.wrapping_neg() % bound;
+            while (product as u32) < threshold {
+                product = u64::from(self.next_u64() as u32) * u64::from(bound);
             }
         }
+        (product >> 32) as u32
+    }
+
+    /// A uniform integer in `0..bound` (`bound >= 1`).
+    #[cfg(test)]
+    fn below(&mut self, bound: u32) -> u32 {
+        let bits = self.next_u64() as u32;
+        self.below_from(bits, bound)
     }
 }
 
