@@ -566,3 +566,17 @@ fn fast_path_agrees_with_full_evaluation() {
     assert_eq!(key.len(), 8);
     assert_eq!(key.strength(), Err(EvalError::CardCount(8)));
 }
+
+#[test]
+fn hand_key_counts_large_sets_exactly() {
+    // Thirteen cards of one suit overflow that suit's counter inside the key; the set still
+    // knows its size and refuses to evaluate.
+    let mut key = HandKey::EMPTY;
+    for card in Card::deck() {
+        key += card;
+        assert_eq!(key.strength().is_ok(), (5..=7).contains(&key.len()));
+    }
+    assert_eq!(key.len(), 52);
+    assert_eq!(key.cards().count(), 52);
+    assert_eq!(key.strength(), Err(EvalError::CardCount(52)));
+}

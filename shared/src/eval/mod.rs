@@ -577,7 +577,7 @@ impl HandKey {
     /// How many cards are in the set.
     #[inline(always)]
     pub fn len(self) -> usize {
-        fast::count(self.key) as usize
+        self.mask.count_ones() as usize
     }
 
     /// Whether the set is empty.
@@ -630,7 +630,13 @@ impl HandKey {
     /// [`EvalError::CardCount`] unless the set holds five, six or seven cards.
     #[inline(always)]
     pub fn strength(self) -> Result<HandStrength, EvalError> {
-        check_count(self.len())?;
-        Ok(self.strength_unchecked())
+        // The key's own card count is exact up to twelve cards of a suit; beyond that a suit
+        // counter carries into it, which only ever raises it, so 5..=7 stays exact.
+        let count = fast::count(self.key) as usize;
+        if (5..=7).contains(&count) {
+            Ok(self.strength_unchecked())
+        } else {
+            Err(EvalError::CardCount(self.len()))
+        }
     }
 }
