@@ -6,8 +6,9 @@
 //!
 //! - [`Scenario::monte_carlo`]: `trials` random deals, reproducible from a seed;
 //! - [`Scenario::monte_carlo_for`]: as many deals as fit in a time budget;
-//! - [`Scenario::exact`]: every deal, when the enumeration is cheap (one or two opponents
-//!   from the flop on: about a million showdowns at most);
+//! - [`Scenario::exact`]: every deal, when the enumeration is cheap: one or two opponents
+//!   from the flop on (about a million showdowns at most), three on the turn and river;
+//!   never preflop (billions of deals) nor four or more opponents (Monte Carlo then);
 //! - [`Scenario::estimate`]: exact when that is no more work than the requested trials, else
 //!   Monte Carlo;
 //! - [`equity_for`]: the receiver of a `game_state` against its active opponents.
@@ -224,21 +225,30 @@ impl Scenario {
         }
     }
 
-    /// How many showdown evaluations exact enumeration needs, or `None` when it is not
-    /// available (three or more opponents).
+    /// The work exact enumeration needs, in showdown evaluations (or the equivalent), or
+    /// `None` when it is not available (four or more opponents).
     pub fn exact_cost(&self) -> Option<u64> {
-        if self.opponents > 2 {
+        if self.opponents > 3 {
             return None;
         }
         let deck = self.deck_len() as u64;
         let to_board = 5 - self.board_len as u64;
         let boards = binomial(deck, to_board);
-        let hands = binomial(deck - to_board, 2);
-        Some(boards.saturating_mul(hands + 1))
+        let rest = deck - to_board;
+        let hands = binomial(rest, 2);
+        // With three opponents each holding also costs a pass over the remaining cards,
+        // about an eighth of an evaluation per card.
+        let per_board = if self.opponents == 3 {
+            hands + hands * rest / 8
+        } else {
+            hands + 1
+        };
+        Some(boards.saturating_mul(per_board))
     }
 
-    /// Equity from every possible deal, when that is cheap: one or two opponents and at most
-    /// a few million showdowns (from the flop on). `None` otherwise.
+    /// Equity from every possible deal, when that is cheap (at most a few milliseconds): one
+    /// or two opponents from the flop on, three opponents on the turn and the river. `None`
+    /// otherwise.
     pub fn exact(&self) -> Option<EquityResult> {
         if self.exact_cost()? > EXACT_LIMIT {
             return None;
@@ -262,7 +272,7 @@ impl Scenario {
         }
     }
 
-    /// Enumerates every board completion and, on each, every holding of one or two
+    /// Enumerates every board completion and, on each, every holding of the (one to three)
     /// opponents.
     fn enumerate(&self) -> EquityResult {
         let (deck, len) = self.deck();
@@ -328,72 +338,171 @@ fn binomial(n: u64, k: u64) -> u64 {
 struct ExactTally {
     deals: u64,
     wins: u64,
-    /// Deals where we tie with one other player (pot shared two ways).
+    /// Deals where we share the pot with one opponent (two ways).
     two_way: u64,
-    /// Deals where we tie with both opponents (three ways).
+    /// ... with two opponents (three ways).
     three_way: u64,
+    /// ... with three opponents (four ways).
+    four_way: u64,
+}
+
+/// How an opponent's holding compares with our hand.
+const LOSE: u8 = 0;
+const TIE: u8 = 1;
+const WIN: u8 = 2;
+
+/// Holdings we beat (`W`) and tie (`T`) among a set of cards, with per-card counts: enough to
+/// count pairs of disjoint holdings without visiting them.
+#[derive(Clone)]
+struct HoldingStats {
+    /// Cards available.
+    cards: u64,
+    beaten: u64,
+    tied: u64,
+    /// Per card slot: holdings in `W` / `T` containing that card.
+    beaten_by_card: [u64; 64],
+    tied_by_card: [u64; 64],
+}
+
+/// Unordered pairs of disjoint holdings: `(all pairs, both beaten, one beaten and one tied,
+/// both tied)`.
+///
+/// The ordered pairs of distinct holdings in a set `S` number `|S|^2 - |S|`, of which
+/// `sum over cards c of d(c) * (d(c) - 1)` share a card (`d(c)` = holdings in `S` containing
+/// `c`); between two disjoint sets `A` and `B` there are `|A| |B| - sum d_A(c) d_B(c)`
+/// disjoint pairs. Every card is in `n - 1` of all `n (n - 1) / 2` holdings.
+fn disjoint_pairs(stats: &HoldingStats) -> (u64, u64, u64, u64) {
+    let n = stats.cards;
+    let all = n * n.saturating_sub(1) / 2;
+    let all_pairs = (all * all - all - n * n.saturating_sub(1) * n.saturating_sub(2)) / 2;
+    let within = |size: u64, by_card: &[u64; 64]| -> u64 {
+        let shared: u64 = by_card.iter().map(|&d| d * d.saturating_sub(1)).sum();
+        (size * size - size - shared) / 2
+    };
+    let between = stats.beaten * stats.tied
+        - stats
+            .beaten_by_card
+            .iter()
+            .zip(&stats.tied_by_card)
+            .map(|(&a, &b)| a * b)
+            .sum::<u64>();
+    (
+        all_pairs,
+        within(stats.beaten, &stats.beaten_by_card),
+        between,
+        within(stats.tied, &stats.tied_by_card),
+    )
 }
 
 impl ExactTally {
-    /// Adds every holding of the opponents from `rest` on a complete `board`.
-    ///
-    /// With two opponents the deals are the unordered pairs of disjoint two-card holdings.
-    /// They are counted without visiting the pairs: the ordered pairs of distinct holdings in
-    /// a set `S` number `|S|^2 - |S|`, of which `sum over cards c of d(c) * (d(c) - 1)` share a
-    /// card (`d(c)` = holdings in `S` containing `c`); between two disjoint sets `A`, `B` there
-    /// are `|A| |B| - sum d_A(c) d_B(c)` disjoint pairs.
+    /// Adds every holding of the opponents (one to three) from `rest` on a complete `board`.
     fn add_board(&mut self, board: HandKey, ours: HandStrength, rest: &[u8], opponents: usize) {
-        // Holdings we beat (W), tie (T) or lose to, and per-card counts for W and T.
-        let (mut beaten, mut tied, mut all) = (0u64, 0u64, 0u64);
-        // Indexed by slot (`suit * 16 + rank value` < 64).
-        let mut beaten_by_card = [0u64; 64];
-        let mut tied_by_card = [0u64; 64];
+        let mut stats = HoldingStats {
+            cards: rest.len() as u64,
+            beaten: 0,
+            tied: 0,
+            beaten_by_card: [0; 64],
+            tied_by_card: [0; 64],
+        };
+        // Outcome of each holding, by slot pair (slots are < 64).
+        let mut outcome = [LOSE; 64 * 64];
         for (i, &first) in rest.iter().enumerate() {
             let with_first = board.add_slot_unchecked(first);
             for &second in &rest[i + 1..] {
                 let theirs = with_first.add_slot_unchecked(second).strength_unchecked();
-                all += 1;
-                if theirs < ours {
-                    beaten += 1;
-                    beaten_by_card[usize::from(first & 63)] += 1;
-                    beaten_by_card[usize::from(second & 63)] += 1;
+                let (a, b) = (usize::from(first & 63), usize::from(second & 63));
+                let result = if theirs < ours {
+                    stats.beaten += 1;
+                    stats.beaten_by_card[a] += 1;
+                    stats.beaten_by_card[b] += 1;
+                    WIN
                 } else if theirs == ours {
-                    tied += 1;
-                    tied_by_card[usize::from(first & 63)] += 1;
-                    tied_by_card[usize::from(second & 63)] += 1;
+                    stats.tied += 1;
+                    stats.tied_by_card[a] += 1;
+                    stats.tied_by_card[b] += 1;
+                    TIE
+                } else {
+                    LOSE
+                };
+                outcome[a * 64 + b] = result;
+                outcome[b * 64 + a] = result;
+            }
+        }
+        match opponents {
+            1 => {
+                self.deals += stats.cards * stats.cards.saturating_sub(1) / 2;
+                self.wins += stats.beaten;
+                self.two_way += stats.tied;
+            }
+            2 => {
+                let (all, both_beaten, beaten_tied, both_tied) = disjoint_pairs(&stats);
+                self.deals += all;
+                self.wins += both_beaten;
+                self.two_way += beaten_tied;
+                self.three_way += both_tied;
+            }
+            _ => self.add_three(&stats, &outcome, rest),
+        }
+    }
+
+    /// Three opponents: for each holding of one of them, the other two are counted as pairs
+    /// among the remaining cards. Every deal is met three times (once per opponent taken
+    /// first), hence the division.
+    fn add_three(&mut self, stats: &HoldingStats, outcome: &[u8; 64 * 64], rest: &[u8]) {
+        let mut tally = ExactTally::default();
+        let beats = |a: usize, b: usize| u64::from(outcome[a * 64 + b] == WIN);
+        let ties = |a: usize, b: usize| u64::from(outcome[a * 64 + b] == TIE);
+        for (i, &first) in rest.iter().enumerate() {
+            for &second in &rest[i + 1..] {
+                let (a, b) = (usize::from(first & 63), usize::from(second & 63));
+                // The holdings left once `a` and `b` are gone.
+                let mut left = stats.clone();
+                left.cards -= 2;
+                left.beaten =
+                    stats.beaten + beats(a, b) - stats.beaten_by_card[a] - stats.beaten_by_card[b];
+                left.tied = stats.tied + ties(a, b) - stats.tied_by_card[a] - stats.tied_by_card[b];
+                left.beaten_by_card[a] = 0;
+                left.beaten_by_card[b] = 0;
+                left.tied_by_card[a] = 0;
+                left.tied_by_card[b] = 0;
+                for &other in rest {
+                    let c = usize::from(other & 63);
+                    if c != a && c != b {
+                        left.beaten_by_card[c] -= beats(c, a) + beats(c, b);
+                        left.tied_by_card[c] -= ties(c, a) + ties(c, b);
+                    }
+                }
+                let (all, both_beaten, beaten_tied, both_tied) = disjoint_pairs(&left);
+                tally.deals += all;
+                match outcome[a * 64 + b] {
+                    WIN => {
+                        tally.wins += both_beaten;
+                        tally.two_way += beaten_tied;
+                        tally.three_way += both_tied;
+                    }
+                    TIE => {
+                        tally.two_way += both_beaten;
+                        tally.three_way += beaten_tied;
+                        tally.four_way += both_tied;
+                    }
+                    _ => {}
                 }
             }
         }
-        if opponents == 1 {
-            self.deals += all;
-            self.wins += beaten;
-            self.two_way += tied;
-            return;
-        }
-        let rest_len = rest.len() as u64;
-        // Every card is in `rest_len - 1` holdings.
-        let shared_all = rest_len * (rest_len - 1) * (rest_len - 2);
-        let ordered = |size: u64, by_card: &[u64; 64]| -> u64 {
-            let shared: u64 = by_card.iter().map(|&d| d * d.saturating_sub(1)).sum();
-            size * size - size - shared
-        };
-        let between: u64 = beaten * tied
-            - beaten_by_card
-                .iter()
-                .zip(&tied_by_card)
-                .map(|(&a, &b)| a * b)
-                .sum::<u64>();
-        self.deals += (all * all - all - shared_all) / 2;
-        self.wins += ordered(beaten, &beaten_by_card) / 2;
-        self.two_way += between;
-        self.three_way += ordered(tied, &tied_by_card) / 2;
+        self.deals += tally.deals / 3;
+        self.wins += tally.wins / 3;
+        self.two_way += tally.two_way / 3;
+        self.three_way += tally.three_way / 3;
+        self.four_way += tally.four_way / 3;
     }
 
     fn result(&self) -> EquityResult {
         let deals = self.deals.max(1) as f64;
+        let shares =
+            self.two_way as f64 / 2.0 + self.three_way as f64 / 3.0 + self.four_way as f64 / 4.0;
         EquityResult {
             win: self.wins as f64 / deals,
-            tie: (self.two_way as f64 / 2.0 + self.three_way as f64 / 3.0) / deals,
+            tie: shares / deals,
             trials: self.deals,
             exact: true,
         }
@@ -544,7 +653,8 @@ impl WyRand {
 
 /// Equity of the receiving player of `state` against its active opponents (all-in ones
 /// included): exact whenever [`Scenario::exact`] is available (one or two opponents from the
-/// flop on, a few milliseconds at most), else `trials` Monte Carlo deals.
+/// flop on, three from the turn on; a few milliseconds at most), else `trials` Monte Carlo
+/// deals.
 ///
 /// The seed is derived from the state (game, round, cards, players in the hand), so the same
 /// decision gets the same number every time, which keeps bots reproducible.

@@ -12,7 +12,7 @@
 //! to 7,462 (a royal flush), [`HandStrength::index`].
 //!
 //! How it works: a plain reference evaluator (`reference.rs`) defines every hand class and
-//! picks the best five cards. The build script turns it into lookup tables (about 330 KiB):
+//! picks the best five cards. The build script turns it into lookup tables (about 330 KiB, built at compile time):
 //! each card has a 64-bit key, a hand's key is the sum of its cards' keys, and the strength is
 //! one flush test plus two table loads (a perfect hash over rank multisets, or a 13-bit flush
 //! pattern). Details in `build.rs`. No `unsafe` anywhere.
@@ -381,7 +381,7 @@ impl Hand {
         self.best_five
     }
 
-    /// Every card of the hand (five to seven), in [`Card::index`] order.
+    /// Every card of the hand (five to seven), in [`Card::index`] order (suit, then rank).
     pub fn cards(&self) -> Vec<Card> {
         set_cards(self.cards).collect()
     }
@@ -457,8 +457,9 @@ fn strength_error(cards: &[Card]) -> EvalError {
 /// assert!(theirs.strength().unwrap() > mine.strength().unwrap());
 /// ```
 ///
-/// Internally a key and a 52-bit card set: adding a card is one table load, one add and one
-/// or; evaluating is a flush test and two table loads (see the `build.rs` notes).
+/// Internally the sum of the cards' 64-bit keys and a card set (one 16-bit lane per suit):
+/// adding a card is two table loads, an add and an or; evaluating is a count check, a flush
+/// test and two table loads (see the notes in `build.rs`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct HandKey {
     key: u64,
@@ -590,7 +591,7 @@ impl HandKey {
         self.mask & card_bit(card) != 0
     }
 
-    /// The cards in the set, in [`Card::index`] order.
+    /// The cards in the set, in [`Card::index`] order (suit, then rank).
     pub fn cards(self) -> impl Iterator<Item = Card> {
         set_cards(self.mask)
     }
