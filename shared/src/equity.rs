@@ -353,7 +353,6 @@ const WIN: u8 = 2;
 
 /// Holdings we beat (`W`) and tie (`T`) among a set of cards, with per-card counts: enough to
 /// count pairs of disjoint holdings without visiting them.
-#[derive(Clone)]
 struct HoldingStats {
     /// Cards available.
     cards: u64,
@@ -364,33 +363,39 @@ struct HoldingStats {
     tied_by_card: [u64; 64],
 }
 
-/// Unordered pairs of disjoint holdings: `(all pairs, both beaten, one beaten and one tied,
-/// both tied)`.
+/// The per-card sums that [`disjoint_pairs`] needs: `sum d_W (d_W - 1)`, `sum d_T (d_T - 1)`
+/// and `sum d_W d_T` over the cards.
+#[derive(Default)]
+struct CardSums {
+    beaten_shared: u64,
+    tied_shared: u64,
+    across: u64,
+}
+
+impl CardSums {
+    fn add(&mut self, beaten: u64, tied: u64) {
+        self.beaten_shared += beaten * beaten.saturating_sub(1);
+        self.tied_shared += tied * tied.saturating_sub(1);
+        self.across += beaten * tied;
+    }
+}
+
+/// Unordered pairs of disjoint holdings among `cards` cards of which `beaten` holdings are
+/// in `W` and `tied` in `T`: `(all pairs, both beaten, one beaten and one tied, both tied)`.
 ///
 /// The ordered pairs of distinct holdings in a set `S` number `|S|^2 - |S|`, of which
 /// `sum over cards c of d(c) * (d(c) - 1)` share a card (`d(c)` = holdings in `S` containing
 /// `c`); between two disjoint sets `A` and `B` there are `|A| |B| - sum d_A(c) d_B(c)`
 /// disjoint pairs. Every card is in `n - 1` of all `n (n - 1) / 2` holdings.
-fn disjoint_pairs(stats: &HoldingStats) -> (u64, u64, u64, u64) {
-    let n = stats.cards;
+fn disjoint_pairs(cards: u64, beaten: u64, tied: u64, sums: &CardSums) -> (u64, u64, u64, u64) {
+    let n = cards;
     let all = n * n.saturating_sub(1) / 2;
     let all_pairs = (all * all - all - n * n.saturating_sub(1) * n.saturating_sub(2)) / 2;
-    let within = |size: u64, by_card: &[u64; 64]| -> u64 {
-        let shared: u64 = by_card.iter().map(|&d| d * d.saturating_sub(1)).sum();
-        (size * size - size - shared) / 2
-    };
-    let between = stats.beaten * stats.tied
-        - stats
-            .beaten_by_card
-            .iter()
-            .zip(&stats.tied_by_card)
-            .map(|(&a, &b)| a * b)
-            .sum::<u64>();
     (
         all_pairs,
-        within(stats.beaten, &stats.beaten_by_card),
-        between,
-        within(stats.tied, &stats.tied_by_card),
+        (beaten * beaten - beaten - sums.beaten_shared) / 2,
+        beaten * tied - sums.across,
+        (tied * tied - tied - sums.tied_shared) / 2,
     )
 }
 
@@ -435,7 +440,13 @@ impl ExactTally {
                 self.two_way += stats.tied;
             }
             2 => {
-                let (all, both_beaten, beaten_tied, both_tied) = disjoint_pairs(&stats);
+                let mut sums = CardSums::default();
+                for &card in rest {
+                    let c = usize::from(card & 63);
+                    sums.add(stats.beaten_by_card[c], stats.tied_by_card[c]);
+                }
+                let (all, both_beaten, beaten_tied, both_tied) =
+                    disjoint_pairs(stats.cards, stats.beaten, stats.tied, &sums);
                 self.deals += all;
                 self.wins += both_beaten;
                 self.two_way += beaten_tied;
@@ -456,23 +467,21 @@ impl ExactTally {
             for &second in &rest[i + 1..] {
                 let (a, b) = (usize::from(first & 63), usize::from(second & 63));
                 // The holdings left once `a` and `b` are gone.
-                let mut left = stats.clone();
-                left.cards -= 2;
-                left.beaten =
+                let beaten =
                     stats.beaten + beats(a, b) - stats.beaten_by_card[a] - stats.beaten_by_card[b];
-                left.tied = stats.tied + ties(a, b) - stats.tied_by_card[a] - stats.tied_by_card[b];
-                left.beaten_by_card[a] = 0;
-                left.beaten_by_card[b] = 0;
-                left.tied_by_card[a] = 0;
-                left.tied_by_card[b] = 0;
+                let tied = stats.tied + ties(a, b) - stats.tied_by_card[a] - stats.tied_by_card[b];
+                let mut sums = CardSums::default();
                 for &other in rest {
                     let c = usize::from(other & 63);
                     if c != a && c != b {
-                        left.beaten_by_card[c] -= beats(c, a) + beats(c, b);
-                        left.tied_by_card[c] -= ties(c, a) + ties(c, b);
+                        sums.add(
+                            stats.beaten_by_card[c] - beats(c, a) - beats(c, b),
+                            stats.tied_by_card[c] - ties(c, a) - ties(c, b),
+                        );
                     }
                 }
-                let (all, both_beaten, beaten_tied, both_tied) = disjoint_pairs(&left);
+                let (all, both_beaten, beaten_tied, both_tied) =
+                    disjoint_pairs(stats.cards - 2, beaten, tied, &sums);
                 tally.deals += all;
                 match outcome[a * 64 + b] {
                     WIN => {
