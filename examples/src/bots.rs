@@ -3,8 +3,8 @@
 
 use player::{Chips, GameState, Player};
 use rand::{Rng, SeedableRng};
-use shared::equity::Scenario;
 use rand_chacha::ChaCha8Rng;
+use shared::equity::Scenario;
 use std::sync::Mutex;
 
 /// Calls everything, never raises: the classic "calling station".
