@@ -487,3 +487,82 @@ fn ties_agree_with_rs_poker() {
     }
     assert!(ties > 100, "too few ties to mean anything: {ties}");
 }
+
+/// All 2,598,960 five-card hands: the standard category counts and 7,462 distinct strengths;
+/// every 31st hand is also checked against the full evaluation (best five, description).
+#[test]
+fn all_five_card_hands() {
+    let deck: Vec<Card> = Card::deck().collect();
+    let mut per_strength = vec![0u32; 7463];
+    let mut per_category = [0u64; 9];
+    let mut hands = 0u64;
+    for a in 0..52 {
+        let k1 = HandKey::EMPTY + deck[a];
+        for b in a + 1..52 {
+            let k2 = k1 + deck[b];
+            for c in b + 1..52 {
+                let k3 = k2 + deck[c];
+                for d in c + 1..52 {
+                    let k4 = k3 + deck[d];
+                    for e in d + 1..52 {
+                        let strength = (k4 + deck[e]).strength().unwrap();
+                        per_strength[usize::from(strength.index())] += 1;
+                        per_category[strength.category() as usize] += 1;
+                        hands += 1;
+                        if hands % 31 == 0 {
+                            let five = [deck[a], deck[b], deck[c], deck[d], deck[e]];
+                            let hand = evaluate(&five).unwrap();
+                            assert_eq!(hand.strength(), strength, "{}", short(&five));
+                            let mut used = hand.best_five();
+                            used.sort_by_key(|card| card.index());
+                            assert_eq!(used, five);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(hands, 2_598_960);
+    assert_eq!(per_strength[0], 0);
+    assert_eq!(per_strength.iter().filter(|&&n| n > 0).count(), 7_462);
+    assert_eq!(
+        per_category,
+        [1_302_540, 1_098_240, 123_552, 54_912, 10_200, 5_108, 3_744, 624, 40]
+    );
+    // Indexes are dense and ordered like the categories.
+    let lowest = HandStrength::from_index(1).unwrap();
+    assert_eq!(lowest, HandStrength::WEAKEST);
+    assert_eq!(lowest, strength("7c 5d 4h 3s 2c"));
+    assert_eq!(HandStrength::STRONGEST, strength("Ts Js Qs Ks As"));
+    assert_eq!(HandStrength::from_index(0), None);
+    assert_eq!(HandStrength::from_index(7463), None);
+}
+
+/// The fast path and the full evaluation agree on random six- and seven-card hands, and the
+/// incremental key gives the same answer in any card order.
+#[test]
+fn fast_path_agrees_with_full_evaluation() {
+    let mut rng = TestRng(0x5EED_0003);
+    for round in 0..20_000 {
+        let cards = rng.hand(6 + round % 2);
+        let hand = evaluate(&cards).unwrap();
+        let fast = strength_of(&cards).unwrap();
+        assert_eq!(hand.strength(), fast, "{}", short(&cards));
+        let reversed = cards
+            .iter()
+            .rev()
+            .fold(HandKey::EMPTY, |key, &card| key + card);
+        assert_eq!(reversed.strength().unwrap(), fast);
+        let (board, hole) = cards.split_at(cards.len() - 2);
+        let joined = HandKey::from_cards(board)
+            .unwrap()
+            .join(HandKey::from_cards(hole).unwrap())
+            .unwrap();
+        assert_eq!(joined.strength().unwrap(), fast);
+        assert_eq!(joined + cards[0], joined);
+    }
+    let eight = rng.hand(8);
+    let key = eight.iter().fold(HandKey::EMPTY, |key, &card| key + card);
+    assert_eq!(key.len(), 8);
+    assert_eq!(key.strength(), Err(EvalError::CardCount(8)));
+}

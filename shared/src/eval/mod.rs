@@ -8,7 +8,14 @@
 //!   "Rain Man" (spec §8); see [`RainManRank`].
 //!
 //! [`HandStrength`] is a total order over hands: `a > b` exactly when hand `a` wins against
-//! hand `b`, and `a == b` exactly when they split the pot.
+//! hand `b`, and `a == b` exactly when they split the pot. It is a number from 1 (7-5-4-3-2)
+//! to 7,462 (a royal flush), [`HandStrength::index`].
+//!
+//! How it works: a plain reference evaluator (`reference.rs`) defines every hand class and
+//! picks the best five cards. The build script turns it into lookup tables (about 330 KiB):
+//! each card has a 64-bit key, a hand's key is the sum of its cards' keys, and the strength is
+//! one flush test plus two table loads (a perfect hash over rank multisets, or a 13-bit flush
+//! pattern). Details in `build.rs`. No `unsafe` anywhere.
 //!
 //! ```
 //! use shared::card::parse_cards;
@@ -25,6 +32,7 @@
 //! assert!(wheel > hand.strength());
 //! ```
 
+mod fast;
 mod rain_man;
 mod reference;
 
@@ -149,17 +157,42 @@ impl fmt::Display for Category {
 /// assert!(flush > straight);
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct HandStrength(u32);
+pub struct HandStrength(u16);
 
 impl HandStrength {
+    /// The weakest hand: 7-5-4-3-2 in four suits.
+    pub const WEAKEST: HandStrength = HandStrength(1);
+    /// The strongest hand: a royal flush.
+    pub const STRONGEST: HandStrength = HandStrength(7462);
+
     fn from_classified(classified: &reference::Classified) -> HandStrength {
-        HandStrength(classified.canonical())
+        // Every classification of five or more cards is one of the 7,462 classes.
+        HandStrength(fast::dense(classified.canonical()).unwrap_or(0))
+    }
+
+    /// The position of this strength among the 7,462 distinct five-card hands: 1 for the
+    /// weakest (7-5-4-3-2), 7,462 for a royal flush. Equal hands have equal indexes.
+    pub const fn index(self) -> u16 {
+        self.0
+    }
+
+    /// The strength with the given [`index`](HandStrength::index) (1..=7462).
+    pub const fn from_index(index: u16) -> Option<HandStrength> {
+        if index >= 1 && index <= 7462 {
+            Some(HandStrength(index))
+        } else {
+            None
+        }
+    }
+
+    fn canonical(self) -> u32 {
+        fast::canonical(self.0)
     }
 
     /// The category (pair, flush, ...).
     pub fn category(self) -> Category {
         // The category sits above the five 4-bit ranks and is always 0..=8.
-        Category::from_rain_man_rank((self.0 >> 20) as u8).unwrap_or(Category::HighCard)
+        Category::from_rain_man_rank((self.canonical() >> 20) as u8).unwrap_or(Category::HighCard)
     }
 
     /// The ranks of the five cards that play, in order of significance: the combination
@@ -175,7 +208,7 @@ impl HandStrength {
     pub fn ranks(self) -> [Rank; 5] {
         let mut ranks = [Rank::Two; 5];
         for (position, rank) in ranks.iter_mut().enumerate() {
-            let nibble = ((self.0 >> (16 - 4 * position)) & 0xF) as u8;
+            let nibble = ((self.canonical() >> (16 - 4 * position)) & 0xF) as u8;
             // Nibble 0 is the wheel's low ace; 1..=13 are deuce..ace.
             *rank = if nibble == 0 {
                 Rank::Ace
@@ -346,16 +379,19 @@ pub fn evaluate(cards: &[Card]) -> Result<Hand, EvalError> {
     Hand::from_set(mask).ok_or(EvalError::CardCount(cards.len()))
 }
 
-/// The strength of five, six or seven distinct cards, without working out the best five.
+/// The strength of five, six or seven distinct cards, without working out the best five:
+/// the fast path for showdowns and simulations.
 ///
 /// # Errors
 /// As [`evaluate`].
+#[inline]
 pub fn strength_of(cards: &[Card]) -> Result<HandStrength, EvalError> {
     check_count(cards.len())?;
-    let mask = card_set(cards)?;
-    classify_set(mask)
-        .map(|classified| HandStrength::from_classified(&classified))
-        .ok_or(EvalError::CardCount(cards.len()))
+    let set = HandKey::sum(cards);
+    if set.len() != cards.len() {
+        card_set(cards)?;
+    }
+    Ok(set.strength_unchecked())
 }
 
 /// A set of up to seven cards, ready for evaluation; cheap to copy and extend.
@@ -370,14 +406,64 @@ pub fn strength_of(cards: &[Card]) -> Result<HandStrength, EvalError> {
 /// let theirs = board.join(HandKey::from_cards(&parse_cards("Kd Kc").unwrap()).unwrap()).unwrap();
 /// assert!(theirs.strength().unwrap() > mine.strength().unwrap());
 /// ```
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+///
+/// Internally a key and a 52-bit card set: adding a card is one table load, one add and one
+/// or; evaluating is a flush test and two table loads (see the `build.rs` notes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct HandKey {
+    key: u64,
     mask: u64,
+}
+
+/// `key + card`: the set plus `card`, for hot loops: no error, no branch. Adding a card that
+/// is already in leaves the set unchanged (it is a set); an eighth card makes
+/// [`HandKey::strength`] an error, never a wrong answer.
+///
+/// ```
+/// use shared::card::parse_cards;
+/// use shared::eval::{strength_of, HandKey};
+/// let cards = parse_cards("Ah Kh Qh Jh Th").unwrap();
+/// let key = cards.iter().fold(HandKey::EMPTY, |key, &card| key + card);
+/// assert_eq!(key + cards[0], key);
+/// assert_eq!(key.strength(), strength_of(&cards));
+/// ```
+impl std::ops::Add<Card> for HandKey {
+    type Output = HandKey;
+
+    #[inline(always)]
+    fn add(self, card: Card) -> HandKey {
+        let bit = card_bit(card);
+        // All ones when the card is new, zero when it is already in.
+        let new = u64::from(self.mask & bit == 0);
+        HandKey {
+            key: self
+                .key
+                .wrapping_add(fast::card_key(card) & new.wrapping_neg()),
+            mask: self.mask | bit,
+        }
+    }
+}
+
+impl std::ops::AddAssign<Card> for HandKey {
+    /// See [`HandKey`]'s `Add<Card>`.
+    #[inline(always)]
+    fn add_assign(&mut self, card: Card) {
+        *self = *self + card;
+    }
+}
+
+impl Default for HandKey {
+    fn default() -> HandKey {
+        HandKey::EMPTY
+    }
 }
 
 impl HandKey {
     /// No cards.
-    pub const EMPTY: HandKey = HandKey { mask: 0 };
+    pub const EMPTY: HandKey = HandKey {
+        key: fast::EMPTY_KEY,
+        mask: 0,
+    };
 
     /// The set of `cards` (at most seven, all distinct).
     ///
@@ -387,9 +473,23 @@ impl HandKey {
         if cards.len() > 7 {
             return Err(EvalError::CardCount(cards.len()));
         }
-        Ok(HandKey {
-            mask: card_set(cards)?,
-        })
+        let set = HandKey::sum(cards);
+        if set.len() != cards.len() {
+            card_set(cards)?;
+        }
+        Ok(set)
+    }
+
+    /// The key and card set of `cards`, without checks.
+    #[inline(always)]
+    fn sum(cards: &[Card]) -> HandKey {
+        let mut key = fast::EMPTY_KEY;
+        let mut mask = 0u64;
+        for &card in cards {
+            key = key.wrapping_add(fast::card_key(card));
+            mask |= card_bit(card);
+        }
+        HandKey { key, mask }
     }
 
     /// This set plus `card`.
@@ -399,6 +499,7 @@ impl HandKey {
     /// the set already holds seven cards.
     pub fn with(self, card: Card) -> Result<HandKey, EvalError> {
         self.join(HandKey {
+            key: fast::EMPTY_KEY.wrapping_add(fast::card_key(card)),
             mask: card_bit(card),
         })
     }
@@ -419,12 +520,11 @@ impl HandKey {
         if count > 7 {
             return Err(EvalError::CardCount(count));
         }
-        Ok(HandKey {
-            mask: self.mask | other.mask,
-        })
+        Ok(self.join_unchecked(other))
     }
 
     /// How many cards are in the set.
+    #[inline(always)]
     pub fn len(self) -> usize {
         self.mask.count_ones() as usize
     }
@@ -439,36 +539,49 @@ impl HandKey {
         self.mask & card_bit(card) != 0
     }
 
+    /// The cards in the set, in [`Card::index`] order.
+    pub fn cards(self) -> impl Iterator<Item = Card> {
+        (0..52u8)
+            .filter(move |&index| self.mask >> index & 1 == 1)
+            .filter_map(Card::from_index)
+    }
+
     /// Adds the card with index `index` (`< 52`), which the caller knows is not in the set
     /// and keeps the set at seven cards or fewer (the equity code deals from a deck).
+    #[inline(always)]
     pub(crate) fn add_index_unchecked(self, index: u8) -> HandKey {
         HandKey {
+            key: self.key.wrapping_add(fast::index_key(index)),
             mask: self.mask | (1u64 << (index & 63)),
         }
     }
 
     /// The union with a set the caller knows is disjoint, keeping seven cards or fewer.
+    #[inline(always)]
     pub(crate) fn join_unchecked(self, other: HandKey) -> HandKey {
         HandKey {
+            // Both keys carry the suit counters' starting value; count it once.
+            key: self
+                .key
+                .wrapping_add(other.key)
+                .wrapping_sub(fast::EMPTY_KEY),
             mask: self.mask | other.mask,
         }
     }
 
     /// The strength of a set the caller knows holds five to seven cards.
+    #[inline(always)]
     pub(crate) fn strength_unchecked(self) -> HandStrength {
-        classify_set(self.mask)
-            .map(|classified| HandStrength::from_classified(&classified))
-            .unwrap_or(HandStrength(0))
+        HandStrength(fast::strength(self.key, self.mask))
     }
 
     /// The strength of the set.
     ///
     /// # Errors
     /// [`EvalError::CardCount`] unless the set holds five, six or seven cards.
+    #[inline(always)]
     pub fn strength(self) -> Result<HandStrength, EvalError> {
         check_count(self.len())?;
-        classify_set(self.mask)
-            .map(|classified| HandStrength::from_classified(&classified))
-            .ok_or(EvalError::CardCount(self.len()))
+        Ok(self.strength_unchecked())
     }
 }

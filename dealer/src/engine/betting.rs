@@ -1,0 +1,144 @@
+//! Betting on a street (spec §3, §4, §6).
+//!
+//! Visits start at the small-blind seat on every street and go clockwise over every seat;
+//! out, folded and all-in seats are skipped without a request but the visit counts
+//! (`bet_index` is the number of visits before the current one). A street ends when every
+//! player who can still act has `bet == current_buy_in` and enough visits were made (n
+//! postflop; preflop see [`super`]); the hand ends at once when all but one player folded.
+//! Answers are read by [`shared::rules::read_bet`], the one bet-reading rule.
+
+use super::{Game, Phase, SeatAnswer, Step};
+use crate::config::BadAnswerPolicy;
+use crate::event::{EliminationReason, GameEvent};
+use shared::rules::{read_bet, BetAction, BetContext};
+use shared::{Chips, Seat, Street};
+
+impl Game {
+    /// Starts the betting of a postflop street: visits from the small blind, `minimum_raise`
+    /// back to the big blind, the last aggressor forgotten.
+    pub(super) fn start_street(&mut self, street: Street) {
+        let hand = &mut self.hand;
+        hand.street = street;
+        hand.visits = 0;
+        hand.required_visits = self.seat_count as u64;
+        hand.minimum_raise = hand.big_blind;
+        hand.last_aggressor = None;
+        for (start, player) in hand.street_start_bets.iter_mut().zip(&self.state.players) {
+            *start = player.bet;
+        }
+    }
+
+    /// Visits seats until one must be asked, or the street is over.
+    pub(super) fn next_visit(&mut self) -> Option<Step> {
+        loop {
+            if self.hand.in_hand < 2 {
+                self.phase = Phase::StreetOver;
+                return None;
+            }
+            if self.hand.visits >= self.hand.required_visits && self.everyone_matched() {
+                self.phase = Phase::StreetOver;
+                return None;
+            }
+            let offset = (self.hand.visits % self.seat_count as u64) as usize;
+            let seat = self.hand.small_blind_seat.plus(offset, self.seat_count);
+            if self.state.players[seat.index()].can_act() {
+                return Some(self.open_bet_request(seat));
+            }
+            self.hand.visits += 1;
+        }
+    }
+
+    /// Whether every player who can still act has matched `current_buy_in`.
+    fn everyone_matched(&self) -> bool {
+        let current_buy_in = self.state.current_buy_in;
+        self.state
+            .players
+            .iter()
+            .all(|player| !player.can_act() || player.bet == current_buy_in)
+    }
+
+    /// Presents the receiver's view in place and waits for the answer.
+    fn open_bet_request(&mut self, seat: Seat) -> Step {
+        self.cards.show(&mut self.state.players, seat);
+        self.state.in_action = Some(seat);
+        self.state.minimum_raise = Some(self.hand.minimum_raise);
+        self.state.bet_index = Some(self.hand.visits);
+        self.phase = Phase::AwaitingAnswer(seat);
+        Step::BetRequest { seat }
+    }
+
+    /// Turns an answer into events (applied when `step` returns them).
+    pub(super) fn read_answer(&mut self, seat: Seat, answer: SeatAnswer) {
+        let player = &self.state.players[seat.index()];
+        let context = BetContext {
+            stack: player.stack,
+            bet: player.bet,
+            current_buy_in: self.state.current_buy_in,
+            minimum_raise: self.hand.minimum_raise,
+        };
+        match answer {
+            SeatAnswer::Bet(amount) => {
+                let reading = read_bet(&context, amount);
+                let event = self.bet_placed(seat, &context, Some(amount), reading);
+                self.queue.push_back(event);
+            }
+            SeatAnswer::Invalid { reason } => match self.config.bad_answers {
+                BadAnswerPolicy::Ban => {
+                    let chips_removed = player.total_chips();
+                    let place = self.standing.next_place();
+                    self.queue.push_back(GameEvent::Banned {
+                        seat,
+                        round: self.hand.round,
+                        reason,
+                        chips_removed,
+                        pot_after: self.state.pot.saturating_sub(player.bet),
+                    });
+                    self.queue_elimination(seat, place, EliminationReason::Banned);
+                }
+                BadAnswerPolicy::Forgive => {
+                    let counted_as = if context.current_buy_in <= context.bet {
+                        BetAction::Check
+                    } else {
+                        BetAction::Fold
+                    };
+                    self.queue.push_back(GameEvent::AnswerForgiven {
+                        seat,
+                        round: self.hand.round,
+                        reason,
+                        counted_as,
+                    });
+                    let reading = shared::BetReading {
+                        action: counted_as,
+                        put_in: Chips::ZERO,
+                    };
+                    let event = self.bet_placed(seat, &context, None, reading);
+                    self.queue.push_back(event);
+                }
+            },
+        }
+    }
+
+    fn bet_placed(
+        &self,
+        seat: Seat,
+        context: &BetContext,
+        answer: Option<Chips>,
+        reading: shared::BetReading,
+    ) -> GameEvent {
+        let bet_after = reading.new_bet(context);
+        GameEvent::BetPlaced {
+            seat,
+            street: self.hand.street,
+            bet_index: self.hand.visits,
+            answer,
+            action: reading.action,
+            put_in: reading.put_in,
+            bet_after,
+            street_bet_after: bet_after.saturating_sub(self.hand.street_start_bets[seat.index()]),
+            stack_after: context.stack - reading.put_in,
+            pot_after: self.state.pot + reading.put_in,
+            current_buy_in_after: reading.new_current_buy_in(context),
+            minimum_raise_after: reading.new_minimum_raise(context),
+        }
+    }
+}

@@ -1,0 +1,148 @@
+//! Eliminations, places and points (spec §7).
+//!
+//! Players are ranked in reverse order of elimination: the first one out gets the last place.
+//! Players busted in the same hand are ordered by seat, starting at the first seat after the
+//! button that still has chips, and the later one in that order ranks higher. A banned player
+//! is eliminated at the moment of the ban, so ranks below everyone eliminated after it.
+//!
+//! **Decision** (the spec is silent): when a hand limit ends the game, the survivors are
+//! ranked by chips, more chips first; equal stacks are ordered by the same seat rule as
+//! same-hand busts (the later seat in the order from the first seat after the button with
+//! chips ranks higher).
+
+use crate::event::{EliminationReason, SeatList};
+use crate::result::{BanRecord, WarningRecord};
+use shared::{Chips, Seat};
+
+/// Seats in the spec's tie order: starting at the first seat after `button` whose stack is
+/// not zero (or right after the button when nobody has chips), once around the table.
+pub(crate) fn seat_order_from_first_with_chips(
+    stacks: &[Chips],
+    button: Seat,
+) -> impl Iterator<Item = Seat> + '_ {
+    let count = stacks.len();
+    let start = (1..=count)
+        .map(|step| button.plus(step, count))
+        .find(|seat| !stacks[seat.index()].is_zero())
+        .unwrap_or(button.next(count.max(1)));
+    (0..count).map(move |step| start.plus(step, count))
+}
+
+/// Seats busted in one hand (bit set in `busted`), worst place first.
+pub(crate) fn bust_order(busted: u32, stacks_after: &[Chips], button: Seat) -> SeatList<Seat> {
+    seat_order_from_first_with_chips(stacks_after, button)
+        .filter(|seat| busted & (1 << seat.index()) != 0)
+        .collect()
+}
+
+/// Survivors (bit set in `survivors`), best place first: more chips first, ties by the seat
+/// rule (later in the order ranks higher).
+pub(crate) fn survivor_order(survivors: u32, stacks: &[Chips], button: Seat) -> SeatList<Seat> {
+    let mut order: SeatList<Seat> = seat_order_from_first_with_chips(stacks, button)
+        .filter(|seat| survivors & (1 << seat.index()) != 0)
+        .collect();
+    // Reverse the seat order first so that a stable sort by chips keeps later seats ahead.
+    order.reverse();
+    order.sort_by_key(|seat| std::cmp::Reverse(stacks[seat.index()]));
+    order
+}
+
+/// Who is still in the sit'n'go and how the others left it.
+#[derive(Debug, Clone)]
+pub(crate) struct Standing {
+    /// Each seat's place once known.
+    pub places: Vec<Option<usize>>,
+    /// The hand each seat was eliminated in.
+    pub eliminated_in_round: Vec<Option<u64>>,
+    /// Why each eliminated seat left.
+    pub elimination_reasons: Vec<Option<EliminationReason>>,
+    /// Players not eliminated yet.
+    pub remaining: usize,
+    /// Every ban.
+    pub bans: Vec<BanRecord>,
+    /// Every forgiven answer.
+    pub warnings: Vec<WarningRecord>,
+    /// Chips removed by bans.
+    pub chips_banned: Chips,
+    /// Chips destroyed by the OSS odd-chip rule.
+    pub chips_discarded: Chips,
+}
+
+impl Standing {
+    /// Everybody in, nothing recorded.
+    pub(crate) fn new(seat_count: usize) -> Standing {
+        Standing {
+            places: vec![None; seat_count],
+            eliminated_in_round: vec![None; seat_count],
+            elimination_reasons: vec![None; seat_count],
+            remaining: seat_count,
+            bans: Vec::new(),
+            warnings: Vec::new(),
+            chips_banned: Chips::ZERO,
+            chips_discarded: Chips::ZERO,
+        }
+    }
+
+    /// The place the next eliminated player gets.
+    pub(crate) fn next_place(&self) -> usize {
+        self.remaining
+    }
+
+    /// Records an elimination.
+    pub(crate) fn eliminate(
+        &mut self,
+        seat: Seat,
+        round: u64,
+        place: usize,
+        reason: EliminationReason,
+    ) {
+        let index = seat.index();
+        if index >= self.places.len() || self.places[index].is_some() {
+            return;
+        }
+        self.places[index] = Some(place);
+        self.eliminated_in_round[index] = Some(round);
+        self.elimination_reasons[index] = Some(reason);
+        self.remaining = self.remaining.saturating_sub(1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chips(values: &[u64]) -> Vec<Chips> {
+        values.iter().copied().map(Chips).collect()
+    }
+
+    #[test]
+    fn spec_7_same_hand_busts_later_in_seat_order_ranks_higher() {
+        // Button 0; seats 1 and 2 bust; seat 3 is the first seat after the button with
+        // chips, so the order is 3, 4, 5, 0, 1, 2: seat 1 goes out first (worse place).
+        let stacks = chips(&[500, 0, 0, 2500, 1000, 2000]);
+        let order = bust_order(0b110, &stacks, Seat(0));
+        assert_eq!(&order[..], &[Seat(1), Seat(2)]);
+        // Button 4; seats 5 and 0 bust; first seat with chips after 4 is 1: order 1,2,3,4,5,0.
+        let stacks = chips(&[0, 700, 800, 900, 600, 0]);
+        let order = bust_order(0b100001, &stacks, Seat(4));
+        assert_eq!(&order[..], &[Seat(5), Seat(0)]);
+    }
+
+    #[test]
+    fn hand_limit_survivors_rank_by_chips_then_seat_rule() {
+        let stacks = chips(&[1000, 3000, 1000, 1000]);
+        // Button 1: order from seat 2: 2, 3, 0, 1. Among the 1000s, later ranks higher: 0, 3, 2.
+        let order = survivor_order(0b1111, &stacks, Seat(1));
+        assert_eq!(&order[..], &[Seat(1), Seat(0), Seat(3), Seat(2)]);
+    }
+
+    #[test]
+    fn standing_counts_places_down() {
+        let mut standing = Standing::new(3);
+        assert_eq!(standing.next_place(), 3);
+        standing.eliminate(Seat(2), 4, 3, EliminationReason::Banned);
+        standing.eliminate(Seat(2), 5, 2, EliminationReason::Busted); // ignored: already out
+        assert_eq!(standing.next_place(), 2);
+        assert_eq!(standing.eliminated_in_round[2], Some(4));
+    }
+}

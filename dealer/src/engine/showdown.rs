@@ -1,0 +1,120 @@
+//! The end of a hand: evaluating hands, paying the pots with their reveals (the pure rule is
+//! in [`super::pots`]), and eliminating busted players (order in [`super::ranking`]).
+
+use super::hand_eval::{self, BoardEvaluator};
+use super::pots::{self, Payout, PotInput};
+use super::{ranking, Game, Phase};
+use crate::event::{EliminationReason, GameEvent, SeatList, MAX_SEATS};
+use shared::{Chips, PlayerStatus, Seat};
+
+impl Game {
+    /// Queues every event that ends the hand: reveals, pots, returns, `HandEnded`,
+    /// eliminations. Their effects apply as `step` returns them.
+    pub(super) fn settle(&mut self) {
+        self.state.in_action = None;
+        self.state.minimum_raise = None;
+        self.state.bet_index = None;
+        self.cards.hide_all(&mut self.state.players);
+
+        let mut input = PotInput {
+            bets: [Chips::ZERO; MAX_SEATS],
+            in_hand: 0,
+            strengths: [None; MAX_SEATS],
+            seat_count: self.seat_count,
+            button: self.hand.button,
+            examination_start: self
+                .hand
+                .last_aggressor
+                .unwrap_or(self.hand.small_blind_seat),
+            odd_chips: self.config.odd_chips,
+        };
+        let board = &self.state.community_cards;
+        let evaluator =
+            (board.len() == 5 && self.hand.in_hand >= 2).then(|| BoardEvaluator::new(board));
+        for (index, player) in self.state.players.iter().enumerate() {
+            input.bets[index] = player.bet;
+            if player.status == PlayerStatus::Active {
+                input.in_hand |= 1 << index;
+                if let Some(evaluator) = &evaluator {
+                    input.strengths[index] = Some(
+                        evaluator.strength(self.cards.cards(&self.state.players, Seat(index))),
+                    );
+                }
+            }
+        }
+
+        let mut won = [Chips::ZERO; MAX_SEATS];
+        {
+            let queue = &mut self.queue;
+            let players = &self.state.players;
+            let cards = &self.cards;
+            let strengths = &input.strengths;
+            pots::settle(&input, |payout| match payout {
+                Payout::Reveal(seat) => {
+                    let hole = cards.cards(players, seat);
+                    if let (Ok(pair), Some(strength)) =
+                        (<[shared::Card; 2]>::try_from(hole), strengths[seat.index()])
+                    {
+                        queue.push_back(GameEvent::HandRevealed {
+                            seat,
+                            cards: pair,
+                            category: strength.category(),
+                            description: hand_eval::describe(strength, hole, board),
+                        });
+                    }
+                }
+                Payout::Pot {
+                    amount,
+                    level,
+                    eligible,
+                    shares,
+                    discarded,
+                } => {
+                    for share in &shares {
+                        won[share.seat.index()] += share.amount;
+                    }
+                    queue.push_back(GameEvent::PotAwarded {
+                        amount,
+                        level,
+                        eligible,
+                        shares,
+                        discarded,
+                    });
+                }
+                Payout::Return { seat, amount } => {
+                    won[seat.index()] += amount;
+                    queue.push_back(GameEvent::ChipsReturned { seat, amount });
+                }
+            });
+        }
+
+        let stacks_after: SeatList<Chips> = self
+            .state
+            .players
+            .iter()
+            .zip(won)
+            .map(|(player, won)| player.stack + won)
+            .collect();
+        self.queue.push_back(GameEvent::HandEnded {
+            round: self.hand.round,
+            amount_won: won[..self.seat_count].iter().copied().collect(),
+            stacks: stacks_after,
+        });
+
+        let busted = self
+            .state
+            .players
+            .iter()
+            .enumerate()
+            .filter(|(index, player)| {
+                player.status != PlayerStatus::Out && stacks_after[*index].is_zero()
+            })
+            .fold(0u32, |mask, (index, _)| mask | 1 << index);
+        let mut place = self.standing.next_place();
+        for seat in ranking::bust_order(busted, &stacks_after, self.hand.button) {
+            self.queue_elimination(seat, place, EliminationReason::Busted);
+            place = place.saturating_sub(1);
+        }
+        self.phase = Phase::Settled;
+    }
+}

@@ -1,0 +1,285 @@
+//! Button, blinds and dealing (spec §3, §7).
+//!
+//! - The first button is a random seat drawn from the seed; then it moves to the next seat
+//!   with chips.
+//! - Small blind: the first seat after the button with chips; big blind: the next such seat.
+//!   No heads-up exception: heads-up, the button posts the big blind. A player who cannot
+//!   cover a blind posts everything left (all-in). Blinds are the first visits of preflop.
+//! - A fresh shuffled deck each hand, no burn cards; hole cards one at a time, two rounds,
+//!   starting at the small blind, only to players with chips; then the board.
+
+use super::{Game, Phase};
+use crate::event::{Blind, GameEndReason, GameEvent, SeatList};
+use rand::seq::SliceRandom;
+use shared::rules::{BetAction, BetContext, BetReading};
+use shared::{Chips, PlayerStatus, Seat, Street};
+
+impl Game {
+    /// The first seat after `from` (clockwise, `from` excluded) whose player has chips.
+    pub(super) fn next_seat_with_chips(&self, from: Seat) -> Option<Seat> {
+        (1..=self.seat_count)
+            .map(|step| from.plus(step, self.seat_count))
+            .find(|seat| !self.state.players[seat.index()].total_chips().is_zero())
+    }
+
+    /// Visits from `from` to `to` going clockwise (0 when they are the same seat).
+    pub(super) fn distance(&self, from: Seat, to: Seat) -> u64 {
+        ((to.index() + self.seat_count - from.index()) % self.seat_count) as u64
+    }
+
+    /// Between hands: ends the game or sets up the next hand and emits `HandStarted`.
+    pub(super) fn start_hand(&mut self) -> Option<crate::engine::Step> {
+        let with_chips = self
+            .state
+            .players
+            .iter()
+            .filter(|player| !player.total_chips().is_zero())
+            .count();
+        if with_chips < 2 {
+            self.phase = Phase::EndGame(GameEndReason::LastPlayerStanding);
+            return None;
+        }
+        if self
+            .config
+            .hand_limit
+            .is_some_and(|limit| self.hands_played >= limit)
+        {
+            self.phase = Phase::EndGame(GameEndReason::HandLimit);
+            return None;
+        }
+        let round = self.first_round + self.hands_played;
+        let button = if self.hands_played == 0 {
+            self.first_button
+        } else {
+            self.next_seat_with_chips(self.hand.button)
+                .unwrap_or(self.hand.button)
+        };
+        let small_blind_seat = self.next_seat_with_chips(button).unwrap_or(button);
+        let big_blind_seat = self
+            .next_seat_with_chips(small_blind_seat)
+            .unwrap_or(small_blind_seat);
+        let small_blind = self.config.blinds.small_blind(round, self.seat_count);
+        let hand = &mut self.hand;
+        hand.round = round;
+        hand.button = button;
+        hand.small_blind_seat = small_blind_seat;
+        hand.big_blind_seat = big_blind_seat;
+        hand.small_blind = small_blind;
+        hand.big_blind = small_blind * 2;
+        // A fresh deck in a fixed order, then only as many random draws as cards are needed.
+        let needed = 2 * with_chips + 5;
+        for (slot, index) in hand.deck.iter_mut().zip(0u8..) {
+            if let Some(card) = shared::Card::from_index(index) {
+                *slot = card;
+            }
+        }
+        hand.deck.partial_shuffle(&mut self.rng, needed);
+        hand.next_card = hand.deck.len() - needed;
+        hand.dealt_in = (0..self.seat_count)
+            .map(|step| small_blind_seat.plus(step, self.seat_count))
+            .filter(|seat| !self.state.players[seat.index()].total_chips().is_zero())
+            .collect();
+        if let Some(preset) = self.preset.take() {
+            self.place_preset_cards(&preset);
+        }
+        let stacks: SeatList<Chips> = self.state.players.iter().map(|p| p.stack).collect();
+        self.phase = Phase::DealHole(0);
+        self.emit(GameEvent::HandStarted {
+            round,
+            button,
+            small_blind,
+            big_blind: small_blind * 2,
+            small_blind_seat,
+            big_blind_seat,
+            stacks,
+        })
+    }
+
+    /// Moves preset cards to the positions they are dealt from. The shuffle already drew the
+    /// same random numbers, so a preset changes no other hand.
+    fn place_preset_cards(&mut self, preset: &super::PresetDeal) {
+        let hand = &mut self.hand;
+        let start = hand.next_card;
+        let dealt = hand.dealt_in.len();
+        let mut targets: Vec<(usize, shared::Card)> = Vec::with_capacity(2 * dealt + 5);
+        for (seat, pair) in &preset.hole_cards {
+            if let Some(position) = hand.dealt_in.iter().position(|s| s == seat) {
+                targets.push((start + position, pair[0]));
+                targets.push((start + dealt + position, pair[1]));
+            }
+        }
+        for (offset, card) in preset.board.iter().enumerate() {
+            targets.push((start + 2 * dealt + offset, *card));
+        }
+        for (target, card) in targets {
+            if let Some(current) = hand.deck.iter().position(|c| *c == card) {
+                hand.deck.swap(current, target);
+            }
+        }
+    }
+
+    /// Resets the document for the hand set up by `start_hand`.
+    pub(super) fn apply_hand_started(&mut self) {
+        self.cards.clear(&mut self.state.players);
+        let hand = &mut self.hand;
+        let state = &mut self.state;
+        state.round = Some(hand.round);
+        state.orbits = hand.round / self.seat_count as u64;
+        state.dealer = hand.button;
+        state.small_blind = hand.small_blind;
+        state.big_blind = Some(hand.big_blind);
+        state.community_cards.clear();
+        state.current_buy_in = Chips::ZERO;
+        state.pot = Chips::ZERO;
+        state.in_action = None;
+        state.minimum_raise = None;
+        state.bet_index = None;
+        let mut in_hand = 0;
+        for player in &mut state.players {
+            player.amount_won = None;
+            player.bet = Chips::ZERO;
+            player.status = if player.stack.is_zero() {
+                PlayerStatus::Out
+            } else {
+                in_hand += 1;
+                PlayerStatus::Active
+            };
+        }
+        hand.in_hand = in_hand;
+        hand.revealed = 0;
+        hand.amount_won = [Chips::ZERO; crate::event::MAX_SEATS];
+        hand.street = Street::Preflop;
+        hand.visits = 0;
+        hand.minimum_raise = hand.small_blind;
+        hand.street_start_bets = [Chips::ZERO; crate::event::MAX_SEATS];
+        hand.last_aggressor = None;
+        let blinds_apart = self.distance(self.hand.small_blind_seat, self.hand.big_blind_seat);
+        // The blinds are visits 0 and `blinds_apart`; the big blind's own turn is n visits
+        // after its blind, so the street needs n + blinds_apart + 1 visits (n + 2 normally).
+        self.hand.required_visits = self.seat_count as u64 + blinds_apart + 1;
+    }
+
+    /// Emits hole card number `index` of the deal, or moves on to the blinds.
+    pub(super) fn deal_hole_card(&mut self, index: usize) -> Option<crate::engine::Step> {
+        let players = self.hand.dealt_in.len();
+        if index >= 2 * players {
+            self.phase = Phase::PostSmallBlind;
+            return None;
+        }
+        let seat = self.hand.dealt_in[index % players];
+        let card = self.hand.deck[self.hand.next_card];
+        self.hand.next_card += 1;
+        self.phase = Phase::DealHole(index + 1);
+        self.emit(GameEvent::HoleCardDealt { seat, card })
+    }
+
+    /// Emits a blind: the blind, or the whole stack when it cannot cover it.
+    pub(super) fn post_blind(&mut self, blind: Blind) -> Option<crate::engine::Step> {
+        let (seat, nominal, next) = match blind {
+            Blind::Small => (
+                self.hand.small_blind_seat,
+                self.hand.small_blind,
+                Phase::PostBigBlind,
+            ),
+            Blind::Big => (
+                self.hand.big_blind_seat,
+                self.hand.big_blind,
+                Phase::Betting,
+            ),
+        };
+        let stack = self.state.players[seat.index()].stack;
+        let amount = nominal.min(stack);
+        self.phase = next;
+        self.emit(GameEvent::BlindPosted {
+            seat,
+            blind,
+            amount,
+            all_in: amount == stack,
+            pot_after: self.state.pot + amount,
+        })
+    }
+
+    /// A blind moves chips like a bet and updates `minimum_raise` and the last aggressor like
+    /// any other action (spec §4, §5).
+    pub(super) fn apply_blind(&mut self, seat: Seat, blind: Blind, amount: Chips) {
+        let player = &mut self.state.players[seat.index()];
+        let context = BetContext {
+            stack: player.stack,
+            bet: player.bet,
+            current_buy_in: self.state.current_buy_in,
+            minimum_raise: self.hand.minimum_raise,
+        };
+        let reading = BetReading {
+            action: if amount == player.stack {
+                BetAction::AllIn
+            } else {
+                BetAction::Raise
+            },
+            put_in: amount,
+        };
+        player.stack -= amount;
+        player.bet += amount;
+        if reading.new_bet(&context) > context.current_buy_in {
+            self.hand.last_aggressor = Some(seat);
+        }
+        self.state.pot += amount;
+        self.state.current_buy_in = reading.new_current_buy_in(&context);
+        self.hand.minimum_raise = reading.new_minimum_raise(&context);
+        self.hand.visits = match blind {
+            Blind::Small => 1,
+            Blind::Big => self.distance(self.hand.small_blind_seat, seat) + 1,
+        };
+    }
+
+    /// A street's betting is over (or there was none): deal the next street, or pay.
+    pub(super) fn street_over(&mut self) {
+        let board = self.state.community_cards.len();
+        let decided = self.hand.in_hand < 2;
+        if board >= 5 || (decided && !self.config.deal_out_board) {
+            self.settle();
+            return;
+        }
+        let (street, left) = match board {
+            0 => (Street::Flop, 3),
+            3 => (Street::Turn, 1),
+            _ => (Street::River, 1),
+        };
+        self.phase = Phase::DealBoard { street, left };
+    }
+
+    /// Emits one community card of `street`.
+    pub(super) fn deal_board_card(
+        &mut self,
+        street: Street,
+        left: u8,
+    ) -> Option<crate::engine::Step> {
+        let card = self.hand.deck[self.hand.next_card];
+        self.hand.next_card += 1;
+        self.phase = if left > 1 {
+            Phase::DealBoard {
+                street,
+                left: left - 1,
+            }
+        } else {
+            Phase::StreetDealt
+        };
+        self.emit(GameEvent::CommunityCardDealt { street, card })
+    }
+
+    /// A street's cards are out: bet when two players can still act, else move on.
+    pub(super) fn street_dealt(&mut self) {
+        let can_act = self
+            .state
+            .players
+            .iter()
+            .filter(|player| player.can_act())
+            .count();
+        if self.hand.in_hand >= 2 && can_act >= 2 {
+            let street = self.state.street().unwrap_or(Street::River);
+            self.start_street(street);
+            self.phase = Phase::Betting;
+        } else {
+            self.phase = Phase::StreetOver;
+        }
+    }
+}

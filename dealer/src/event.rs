@@ -1,0 +1,472 @@
+//! [`GameEvent`]: what happened in a sit'n'go, the one stream every output observes.
+//!
+//! The engine emits events one at a time through [`crate::engine::Step::Event`]; when an event
+//! comes out, the engine's state already reflects it (so an observer can snapshot
+//! [`crate::engine::Game::viewer_state`] for the viewer log). The events are designed so that
+//! each output can be written from them alone:
+//!
+//! - the viewer log (spec §8): per-card deals, bets with the numbers of the message
+//!   (`NAME made a bet of N (action) and is left with S chips. The pot now contains P chips.`),
+//!   reveals with the hand description, winner announcements (`NAME won N`);
+//! - PHH hand histories: starting stacks and blinds ([`GameEvent::HandStarted`],
+//!   [`GameEvent::BlindPosted`]), hole cards per seat, every action with the "raise to" total of
+//!   the street ([`GameEvent::BetPlaced::street_bet_after`]), the board per street, showdown
+//!   reveals, finishing stacks and winnings ([`GameEvent::HandEnded`]);
+//! - results: bans, eliminations with places, the final ranking.
+//!
+//! Events are serde-serialisable (internally tagged: `{"event":"bet_placed",...}`). Per-seat
+//! lists are [`SeatList`]s, stored inline, so the hot path of a hand allocates nothing but the
+//! hand descriptions of revealed hands.
+
+use serde::de::{SeqAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use shared::{BetAction, Card, Chips, Seat, Street};
+use std::fmt;
+use std::ops::{Deref, DerefMut};
+
+/// The most seats a table can have (the engine rejects larger setups).
+pub const MAX_SEATS: usize = 10;
+
+/// Something that happened. See the module docs for who reads what.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum GameEvent {
+    /// The sit'n'go begins. Always the first event.
+    GameStarted {
+        /// 24 hex digits.
+        tournament_id: String,
+        /// 24 hex digits.
+        game_id: String,
+        /// The seed all randomness of this game comes from.
+        seed: u64,
+        /// Player names in seat order (seat `i` is `players[i]`).
+        players: Vec<String>,
+        /// Chips each player starts with.
+        starting_stack: Chips,
+        /// The first button, a random seat drawn from the seed (spec §7).
+        first_button: Seat,
+    },
+    /// A hand begins: `round` is set, the board and bets are cleared, nobody holds cards yet.
+    HandStarted {
+        /// Hand number within the sit'n'go, from 0.
+        round: u64,
+        /// The button.
+        button: Seat,
+        /// This hand's small blind.
+        small_blind: Chips,
+        /// This hand's big blind (twice the small blind).
+        big_blind: Chips,
+        /// First seat after the button with chips (heads-up: the player who is not the button).
+        small_blind_seat: Seat,
+        /// The next seat with chips after the small blind (heads-up: the button).
+        big_blind_seat: Seat,
+        /// Every seat's stack before the blinds (0 for players who are out).
+        stacks: SeatList<Chips>,
+    },
+    /// One hole card dealt face down; two rounds, starting at the small-blind seat, only to
+    /// players with chips (spec §3).
+    HoleCardDealt {
+        /// Who receives it.
+        seat: Seat,
+        /// The card (only the receiver and the viewer log may see it).
+        card: Card,
+    },
+    /// A blind posted automatically (never asked over HTTP).
+    BlindPosted {
+        /// Who posted it.
+        seat: Seat,
+        /// Small or big.
+        blind: Blind,
+        /// Chips put in: the blind, or the whole stack when it cannot cover it.
+        amount: Chips,
+        /// Whether that emptied the stack.
+        all_in: bool,
+        /// The pot after posting.
+        pot_after: Chips,
+    },
+    /// An answer to `bet_request` applied by the bet-reading rule (spec §4), or a forgiven
+    /// invalid answer counted as a check or fold (then `answer` is `None`).
+    BetPlaced {
+        /// The player who answered.
+        seat: Seat,
+        /// The street of the request.
+        street: Street,
+        /// `bet_index` of the request (spec §3).
+        bet_index: u64,
+        /// The number the player answered; `None` for a forgiven invalid answer.
+        answer: Option<Chips>,
+        /// How the answer was read.
+        action: BetAction,
+        /// Chips moved from the stack into the bet.
+        put_in: Chips,
+        /// The player's `bet` afterwards (a total for the whole hand).
+        bet_after: Chips,
+        /// Chips the player has put in on this street afterwards: the "raise to" amount of
+        /// hand-history formats that count bets per street.
+        street_bet_after: Chips,
+        /// The player's stack afterwards.
+        stack_after: Chips,
+        /// The pot afterwards.
+        pot_after: Chips,
+        /// `current_buy_in` afterwards.
+        current_buy_in_after: Chips,
+        /// `minimum_raise` afterwards: `max(minimum_raise, raise_by)`.
+        minimum_raise_after: Chips,
+    },
+    /// An invalid answer in forgiving mode; a [`GameEvent::BetPlaced`] with `answer: None`
+    /// follows.
+    AnswerForgiven {
+        /// The player.
+        seat: Seat,
+        /// The hand.
+        round: u64,
+        /// Why the answer was invalid, as the seat reported it.
+        reason: String,
+        /// Check when nothing was owed, else fold.
+        counted_as: BetAction,
+    },
+    /// An invalid answer in ban mode (spec §6): the player's stack and bet leave the game and
+    /// the player is out. A [`GameEvent::PlayerEliminated`] follows at once.
+    Banned {
+        /// The player.
+        seat: Seat,
+        /// The hand.
+        round: u64,
+        /// Why the answer was invalid, as the seat reported it.
+        reason: String,
+        /// Stack plus bet removed from the game.
+        chips_removed: Chips,
+        /// The pot afterwards.
+        pot_after: Chips,
+    },
+    /// One community card; also for a board dealt out after an early end.
+    CommunityCardDealt {
+        /// The street this card belongs to (flop for the first three).
+        street: Street,
+        /// The card.
+        card: Card,
+    },
+    /// A hand shown at showdown (spec §5: examined from the last aggressor, shown when no
+    /// better hand was seen before it in that examination). Once per seat and hand.
+    HandRevealed {
+        /// Whose hand.
+        seat: Seat,
+        /// The two hole cards.
+        cards: [Card; 2],
+        /// The kind of hand made with the board.
+        category: HandCategory,
+        /// A plain-English description, e.g. `pair of aces`.
+        description: String,
+    },
+    /// One pot of the spec §5 loop paid out: every player's remaining bet contributed up to
+    /// `level`, and the best hand(s) among `eligible` share it. A pot with a single eligible
+    /// player is uncontested (an uncalled bet coming back counts as one).
+    PotAwarded {
+        /// Chips in this pot.
+        amount: Chips,
+        /// Each player's remaining bet contributed at most this much.
+        level: Chips,
+        /// Players still in the hand who had chips in it, in examination order.
+        eligible: SeatList<Seat>,
+        /// Who received how much, in seat order starting left of the button.
+        shares: SeatList<PotShare>,
+        /// Chips that left the game under [`crate::config::OddChipRule::DiscardLikeOss`]
+        /// (always 0 under the default rule).
+        discarded: Chips,
+    },
+    /// Chips in the pot that no player still in the hand could win (only possible after a
+    /// ban or a forgiven answer removed the last contender of that level) go back to their
+    /// owner, so no chip is lost.
+    ChipsReturned {
+        /// The owner.
+        seat: Seat,
+        /// Chips returned.
+        amount: Chips,
+    },
+    /// The hand is over and paid; the showdown state is ready.
+    HandEnded {
+        /// The hand.
+        round: u64,
+        /// Chips each seat received from the pot(s) this hand (gross; the `amount_won` field).
+        amount_won: SeatList<Chips>,
+        /// Every seat's stack after the hand.
+        stacks: SeatList<Chips>,
+    },
+    /// A player is out of the sit'n'go: busted in a hand, or banned.
+    PlayerEliminated {
+        /// The player.
+        seat: Seat,
+        /// The hand it happened in.
+        round: u64,
+        /// Final place (1 is the winner): players are ranked in reverse order of elimination.
+        place: usize,
+        /// Busted or banned.
+        reason: EliminationReason,
+    },
+    /// The sit'n'go is over; [`crate::engine::Game::result`] is ready.
+    GameEnded {
+        /// Why it ended.
+        reason: GameEndReason,
+        /// Seats, first place first.
+        ranking: SeatList<Seat>,
+    },
+}
+
+/// Which blind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Blind {
+    /// The small blind.
+    Small,
+    /// The big blind.
+    Big,
+}
+
+/// A winner's part of a pot.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct PotShare {
+    /// The winner.
+    pub seat: Seat,
+    /// Chips received.
+    pub amount: Chips,
+}
+
+/// Why a player left the sit'n'go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EliminationReason {
+    /// Lost every chip in a hand.
+    Busted,
+    /// Banned for an invalid answer (spec §6).
+    Banned,
+}
+
+/// Why a sit'n'go ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GameEndReason {
+    /// Fewer than two players have chips.
+    LastPlayerStanding,
+    /// The configured hand limit was reached; survivors are ranked by chips.
+    HandLimit,
+}
+
+/// The kind of poker hand, weakest first; the discriminant is Rain Man's `rank` (spec §8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[repr(u8)]
+pub enum HandCategory {
+    /// No pair.
+    HighCard = 0,
+    /// One pair.
+    Pair = 1,
+    /// Two pairs.
+    TwoPair = 2,
+    /// Three of a kind.
+    ThreeOfAKind = 3,
+    /// Five in sequence.
+    Straight = 4,
+    /// Five of one suit.
+    Flush = 5,
+    /// Three of a kind and a pair.
+    FullHouse = 6,
+    /// Four of a kind.
+    FourOfAKind = 7,
+    /// A straight in one suit.
+    StraightFlush = 8,
+}
+
+impl HandCategory {
+    /// The plain English name: "high card", "pair", ..., "straight flush".
+    pub const fn name(self) -> &'static str {
+        match self {
+            HandCategory::HighCard => "high card",
+            HandCategory::Pair => "pair",
+            HandCategory::TwoPair => "two pair",
+            HandCategory::ThreeOfAKind => "three of a kind",
+            HandCategory::Straight => "straight",
+            HandCategory::Flush => "flush",
+            HandCategory::FullHouse => "full house",
+            HandCategory::FourOfAKind => "four of a kind",
+            HandCategory::StraightFlush => "straight flush",
+        }
+    }
+}
+
+impl fmt::Display for HandCategory {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A list of at most [`MAX_SEATS`] items stored inline (no heap allocation), used for per-seat
+/// values and lists of seats in events. Reads like a slice; serialises as a JSON array.
+///
+/// ```
+/// use dealer::event::SeatList;
+/// use shared::Chips;
+/// let mut stacks = SeatList::new();
+/// stacks.push(Chips(990));
+/// stacks.push(Chips(1010));
+/// assert_eq!(stacks[1], Chips(1010));
+/// assert_eq!(stacks.iter().copied().sum::<Chips>(), Chips(2000));
+/// assert_eq!(serde_json::to_string(&stacks).unwrap(), "[990,1010]");
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SeatList<T: Copy + Default> {
+    len: u8,
+    items: [T; MAX_SEATS],
+}
+
+impl<T: Copy + Default> SeatList<T> {
+    /// An empty list.
+    pub fn new() -> Self {
+        SeatList {
+            len: 0,
+            items: [T::default(); MAX_SEATS],
+        }
+    }
+
+    /// Appends an item.
+    ///
+    /// # Panics
+    /// When the list already holds [`MAX_SEATS`] items; the engine never pushes more items
+    /// than it has seats, and it rejects tables larger than [`MAX_SEATS`].
+    pub fn push(&mut self, item: T) {
+        self.items[self.len as usize] = item;
+        self.len += 1;
+    }
+
+    /// Appends an item, or gives it back when the list is full.
+    ///
+    /// # Errors
+    /// The item, when the list already holds [`MAX_SEATS`] items.
+    pub fn try_push(&mut self, item: T) -> Result<(), T> {
+        if self.len as usize >= MAX_SEATS {
+            return Err(item);
+        }
+        self.push(item);
+        Ok(())
+    }
+
+    /// A list of `len` copies of `value` (`len` capped at [`MAX_SEATS`]).
+    pub fn filled(value: T, len: usize) -> Self {
+        let mut list = SeatList::new();
+        list.len = len.min(MAX_SEATS) as u8;
+        list.items[..list.len as usize].fill(value);
+        list
+    }
+}
+
+impl<T: Copy + Default> Default for SeatList<T> {
+    fn default() -> Self {
+        SeatList::new()
+    }
+}
+
+impl<T: Copy + Default> Deref for SeatList<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        &self.items[..self.len as usize]
+    }
+}
+
+impl<T: Copy + Default> DerefMut for SeatList<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        &mut self.items[..self.len as usize]
+    }
+}
+
+impl<T: Copy + Default + fmt::Debug> fmt::Debug for SeatList<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl<T: Copy + Default> FromIterator<T> for SeatList<T> {
+    /// Collects at most [`MAX_SEATS`] items; any further items are dropped.
+    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
+        let mut list = SeatList::new();
+        for item in iter.into_iter().take(MAX_SEATS) {
+            list.push(item);
+        }
+        list
+    }
+}
+
+impl<'a, T: Copy + Default> IntoIterator for &'a SeatList<T> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl<T: Copy + Default> IntoIterator for SeatList<T> {
+    type Item = T;
+    type IntoIter = std::iter::Take<std::array::IntoIter<T, MAX_SEATS>>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.items.into_iter().take(self.len as usize)
+    }
+}
+
+impl<T: Copy + Default + Serialize> Serialize for SeatList<T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
+}
+
+impl<'de, T: Copy + Default + Deserialize<'de>> Deserialize<'de> for SeatList<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ListVisitor<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Copy + Default + Deserialize<'de>> Visitor<'de> for ListVisitor<T> {
+            type Value = SeatList<T>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                write!(f, "an array of at most {MAX_SEATS} items")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<SeatList<T>, A::Error> {
+                let mut list = SeatList::new();
+                while let Some(item) = seq.next_element()? {
+                    list.try_push(item).map_err(|_| {
+                        serde::de::Error::custom(format_args!(
+                            "more than {MAX_SEATS} items in a per-seat list"
+                        ))
+                    })?;
+                }
+                Ok(list)
+            }
+        }
+        deserializer.deserialize_seq(ListVisitor(std::marker::PhantomData))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seat_list_round_trips_and_rejects_overflow() {
+        let list: SeatList<Seat> = (0..4).map(Seat).collect();
+        let json = serde_json::to_string(&list).unwrap();
+        assert_eq!(json, "[0,1,2,3]");
+        assert_eq!(serde_json::from_str::<SeatList<Seat>>(&json).unwrap(), list);
+        let too_long = format!("[{}]", ["1"; MAX_SEATS + 1].join(","));
+        assert!(serde_json::from_str::<SeatList<Chips>>(&too_long).is_err());
+        let mut full = SeatList::filled(Chips(1), MAX_SEATS);
+        assert_eq!(full.try_push(Chips(2)), Err(Chips(2)));
+    }
+
+    #[test]
+    fn events_serialise_with_a_tag() {
+        let event = GameEvent::HoleCardDealt {
+            seat: Seat(3),
+            card: "Ah".parse().unwrap(),
+        };
+        let json = serde_json::to_string(&event).unwrap();
+        assert_eq!(
+            json,
+            r#"{"event":"hole_card_dealt","seat":3,"card":{"rank":"A","suit":"hearts"}}"#
+        );
+        assert_eq!(serde_json::from_str::<GameEvent>(&json).unwrap(), event);
+    }
+}

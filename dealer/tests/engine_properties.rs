@@ -1,0 +1,141 @@
+//! Properties over random games (proptest): random answers (small, large, huge numbers, the
+//! bot helpers' amounts) and random failures, under every configuration switch.
+//!
+//! For every game: chips are conserved exactly (players × starting stack, less banned chips
+//! and chips discarded by the OSS odd-chip rule), every document validates and round-trips
+//! through JSON (checked on every step by the scripted table), the receiver of a bet request
+//! is the only player whose cards are visible, and the game ends within a bounded number of
+//! steps.
+
+mod engine_support;
+
+use dealer::config::{BadAnswerPolicy, BlindSchedule, GameConfig, OddChipRule};
+use dealer::engine::{SeatAnswer, Step};
+use dealer::event::GameEvent;
+use engine_support::TableBuilder;
+use proptest::prelude::*;
+use shared::{Chips, GameState, Seat};
+
+#[derive(Debug, Clone)]
+enum Answer {
+    Fold,
+    Call,
+    MinimumRaise,
+    AllIn,
+    Number(u64),
+    Huge(u64),
+    Invalid,
+}
+
+fn answer() -> impl Strategy<Value = Answer> {
+    prop_oneof![
+        4 => Just(Answer::Call),
+        2 => Just(Answer::Fold),
+        2 => Just(Answer::MinimumRaise),
+        1 => Just(Answer::AllIn),
+        2 => (0u64..3000).prop_map(Answer::Number),
+        1 => any::<u64>().prop_map(Answer::Huge),
+        1 => Just(Answer::Invalid),
+    ]
+}
+
+fn to_seat_answer(answer: &Answer, state: &GameState) -> SeatAnswer {
+    let chips = match answer {
+        Answer::Fold => Chips(0),
+        Answer::Call => state.call_amount(),
+        Answer::MinimumRaise => state.minimum_raise_amount(),
+        Answer::AllIn => state.all_in_amount(),
+        Answer::Number(n) | Answer::Huge(n) => Chips(*n),
+        Answer::Invalid => {
+            return SeatAnswer::Invalid {
+                reason: "random failure".into(),
+            }
+        }
+    };
+    SeatAnswer::Bet(chips)
+}
+
+/// At most this many steps per game: far above any real game (a hand is under 200 steps and
+/// the live blinds end a game within a few hundred hands).
+const STEP_LIMIT: usize = 2_000_000;
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+
+    #[test]
+    fn spec_5_6_7_random_games_conserve_chips_stay_valid_and_end(
+        seed in any::<u64>(),
+        players in 2usize..=8,
+        answers in prop::collection::vec(answer(), 1..48),
+        forgive in any::<bool>(),
+        oss_odd_chips in any::<bool>(),
+        deal_out_board in any::<bool>(),
+        classic in any::<bool>(),
+        stack in prop_oneof![Just(1000u64), 1u64..200, Just(1_000_000_000_000_000)],
+    ) {
+        let config = GameConfig {
+            starting_stack: Chips(stack),
+            blinds: if classic { BlindSchedule::Classic } else { BlindSchedule::Live },
+            bad_answers: if forgive { BadAnswerPolicy::Forgive } else { BadAnswerPolicy::Ban },
+            odd_chips: if oss_odd_chips { OddChipRule::DiscardLikeOss } else { OddChipRule::LeftOfButton },
+            deal_out_board,
+            // Huge stacks never bust under these blinds: bound those games by hands.
+            hand_limit: (stack > 1_000_000).then_some(60),
+            ..GameConfig::default()
+        };
+        let mut table = TableBuilder::seats(players).config(config).seed(seed).build();
+        prop_assert_eq!(table.total_chips, Chips(stack) * players as u64);
+        let mut next_answer = 0;
+        let mut finished = false;
+        for _ in 0..STEP_LIMIT {
+            // `Table::step` validates every document and checks chip conservation.
+            match table.step() {
+                Step::BetRequest { seat } => {
+                    let state = table.game.bet_request_state().unwrap();
+                    prop_assert_eq!(state.players[seat.index()].cards().len(), 2);
+                    let visible = state.players.iter().filter(|p| p.hole_cards.is_some()).count();
+                    prop_assert_eq!(visible, 1);
+                    let reply = to_seat_answer(&answers[next_answer % answers.len()], state);
+                    next_answer += 1;
+                    table.game.answer(reply).unwrap();
+                }
+                Step::Showdown { .. } => {
+                    for seat in 0..players {
+                        let state = table.game.showdown_state(Seat(seat)).unwrap();
+                        prop_assert!(state.players[seat].hole_cards.is_some(), "own cards visible");
+                    }
+                }
+                Step::Event(_) => {}
+                Step::Finished => {
+                    finished = true;
+                    break;
+                }
+            }
+        }
+        prop_assert!(finished, "the game ended within {} steps", STEP_LIMIT);
+        let result = table.game.result().unwrap().clone();
+        let remaining: Chips = result.final_stacks.iter().copied().sum();
+        prop_assert_eq!(
+            remaining + result.chips_banned + result.chips_discarded,
+            Chips(stack) * players as u64
+        );
+        if !oss_odd_chips {
+            prop_assert_eq!(result.chips_discarded, Chips(0));
+        }
+        if forgive {
+            prop_assert!(result.bans.is_empty());
+        } else {
+            prop_assert!(result.warnings.is_empty());
+        }
+        let mut places = result.places.clone();
+        places.sort_unstable();
+        prop_assert_eq!(places, (1..=players).collect::<Vec<_>>());
+        prop_assert_eq!(result.points.iter().sum::<u32>(), 8);
+        let banned_events = table
+            .events
+            .iter()
+            .filter(|e| matches!(e, GameEvent::Banned { .. }))
+            .count();
+        prop_assert_eq!(banned_events, result.bans.len());
+    }
+}
