@@ -1,11 +1,14 @@
 //! Every example bot answers every recorded and hand-made situation with a meaningful bet.
 
-use examples::bots::{by_name, RandomBot, KINDS};
+use examples::bots::{by_name, EquityBot, RandomBot, KINDS};
 use player::testing::{assert_legal_bets, check_bet, heads_up, load, table};
-use player::{Chips, Player};
+use player::{BetAction, Chips, Player};
 
 fn recordings() -> Vec<player::testing::Recorded> {
-    load(concat!(env!("CARGO_MANIFEST_DIR"), "/../player/tests/fixtures"))
+    load(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../player/tests/fixtures"
+    ))
 }
 
 #[test]
@@ -19,11 +22,20 @@ fn every_kind_answers_real_games_meaningfully() {
     }
 }
 
+/// The bot of a kind, with fewer equity deals where that matters (debug builds are slow).
+fn quick(kind: &str) -> Box<dyn Player> {
+    if kind == "equity" {
+        Box::new(EquityBot { trials: 100 })
+    } else {
+        by_name(kind).unwrap()
+    }
+}
+
 #[test]
 fn every_kind_answers_a_sweep_of_spots_meaningfully() {
     let boards = ["", "2s 7h Jd", "2s 7h Jd Qc 3c"];
     for kind in KINDS {
-        let bot = by_name(kind).unwrap();
+        let bot = quick(kind);
         for board in boards {
             for stack in [1, 25, 400, 5000] {
                 for facing in [0, 10, 300, 4000] {
@@ -35,7 +47,9 @@ fn every_kind_answers_a_sweep_of_spots_meaningfully() {
                         .build();
                     let answer = bot.bet_request(&state);
                     if let Err(problem) = check_bet(&state, answer) {
-                        panic!("{kind}, board [{board}], stack {stack}, facing {facing}: {problem}");
+                        panic!(
+                            "{kind}, board [{board}], stack {stack}, facing {facing}: {problem}"
+                        );
                     }
                 }
             }
@@ -56,11 +70,37 @@ fn each_bot_does_what_its_name_says() {
 }
 
 #[test]
+fn the_equity_bot_raises_strength_calls_price_and_folds_trash() {
+    let bot = EquityBot::default();
+    let act = |state: &player::GameState| check_bet(state, bot.bet_request(state)).unwrap().action;
+    let aces = heads_up().hole_cards("Ah Ad").post_blinds().build();
+    assert_eq!(act(&aces), BetAction::Raise);
+    let trash = table(6)
+        .hole_cards("7c 2d")
+        .post_blinds()
+        .bet(2, 0)
+        .in_action(2)
+        .bets([10, 20, 0, 0, 0, 120])
+        .build();
+    assert_eq!(act(&trash), BetAction::Fold);
+    // Heads-up, a flush draw facing a small bet on the flop has the price.
+    let draw = heads_up()
+        .hole_cards("Qh 9h")
+        .board("2h 7h Kc")
+        .bets([100, 120])
+        .build();
+    assert_eq!(act(&draw), BetAction::Call);
+    assert!(bot.equity(&heads_up().showdown_state().build()).is_none());
+}
+
+#[test]
 fn the_random_bot_is_reproducible_and_varied() {
     let state = heads_up().hole_cards("Ah Kd").post_blinds().build();
     let play = |seed| {
         let bot = RandomBot::with_seed(seed);
-        (0..200).map(|_| bot.bet_request(&state)).collect::<Vec<_>>()
+        (0..200)
+            .map(|_| bot.bet_request(&state))
+            .collect::<Vec<_>>()
     };
     assert_eq!(play(7), play(7));
     assert_ne!(play(7), play(8));
