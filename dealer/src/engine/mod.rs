@@ -71,6 +71,7 @@ mod betting;
 mod hand_eval;
 mod pots;
 mod ranking;
+mod seat_buf;
 mod showdown;
 mod table;
 mod view;
@@ -240,9 +241,6 @@ pub enum SetupError {
 }
 
 /// What the caller must see or do next.
-// Events are stored inline on purpose: a step is moved once, and boxing would cost an
-// allocation per event on the hot path.
-#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Step {
     /// Something happened; the engine's state already reflects it.
@@ -340,7 +338,7 @@ struct HandProgress {
     deck: [Card; 52],
     next_card: usize,
     /// Players dealt in, starting at the small blind (the hole-card order).
-    dealt_in: SeatList<Seat>,
+    dealt_in: seat_buf::SeatBuf,
     street: Street,
     /// Seat visits on this street so far (`bet_index` of the next request).
     visits: u64,
@@ -374,7 +372,7 @@ impl HandProgress {
             big_blind: Chips::ZERO,
             deck,
             next_card: 0,
-            dealt_in: SeatList::new(),
+            dealt_in: seat_buf::SeatBuf::default(),
             street: Street::Preflop,
             visits: 0,
             required_visits: 0,
@@ -553,7 +551,7 @@ impl Game {
             }
         }
         let mut place = game.seat_count;
-        for seat in ranking::bust_order(out_at_start, &stacks, button) {
+        for &seat in ranking::bust_order(out_at_start, &stacks, button).iter() {
             game.standing.places[seat.index()] = Some(place);
             game.standing.remaining -= 1;
             place -= 1;
@@ -1036,5 +1034,20 @@ impl Game {
             place,
             reason,
         });
+    }
+}
+
+#[cfg(test)]
+mod size_tests {
+    use super::*;
+
+    /// Every step is moved out of `Game::step`; keep it small (see `SeatList`).
+    #[test]
+    fn steps_stay_small() {
+        assert!(
+            std::mem::size_of::<Step>() <= 112,
+            "{}",
+            std::mem::size_of::<Step>()
+        );
     }
 }

@@ -10,7 +10,8 @@
 //! same-hand busts (the later seat in the order from the first seat after the button with
 //! chips ranks higher).
 
-use crate::event::{EliminationReason, SeatList};
+use super::seat_buf::SeatBuf;
+use crate::event::EliminationReason;
 use crate::result::{BanRecord, WarningRecord};
 use shared::{Chips, Seat};
 
@@ -29,7 +30,7 @@ pub(crate) fn seat_order_from_first_with_chips(
 }
 
 /// Seats busted in one hand (bit set in `busted`), worst place first.
-pub(crate) fn bust_order(busted: u32, stacks_after: &[Chips], button: Seat) -> SeatList<Seat> {
+pub(crate) fn bust_order(busted: u32, stacks_after: &[Chips], button: Seat) -> SeatBuf {
     seat_order_from_first_with_chips(stacks_after, button)
         .filter(|seat| busted & (1 << seat.index()) != 0)
         .collect()
@@ -37,8 +38,8 @@ pub(crate) fn bust_order(busted: u32, stacks_after: &[Chips], button: Seat) -> S
 
 /// Survivors (bit set in `survivors`), best place first: more chips first, ties by the seat
 /// rule (later in the order ranks higher).
-pub(crate) fn survivor_order(survivors: u32, stacks: &[Chips], button: Seat) -> SeatList<Seat> {
-    let mut order: SeatList<Seat> = seat_order_from_first_with_chips(stacks, button)
+pub(crate) fn survivor_order(survivors: u32, stacks: &[Chips], button: Seat) -> SeatBuf {
+    let mut order: SeatBuf = seat_order_from_first_with_chips(stacks, button)
         .filter(|seat| survivors & (1 << seat.index()) != 0)
         .collect();
     // Reverse the seat order first so that a stable sort by chips keeps later seats ahead.

@@ -4,7 +4,7 @@
 use super::hand_eval::{self, BoardEvaluator};
 use super::pots::{self, Payout, PotInput};
 use super::{ranking, Game, Phase};
-use crate::event::{EliminationReason, GameEvent, SeatList, MAX_SEATS};
+use crate::event::{EliminationReason, GameEvent, MAX_SEATS};
 use shared::{Chips, PlayerStatus, Seat};
 
 impl Game {
@@ -88,17 +88,15 @@ impl Game {
             });
         }
 
-        let stacks_after: SeatList<Chips> = self
-            .state
-            .players
-            .iter()
-            .zip(won)
-            .map(|(player, won)| player.stack + won)
-            .collect();
+        let mut stacks_after = [Chips::ZERO; MAX_SEATS];
+        for ((after, player), won) in stacks_after.iter_mut().zip(&self.state.players).zip(won) {
+            *after = player.stack + won;
+        }
+        let stacks_after = &stacks_after[..self.seat_count];
         self.queue.push_back(GameEvent::HandEnded {
             round: self.hand.round,
             amount_won: won[..self.seat_count].iter().copied().collect(),
-            stacks: stacks_after,
+            stacks: stacks_after.iter().copied().collect(),
         });
 
         let busted = self
@@ -111,7 +109,7 @@ impl Game {
             })
             .fold(0u32, |mask, (index, _)| mask | 1 << index);
         let mut place = self.standing.next_place();
-        for seat in ranking::bust_order(busted, &stacks_after, self.hand.button) {
+        for &seat in ranking::bust_order(busted, stacks_after, self.hand.button).iter() {
             self.queue_elimination(seat, place, EliminationReason::Busted);
             place = place.saturating_sub(1);
         }
