@@ -1,1 +1,11 @@
-//! Example bots (being built).
+//! Example bots for Lean Poker, built on the [`player`] SDK.
+//!
+//! Each bot in [`bots`] is a small [`Player`](player::Player) meant to be read: start with
+//! [`bots::CallingStation`] and [`bots::Folder`], then [`bots::RandomBot`] (legal random play,
+//! seedable), [`bots::Raiser`] and [`bots::AllIn`] (aggression), and [`bots::EquityBot`] (a bot
+//! that actually thinks). Each also has a binary that serves it (`cargo run -p
+//! lean-poker-examples --bin calling-station`), and the dealer uses them as in-process house
+//! bots through [`bots::by_name`].
+#![warn(missing_docs)]
+
+pub mod bots;

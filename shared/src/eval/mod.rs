@@ -1,1 +1,587 @@
-//! Hand evaluation (placeholder until the evaluator lands).
+//! Hand evaluation: the best five-card poker hand out of five, six or seven cards.
+//!
+//! - [`evaluate`] gives a [`Hand`]: its [`HandStrength`], [`Category`], the five cards used
+//!   ([`Hand::best_five`]), a human description and the Rain Man view ([`Hand::rain_man`]).
+//! - [`strength_of`] and [`HandKey`] are the fast paths for hot loops (showdowns, equity):
+//!   they produce only the [`HandStrength`].
+//! - [`rain_man_rank`] and [`rain_man_rank_json`] answer like the Lean Poker ranking service
+//!   "Rain Man" (spec §8); see [`RainManRank`].
+//!
+//! [`HandStrength`] is a total order over hands: `a > b` exactly when hand `a` wins against
+//! hand `b`, and `a == b` exactly when they split the pot. It is a number from 1 (7-5-4-3-2)
+//! to 7,462 (a royal flush), [`HandStrength::index`].
+//!
+//! How it works: a plain reference evaluator (`reference.rs`) defines every hand class and
+//! picks the best five cards. The build script turns it into lookup tables (about 330 KiB):
+//! each card has a 64-bit key, a hand's key is the sum of its cards' keys, and the strength is
+//! one flush test plus two table loads (a perfect hash over rank multisets, or a 13-bit flush
+//! pattern). Details in `build.rs`. No `unsafe` anywhere.
+//!
+//! ```
+//! use shared::card::parse_cards;
+//! use shared::eval::{evaluate, strength_of, Category};
+//!
+//! let hand = evaluate(&parse_cards("Kh Kd 9s 9c 2h 7d 3s").unwrap()).unwrap();
+//! assert_eq!(hand.category(), Category::TwoPair);
+//! assert_eq!(hand.description(), "two pair, kings and nines");
+//! let best: Vec<String> = hand.best_five().iter().map(|c| c.to_string()).collect();
+//! assert_eq!(best, ["Kh", "Kd", "9s", "9c", "7d"]);
+//!
+//! let wheel = strength_of(&parse_cards("As 2d 3c 4h 5s Kd Kc").unwrap()).unwrap();
+//! assert_eq!(wheel.category(), Category::Straight);
+//! assert!(wheel > hand.strength());
+//! ```
+
+mod fast;
+mod rain_man;
+mod reference;
+
+pub use rain_man::{rain_man_rank, rain_man_rank_json, RainManRank};
+
+use crate::card::{Card, Rank, Suit};
+use std::fmt;
+use thiserror::Error;
+
+/// Why cards could not be evaluated.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum EvalError {
+    /// A hand is five, six or seven cards (the best five of them count).
+    #[error("a hand needs 5, 6 or 7 cards, got {0}")]
+    CardCount(usize),
+    /// The same card was given twice.
+    #[error("card {0} appears more than once")]
+    DuplicateCard(Card),
+    /// Rain Man ranks five or more cards; the real service answers `400 Bad request: not
+    /// enough cards`.
+    #[error("Bad request: not enough cards (got {0}, at least 5 are needed)")]
+    NotEnoughCards(usize),
+    /// A Rain Man request whose `cards` is not a JSON array of card objects.
+    #[error("Bad request: cards must be a JSON array of {{\"rank\":..,\"suit\":..}} objects: {0}")]
+    InvalidCards(String),
+}
+
+/// The kind of poker hand, weakest first. The discriminant is Rain Man's `rank` number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum Category {
+    /// No pair: five unrelated cards.
+    HighCard = 0,
+    /// Two cards of one rank.
+    Pair = 1,
+    /// Two cards of one rank and two of another.
+    TwoPair = 2,
+    /// Three cards of one rank ("trips" or "a set").
+    ThreeOfAKind = 3,
+    /// Five cards in sequence (ace high or, in the wheel 5-4-3-2-A, low).
+    Straight = 4,
+    /// Five cards of one suit.
+    Flush = 5,
+    /// Three of a kind and a pair.
+    FullHouse = 6,
+    /// Four cards of one rank ("quads").
+    FourOfAKind = 7,
+    /// A straight in one suit; the ace-high one is the royal flush.
+    StraightFlush = 8,
+}
+
+impl Category {
+    /// Every category, weakest first.
+    pub const ALL: [Category; 9] = [
+        Category::HighCard,
+        Category::Pair,
+        Category::TwoPair,
+        Category::ThreeOfAKind,
+        Category::Straight,
+        Category::Flush,
+        Category::FullHouse,
+        Category::FourOfAKind,
+        Category::StraightFlush,
+    ];
+
+    /// The plain English name: "high card", "pair", "two pair", "three of a kind",
+    /// "straight", "flush", "full house", "four of a kind", "straight flush".
+    pub const fn name(self) -> &'static str {
+        match self {
+            Category::HighCard => "high card",
+            Category::Pair => "pair",
+            Category::TwoPair => "two pair",
+            Category::ThreeOfAKind => "three of a kind",
+            Category::Straight => "straight",
+            Category::Flush => "flush",
+            Category::FullHouse => "full house",
+            Category::FourOfAKind => "four of a kind",
+            Category::StraightFlush => "straight flush",
+        }
+    }
+
+    /// The name the Lean Poker ranking gem (used by Rain Man and the open-source croupier)
+    /// gives: as [`Category::name`] except `"two pairs"`.
+    pub const fn rain_man_name(self) -> &'static str {
+        match self {
+            Category::TwoPair => "two pairs",
+            other => other.name(),
+        }
+    }
+
+    /// Rain Man's `rank` number: 0 for high card up to 8 for a straight flush.
+    pub const fn rain_man_rank(self) -> u8 {
+        self as u8
+    }
+
+    /// The category with Rain Man's `rank` number (0..=8).
+    pub const fn from_rain_man_rank(rank: u8) -> Option<Category> {
+        if rank <= 8 {
+            Some(Category::ALL[rank as usize])
+        } else {
+            None
+        }
+    }
+}
+
+impl fmt::Display for Category {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How strong a hand is: a total order over all hands of five to seven cards.
+///
+/// `a > b` exactly when hand `a` beats hand `b`; `a == b` exactly when they tie. Only the best
+/// five cards count, so a seven-card hand and the five cards it plays compare equal.
+///
+/// ```
+/// use shared::card::parse_cards;
+/// use shared::eval::strength_of;
+/// let flush = strength_of(&parse_cards("2h 7h 9h Jh Kh").unwrap()).unwrap();
+/// let straight = strength_of(&parse_cards("9c Td Jh Qs Kc").unwrap()).unwrap();
+/// assert!(flush > straight);
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct HandStrength(u16);
+
+impl HandStrength {
+    /// The weakest hand: 7-5-4-3-2 in four suits.
+    pub const WEAKEST: HandStrength = HandStrength(1);
+    /// The strongest hand: a royal flush.
+    pub const STRONGEST: HandStrength = HandStrength(7462);
+
+    fn from_classified(classified: &reference::Classified) -> HandStrength {
+        // Every classification of five or more cards is one of the 7,462 classes.
+        HandStrength(fast::dense(classified.canonical()).unwrap_or(0))
+    }
+
+    /// The position of this strength among the 7,462 distinct five-card hands: 1 for the
+    /// weakest (7-5-4-3-2), 7,462 for a royal flush. Equal hands have equal indexes.
+    pub const fn index(self) -> u16 {
+        self.0
+    }
+
+    /// The strength with the given [`index`](HandStrength::index) (1..=7462).
+    pub const fn from_index(index: u16) -> Option<HandStrength> {
+        if index >= 1 && index <= 7462 {
+            Some(HandStrength(index))
+        } else {
+            None
+        }
+    }
+
+    fn canonical(self) -> u32 {
+        fast::canonical(self.0)
+    }
+
+    /// The category (pair, flush, ...).
+    pub fn category(self) -> Category {
+        // The category sits above the five 4-bit ranks and is always 0..=8.
+        Category::from_rain_man_rank((self.canonical() >> 20) as u8).unwrap_or(Category::HighCard)
+    }
+
+    /// The ranks of the five cards that play, in order of significance: the combination
+    /// first (higher pair first), then kickers high to low. A wheel is 5-4-3-2-A.
+    ///
+    /// ```
+    /// use shared::card::parse_cards;
+    /// use shared::eval::strength_of;
+    /// use shared::Rank::*;
+    /// let s = strength_of(&parse_cards("4c 4d Qs Qh 9c 8c 2d").unwrap()).unwrap();
+    /// assert_eq!(s.ranks(), [Queen, Queen, Four, Four, Nine]);
+    /// ```
+    pub fn ranks(self) -> [Rank; 5] {
+        let mut ranks = [Rank::Two; 5];
+        for (position, rank) in ranks.iter_mut().enumerate() {
+            let nibble = ((self.canonical() >> (16 - 4 * position)) & 0xF) as u8;
+            // Nibble 0 is the wheel's low ace; 1..=13 are deuce..ace.
+            *rank = if nibble == 0 {
+                Rank::Ace
+            } else {
+                Rank::from_value(nibble + 1).unwrap_or(Rank::Two)
+            };
+        }
+        ranks
+    }
+
+    /// A human description, e.g. "two pair, kings and nines", "a pair of sevens",
+    /// "high card ace", "a straight, five high", "a full house, queens full of fours",
+    /// "a royal flush". It reads naturally after "making ".
+    pub fn description(self) -> String {
+        let ranks = self.ranks();
+        let [first, second, _, third, _] = ranks;
+        match self.category() {
+            Category::HighCard => format!("high card {}", first.name()),
+            Category::Pair => format!("a pair of {}", first.plural()),
+            Category::TwoPair => format!("two pair, {} and {}", first.plural(), third.plural()),
+            Category::ThreeOfAKind => format!("three of a kind, {}", first.plural()),
+            Category::Straight => format!("a straight, {} high", first.name()),
+            Category::Flush => format!("a flush, {} high", first.name()),
+            Category::FullHouse => {
+                format!(
+                    "a full house, {} full of {}",
+                    first.plural(),
+                    third.plural()
+                )
+            }
+            Category::FourOfAKind => format!("four of a kind, {}", first.plural()),
+            Category::StraightFlush if first == Rank::Ace && second == Rank::King => {
+                "a royal flush".to_string()
+            }
+            Category::StraightFlush => format!("a straight flush, {} high", first.name()),
+        }
+    }
+}
+
+impl fmt::Debug for HandStrength {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "HandStrength({})", self.description())
+    }
+}
+
+impl fmt::Display for HandStrength {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.description())
+    }
+}
+
+/// A 52-bit set of cards, bit [`Card::index`].
+fn card_bit(card: Card) -> u64 {
+    1u64 << card.index()
+}
+
+/// Per-suit 13-bit rank masks of a card set.
+fn suit_masks(mask: u64) -> [u16; 4] {
+    [0, 1, 2, 3].map(|suit| ((mask >> (13 * suit)) & 0x1FFF) as u16)
+}
+
+/// The card set of `cards`, rejecting duplicates.
+fn card_set(cards: &[Card]) -> Result<u64, EvalError> {
+    let mut mask = 0u64;
+    for &card in cards {
+        let bit = card_bit(card);
+        if mask & bit != 0 {
+            return Err(EvalError::DuplicateCard(card));
+        }
+        mask |= bit;
+    }
+    Ok(mask)
+}
+
+fn check_count(count: usize) -> Result<(), EvalError> {
+    if (5..=7).contains(&count) {
+        Ok(())
+    } else {
+        Err(EvalError::CardCount(count))
+    }
+}
+
+/// Classifies a set of 5..=52 distinct cards.
+fn classify_set(mask: u64) -> Option<reference::Classified> {
+    reference::classify(suit_masks(mask))
+}
+
+fn to_card((rank, suit): (u8, u8)) -> Card {
+    // The reference evaluator only returns ranks 0..13 and suits 0..4 from its input masks.
+    Card::from_index(suit * 13 + rank).unwrap_or(Card::new(Rank::Two, Suit::Spades))
+}
+
+/// An evaluated hand: its strength and the five cards that make it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Hand {
+    strength: HandStrength,
+    category: Category,
+    best_five: [Card; 5],
+    cards: u64,
+}
+
+impl Hand {
+    fn from_set(mask: u64) -> Option<Hand> {
+        let classified = classify_set(mask)?;
+        Some(Hand {
+            strength: HandStrength::from_classified(&classified),
+            category: Category::from_rain_man_rank(classified.category)?,
+            best_five: classified.cards.map(to_card),
+            cards: mask,
+        })
+    }
+
+    /// The strength, for comparing with other hands.
+    pub fn strength(&self) -> HandStrength {
+        self.strength
+    }
+
+    /// The category (pair, flush, ...).
+    pub fn category(&self) -> Category {
+        self.category
+    }
+
+    /// The five cards that play, in order of significance: the combination first (higher
+    /// pair first, trips before the pair of a full house), then kickers high to low. A wheel
+    /// straight is 5-4-3-2-A. When several cards of a rank could play, the lowest suit
+    /// index wins (spades, clubs, hearts, diamonds).
+    pub fn best_five(&self) -> [Card; 5] {
+        self.best_five
+    }
+
+    /// Every card of the hand (five to seven), in [`Card::index`] order.
+    pub fn cards(&self) -> Vec<Card> {
+        (0..52u8)
+            .filter(|&index| self.cards >> index & 1 == 1)
+            .filter_map(Card::from_index)
+            .collect()
+    }
+
+    /// A human description; see [`HandStrength::description`].
+    pub fn description(&self) -> String {
+        self.strength.description()
+    }
+
+    /// The answer Rain Man would give for these cards; see [`RainManRank`].
+    pub fn rain_man(&self) -> RainManRank {
+        RainManRank::from_hand(self)
+    }
+}
+
+impl fmt::Display for Hand {
+    /// The best five cards and the description: `Kh Kd 9s 9c 7d (two pair, kings and nines)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for card in &self.best_five {
+            write!(f, "{card} ")?;
+        }
+        write!(f, "({})", self.description())
+    }
+}
+
+/// Evaluates five, six or seven distinct cards.
+///
+/// # Errors
+/// [`EvalError::CardCount`] for fewer than five or more than seven cards,
+/// [`EvalError::DuplicateCard`] when a card appears twice.
+pub fn evaluate(cards: &[Card]) -> Result<Hand, EvalError> {
+    check_count(cards.len())?;
+    let mask = card_set(cards)?;
+    Hand::from_set(mask).ok_or(EvalError::CardCount(cards.len()))
+}
+
+/// The strength of five, six or seven distinct cards, without working out the best five:
+/// the fast path for showdowns and simulations.
+///
+/// # Errors
+/// As [`evaluate`].
+#[inline]
+pub fn strength_of(cards: &[Card]) -> Result<HandStrength, EvalError> {
+    check_count(cards.len())?;
+    let set = HandKey::sum(cards);
+    if set.len() != cards.len() {
+        card_set(cards)?;
+    }
+    Ok(set.strength_unchecked())
+}
+
+/// A set of up to seven cards, ready for evaluation; cheap to copy and extend.
+///
+/// Build the shared part once (the board), then add each player's hole cards:
+///
+/// ```
+/// use shared::card::parse_cards;
+/// use shared::eval::HandKey;
+/// let board = HandKey::from_cards(&parse_cards("Ah Kh 7c 7d 2s").unwrap()).unwrap();
+/// let mine = board.join(HandKey::from_cards(&parse_cards("As Qd").unwrap()).unwrap()).unwrap();
+/// let theirs = board.join(HandKey::from_cards(&parse_cards("Kd Kc").unwrap()).unwrap()).unwrap();
+/// assert!(theirs.strength().unwrap() > mine.strength().unwrap());
+/// ```
+///
+/// Internally a key and a 52-bit card set: adding a card is one table load, one add and one
+/// or; evaluating is a flush test and two table loads (see the `build.rs` notes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct HandKey {
+    key: u64,
+    mask: u64,
+}
+
+/// `key + card`: the set plus `card`, for hot loops: no error, no branch. Adding a card that
+/// is already in leaves the set unchanged (it is a set); an eighth card makes
+/// [`HandKey::strength`] an error, never a wrong answer.
+///
+/// ```
+/// use shared::card::parse_cards;
+/// use shared::eval::{strength_of, HandKey};
+/// let cards = parse_cards("Ah Kh Qh Jh Th").unwrap();
+/// let key = cards.iter().fold(HandKey::EMPTY, |key, &card| key + card);
+/// assert_eq!(key + cards[0], key);
+/// assert_eq!(key.strength(), strength_of(&cards));
+/// ```
+impl std::ops::Add<Card> for HandKey {
+    type Output = HandKey;
+
+    #[inline(always)]
+    fn add(self, card: Card) -> HandKey {
+        let bit = card_bit(card);
+        // All ones when the card is new, zero when it is already in.
+        let new = u64::from(self.mask & bit == 0);
+        HandKey {
+            key: self
+                .key
+                .wrapping_add(fast::card_key(card) & new.wrapping_neg()),
+            mask: self.mask | bit,
+        }
+    }
+}
+
+impl std::ops::AddAssign<Card> for HandKey {
+    /// See [`HandKey`]'s `Add<Card>`.
+    #[inline(always)]
+    fn add_assign(&mut self, card: Card) {
+        *self = *self + card;
+    }
+}
+
+impl Default for HandKey {
+    fn default() -> HandKey {
+        HandKey::EMPTY
+    }
+}
+
+impl HandKey {
+    /// No cards.
+    pub const EMPTY: HandKey = HandKey {
+        key: fast::EMPTY_KEY,
+        mask: 0,
+    };
+
+    /// The set of `cards` (at most seven, all distinct).
+    ///
+    /// # Errors
+    /// [`EvalError::CardCount`] for more than seven cards, [`EvalError::DuplicateCard`].
+    pub fn from_cards(cards: &[Card]) -> Result<HandKey, EvalError> {
+        if cards.len() > 7 {
+            return Err(EvalError::CardCount(cards.len()));
+        }
+        let set = HandKey::sum(cards);
+        if set.len() != cards.len() {
+            card_set(cards)?;
+        }
+        Ok(set)
+    }
+
+    /// The key and card set of `cards`, without checks.
+    #[inline(always)]
+    fn sum(cards: &[Card]) -> HandKey {
+        let mut key = fast::EMPTY_KEY;
+        let mut mask = 0u64;
+        for &card in cards {
+            key = key.wrapping_add(fast::card_key(card));
+            mask |= card_bit(card);
+        }
+        HandKey { key, mask }
+    }
+
+    /// This set plus `card`.
+    ///
+    /// # Errors
+    /// [`EvalError::DuplicateCard`] when the card is already in, [`EvalError::CardCount`] when
+    /// the set already holds seven cards.
+    pub fn with(self, card: Card) -> Result<HandKey, EvalError> {
+        self.join(HandKey {
+            key: fast::EMPTY_KEY.wrapping_add(fast::card_key(card)),
+            mask: card_bit(card),
+        })
+    }
+
+    /// The union of two disjoint sets.
+    ///
+    /// # Errors
+    /// [`EvalError::DuplicateCard`] when a card is in both, [`EvalError::CardCount`] when the
+    /// union would hold more than seven cards.
+    pub fn join(self, other: HandKey) -> Result<HandKey, EvalError> {
+        let common = self.mask & other.mask;
+        if common != 0 {
+            let index = common.trailing_zeros() as u8;
+            let card = Card::from_index(index).unwrap_or(Card::new(Rank::Two, Suit::Spades));
+            return Err(EvalError::DuplicateCard(card));
+        }
+        let count = self.len() + other.len();
+        if count > 7 {
+            return Err(EvalError::CardCount(count));
+        }
+        Ok(self.join_unchecked(other))
+    }
+
+    /// How many cards are in the set.
+    #[inline(always)]
+    pub fn len(self) -> usize {
+        self.mask.count_ones() as usize
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(self) -> bool {
+        self.mask == 0
+    }
+
+    /// Whether `card` is in the set.
+    pub fn contains(self, card: Card) -> bool {
+        self.mask & card_bit(card) != 0
+    }
+
+    /// The cards in the set, in [`Card::index`] order.
+    pub fn cards(self) -> impl Iterator<Item = Card> {
+        (0..52u8)
+            .filter(move |&index| self.mask >> index & 1 == 1)
+            .filter_map(Card::from_index)
+    }
+
+    /// Adds the card with index `index` (`< 52`), which the caller knows is not in the set
+    /// and keeps the set at seven cards or fewer (the equity code deals from a deck).
+    #[inline(always)]
+    pub(crate) fn add_index_unchecked(self, index: u8) -> HandKey {
+        HandKey {
+            key: self.key.wrapping_add(fast::index_key(index)),
+            mask: self.mask | (1u64 << (index & 63)),
+        }
+    }
+
+    /// The union with a set the caller knows is disjoint, keeping seven cards or fewer.
+    #[inline(always)]
+    pub(crate) fn join_unchecked(self, other: HandKey) -> HandKey {
+        HandKey {
+            // Both keys carry the suit counters' starting value; count it once.
+            key: self
+                .key
+                .wrapping_add(other.key)
+                .wrapping_sub(fast::EMPTY_KEY),
+            mask: self.mask | other.mask,
+        }
+    }
+
+    /// The strength of a set the caller knows holds five to seven cards.
+    #[inline(always)]
+    pub(crate) fn strength_unchecked(self) -> HandStrength {
+        HandStrength(fast::strength(self.key, self.mask))
+    }
+
+    /// The strength of the set.
+    ///
+    /// # Errors
+    /// [`EvalError::CardCount`] unless the set holds five, six or seven cards.
+    #[inline(always)]
+    pub fn strength(self) -> Result<HandStrength, EvalError> {
+        check_count(self.len())?;
+        Ok(self.strength_unchecked())
+    }
+}

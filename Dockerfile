@@ -1,0 +1,46 @@
+# A Lean Poker player image: the template bot by default, or any example bot:
+#
+#   docker build -t my-player .
+#   docker build -t calling-station --build-arg PACKAGE=lean-poker-examples --build-arg BIN=calling-station .
+#   docker run --rm -p 1337:1337 my-player          # PORT, PLAYER_AUTH, RUST_LOG... as env vars
+#
+# player/tests/dockerfile.rs builds and starts the binary this file builds, with the same
+# command, so the two cannot drift apart (there is no Docker engine in CI).
+
+ARG RUST_VERSION=1.95
+
+# --- Rust toolchain with cargo-chef, which caches the dependency build as its own layer ---
+FROM rust:${RUST_VERSION}-slim-bookworm AS chef
+RUN cargo install cargo-chef --locked --version ^0.1
+WORKDIR /app
+
+# --- The recipe: only the manifests and lock file matter, so it changes only when they do ---
+FROM chef AS planner
+COPY . .
+RUN cargo chef prepare --recipe-path recipe.json
+
+# --- Build: dependencies first (cached layer), then the workspace sources ---
+FROM chef AS builder
+ARG PACKAGE=lean-poker-player
+ARG BIN=player
+COPY --from=planner /app/recipe.json recipe.json
+RUN cargo chef cook --release --locked --package "$PACKAGE" --bin "$BIN" --recipe-path recipe.json
+COPY . .
+RUN cargo build --release --locked --package "$PACKAGE" --bin "$BIN"
+RUN cp "target/release/$BIN" /app/player-binary
+
+# --- Runtime: a slim Debian with the single binary, run as a non-root user ---
+FROM debian:bookworm-slim AS runtime
+ARG PORT=1337
+RUN useradd --system --uid 10001 --no-create-home --shell /usr/sbin/nologin player
+COPY --from=builder /app/player-binary /usr/local/bin/player
+USER 10001:10001
+ENV PORT=${PORT} \
+    RUST_LOG=info
+EXPOSE ${PORT}
+# The binary checks itself (GET / on 127.0.0.1:$PORT), so the image needs no curl.
+HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
+    CMD ["/usr/local/bin/player", "--healthcheck"]
+# SIGTERM (docker stop) makes the server finish requests in progress and exit.
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["/usr/local/bin/player"]

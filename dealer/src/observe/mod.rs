@@ -1,0 +1,88 @@
+//! Observers: every output of a game (viewer log, recorded requests, PHH hand histories,
+//! per-player logs, progress) is one small [`Observer`] of a single stream, in the order things
+//! happened:
+//!
+//! - [`GameEvent`]s from the engine, delivered at the moment they happen, so an observer can
+//!   snapshot [`Game::viewer_state`] and get exactly the table of that moment;
+//! - [`Exchange`]s from the runner: one request sent to a player and what came back. For a
+//!   `bet_request`, the exchange comes first and the engine's reading of the answer
+//!   ([`GameEvent::BetPlaced`], [`GameEvent::Banned`] or [`GameEvent::AnswerForgiven`]) follows.
+//!
+//! Observers never change the game. An observer that fails (e.g. a full disk) is reported by
+//! the runner and not called again; the game itself goes on.
+
+use crate::engine::Game;
+use crate::event::GameEvent;
+use crate::seat::SeatFailure;
+use shared::protocol::Action;
+use shared::{GameState, Seat};
+use std::io;
+use std::time::{Duration, SystemTime};
+
+/// One request sent to a player and the reply, as the runner saw it.
+#[derive(Debug, Clone, Copy)]
+pub struct Exchange<'a> {
+    /// The hand the request belongs to (the upcoming first hand for `check`/`version` sent
+    /// before it starts).
+    pub round: u64,
+    /// The player's seat.
+    pub seat: Seat,
+    /// The player's name.
+    pub player: &'a str,
+    /// Which request.
+    pub action: Action,
+    /// When the request was sent (wall clock; [`std::time::UNIX_EPOCH`] in reproducible
+    /// runs, so logs are byte for byte the same for the same seed).
+    pub sent_at: SystemTime,
+    /// The document sent with `bet_request` and `showdown`.
+    pub state: Option<&'a GameState>,
+    /// The exact JSON text sent, when the seat serialised one (HTTP seats). When `None` and
+    /// `state` is `Some`, [`GameState::to_json`] gives the same bytes.
+    pub sent_json: Option<&'a str>,
+    /// The HTTP status, when a response head arrived (`None` in-process).
+    pub status: Option<u16>,
+    /// The raw body received (at most the seat's body cap); `None` when no body was read.
+    pub body: Option<&'a [u8]>,
+    /// From sending to the end of the reply (zero in reproducible runs).
+    pub latency: Duration,
+    /// Why the reply is not a valid answer; `None` when it is.
+    pub failure: Option<&'a SeatFailure>,
+}
+
+impl Exchange<'_> {
+    /// The latency in whole microseconds, the unit of `time_used` and `latency_us`.
+    pub fn latency_us(&self) -> u64 {
+        u64::try_from(self.latency.as_micros()).unwrap_or(u64::MAX)
+    }
+}
+
+/// One output of a game. All methods default to doing nothing, so an observer implements only
+/// what it reads.
+pub trait Observer: Send {
+    /// The engine emitted `event`; `game` already reflects it.
+    ///
+    /// # Errors
+    /// An I/O error writing the output; the runner reports it and stops calling this observer.
+    fn on_event(&mut self, event: &GameEvent, game: &Game) -> io::Result<()> {
+        let _ = (event, game);
+        Ok(())
+    }
+
+    /// The runner exchanged one request with a player.
+    ///
+    /// # Errors
+    /// As [`Observer::on_event`].
+    fn on_exchange(&mut self, exchange: &Exchange<'_>, game: &Game) -> io::Result<()> {
+        let _ = (exchange, game);
+        Ok(())
+    }
+
+    /// The game is over (or was abandoned): write what is left and flush.
+    ///
+    /// # Errors
+    /// As [`Observer::on_event`].
+    fn finish(&mut self, game: &Game) -> io::Result<()> {
+        let _ = game;
+        Ok(())
+    }
+}

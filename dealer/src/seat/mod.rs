@@ -1,0 +1,480 @@
+//! Talking to players: over HTTP ([`HttpSeat`]) or in-process ([`InProcessSeat`]), behind one
+//! enum ([`PlayerSeat`]) that the runner drives without caring which.
+//!
+//! Every call returns a [`Reply`]: the outcome (the bet, the version, or a [`SeatFailure`] whose
+//! `Display` is the one-line reason recorded with a ban), plus what the logs need: HTTP status,
+//! raw body (at most the body cap), latency (for `time_used`), and the exact JSON text sent.
+//!
+//! Which failures ban is the engine's business (spec §6): only `bet_request` failures do;
+//! `check`, `version` and `showdown` failures are reported and never ban.
+//!
+//! Before the first hand, [`wait_until_up`] polls `check` on every seat until all answer or a
+//! deadline passes. `version` is asked once per game per player and retried while it fails
+//! (spec §7): [`PlayerVersion`] keeps that state per player and [`ask_versions`] asks every
+//! player that still needs it, concurrently; the runner decides when.
+//!
+//! All calls run on the caller's task (nothing is spawned, so nothing outlives a call) and need
+//! a tokio runtime with the time and IO drivers enabled. Their futures are `Send`, so a game can
+//! run on any worker of a multi-threaded runtime.
+
+mod failure;
+mod http;
+mod in_process;
+
+pub use failure::SeatFailure;
+pub use http::{
+    AuthScheme, ClientError, EndpointError, HttpClient, HttpSeat, HttpSettings, PlayerEndpoint,
+};
+pub use in_process::{InProcessSeat, Player};
+
+use bytes::Bytes;
+use futures_util::future::join_all;
+use shared::{Chips, GameState};
+use std::borrow::Cow;
+use std::fmt;
+use std::time::Duration;
+use tokio::time::Instant;
+
+/// The longest version text kept, in chars.
+pub const VERSION_MAX_CHARS: usize = 200;
+
+/// What the player shows when its version is not known (spec §6).
+pub const UNKNOWN_VERSION: &str = "Unknown";
+
+/// The answer to one request, with what the logs need.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reply<T> {
+    /// The bet / version / acknowledgement, or why there is none.
+    pub outcome: Result<T, SeatFailure>,
+    /// The HTTP status, when a response head arrived (`None` in-process).
+    pub status: Option<u16>,
+    /// The raw body received: the whole body, or the part that arrived before a failure, cut
+    /// at [`HttpSettings::body_limit`] bytes. `Some("")` for a complete empty body; `None` when
+    /// not a byte of body was read (no response, a body refused from its declared length) and
+    /// in-process.
+    pub body: Option<Bytes>,
+    /// From just before sending to the end of the body, or to the failure. This is what
+    /// `time_used` adds up (spec §2, in microseconds: [`Reply::latency_us`]).
+    pub latency: Duration,
+    /// The exact `game_state` JSON text sent (HTTP `bet_request` and `showdown`), so the logs
+    /// record the document sent without serialising it again. `None` in-process, where nothing
+    /// is serialised.
+    pub sent_json: Option<String>,
+}
+
+impl<T> Reply<T> {
+    fn in_process(outcome: Result<T, SeatFailure>, latency: Duration) -> Reply<T> {
+        Reply {
+            outcome,
+            status: None,
+            body: None,
+            latency,
+            sent_json: None,
+        }
+    }
+
+    /// The latency in whole microseconds, the unit of `time_used`.
+    pub fn latency_us(&self) -> u64 {
+        u64::try_from(self.latency.as_micros()).unwrap_or(u64::MAX)
+    }
+
+    /// The raw body as text (invalid UTF-8 replaced), for `requests.jsonl`'s `answer`.
+    pub fn body_text(&self) -> Option<Cow<'_, str>> {
+        self.body.as_deref().map(String::from_utf8_lossy)
+    }
+
+    /// The body as a quoted, escaped, length-limited excerpt for one-line logs.
+    pub fn body_excerpt(&self) -> Option<String> {
+        self.body.as_deref().map(shared::protocol::excerpt)
+    }
+
+    /// The failure, if any.
+    pub fn failure(&self) -> Option<&SeatFailure> {
+        self.outcome.as_ref().err()
+    }
+}
+
+/// Cleans a `version` answer for display: kept **verbatim** (LIVE shows versions such as
+/// `"Ultimate chan killer "` with their spaces), except that invalid UTF-8 is replaced,
+/// control characters (line breaks, tabs, escapes) are removed so a version can never break a
+/// log line or a table, and the text is cut after [`VERSION_MAX_CHARS`] chars.
+///
+/// ```
+/// use dealer::seat::clean_version;
+/// assert_eq!(clean_version(b"Ultimate chan killer "), "Ultimate chan killer ");
+/// assert_eq!(clean_version(b"v1.2\n"), "v1.2");
+/// assert_eq!(clean_version(b"\x1b[31mred\x1b[0m"), "[31mred[0m");
+/// ```
+pub fn clean_version(raw: &[u8]) -> String {
+    String::from_utf8_lossy(raw)
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(VERSION_MAX_CHARS)
+        .collect()
+}
+
+/// A player's seat, over HTTP or in-process. Methods dispatch by `match` (no boxing); the
+/// futures borrow the seat and the state.
+#[derive(Debug, Clone)]
+pub enum PlayerSeat {
+    /// A player reached over HTTP.
+    Http(HttpSeat),
+    /// A player called in-process.
+    InProcess(InProcessSeat),
+}
+
+impl PlayerSeat {
+    /// Asks for a bet (spec §1, §4, §6): `Ok(chips)` or the reason for a ban.
+    pub async fn bet_request(&self, state: &GameState) -> Reply<Chips> {
+        match self {
+            PlayerSeat::Http(seat) => seat.bet_request(state).await,
+            PlayerSeat::InProcess(seat) => seat.bet_request(state).await,
+        }
+    }
+
+    /// Sends the end-of-hand state. A failure is reported, never a ban.
+    pub async fn showdown(&self, state: &GameState) -> Reply<()> {
+        match self {
+            PlayerSeat::Http(seat) => seat.showdown(state).await,
+            PlayerSeat::InProcess(seat) => seat.showdown(state).await,
+        }
+    }
+
+    /// Asks the version ([`clean_version`] applied). A failure means `Unknown`, never a ban.
+    pub async fn version(&self) -> Reply<String> {
+        match self {
+            PlayerSeat::Http(seat) => seat.version().await,
+            PlayerSeat::InProcess(seat) => seat.version().await,
+        }
+    }
+
+    /// Asks whether the player is up (any `200`).
+    pub async fn check(&self) -> Reply<()> {
+        match self {
+            PlayerSeat::Http(seat) => seat.check().await,
+            PlayerSeat::InProcess(seat) => seat.check().await,
+        }
+    }
+
+    /// Where the player is, for logs and `results.json`: its URL without credentials, or
+    /// `in-process`.
+    pub fn address(&self) -> &str {
+        match self {
+            PlayerSeat::Http(seat) => seat.endpoint().url().as_str(),
+            PlayerSeat::InProcess(_) => "in-process",
+        }
+    }
+}
+
+impl fmt::Display for PlayerSeat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.address())
+    }
+}
+
+impl From<HttpSeat> for PlayerSeat {
+    fn from(seat: HttpSeat) -> PlayerSeat {
+        PlayerSeat::Http(seat)
+    }
+}
+
+impl From<InProcessSeat> for PlayerSeat {
+    fn from(seat: InProcessSeat) -> PlayerSeat {
+        PlayerSeat::InProcess(seat)
+    }
+}
+
+/// How long to wait for players to come up before the first hand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CheckPolicy {
+    /// Give up on a player after this long, from the start of the polling. Default 10 s.
+    pub deadline: Duration,
+    /// Pause between two `check`s of a player that failed. Default 250 ms.
+    pub retry_interval: Duration,
+}
+
+impl Default for CheckPolicy {
+    fn default() -> Self {
+        CheckPolicy {
+            deadline: Duration::from_secs(10),
+            retry_interval: Duration::from_millis(250),
+        }
+    }
+}
+
+/// Whether one player came up during [`wait_until_up`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum SeatAttendance {
+    /// It answered `check` with a `200`.
+    Up {
+        /// `check`s sent, the successful one included.
+        attempts: u32,
+        /// From the start of the polling to its answer.
+        after: Duration,
+    },
+    /// It did not answer in time.
+    Down {
+        /// `check`s sent.
+        attempts: u32,
+        /// Why the last one failed (a `check` cut by the polling deadline is a timeout).
+        last_failure: SeatFailure,
+    },
+}
+
+/// The result of [`wait_until_up`], in the order the seats were given.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Attendance {
+    /// One entry per seat, in input order.
+    pub seats: Vec<SeatAttendance>,
+}
+
+impl Attendance {
+    /// Whether every seat came up.
+    pub fn all_up(&self) -> bool {
+        self.seats
+            .iter()
+            .all(|seat| matches!(seat, SeatAttendance::Up { .. }))
+    }
+
+    /// Input indexes of the seats that came up.
+    pub fn up(&self) -> impl Iterator<Item = usize> + '_ {
+        self.seats
+            .iter()
+            .enumerate()
+            .filter(|(_, seat)| matches!(seat, SeatAttendance::Up { .. }))
+            .map(|(index, _)| index)
+    }
+
+    /// Input indexes of the seats that did not come up, with the last failure.
+    pub fn down(&self) -> impl Iterator<Item = (usize, &SeatFailure)> + '_ {
+        self.seats
+            .iter()
+            .enumerate()
+            .filter_map(|(index, seat)| match seat {
+                SeatAttendance::Down { last_failure, .. } => Some((index, last_failure)),
+                SeatAttendance::Up { .. } => None,
+            })
+    }
+}
+
+/// Polls `check` on every seat, concurrently, until each answers `200` or `policy.deadline`
+/// passes (spec §7: OSS asks `check` while waiting for players before a game). Returns within
+/// the deadline plus scheduling slack, whatever the players do; runs on the caller's task and
+/// leaves nothing running behind it. The runner then starts without the absent seats, or fails.
+pub async fn wait_until_up<'a>(
+    seats: impl IntoIterator<Item = &'a PlayerSeat>,
+    policy: CheckPolicy,
+) -> Attendance {
+    let started = Instant::now();
+    let give_up = started + policy.deadline;
+    let polls = seats
+        .into_iter()
+        .map(|seat| poll_until_up(seat, policy.retry_interval, started, give_up));
+    Attendance {
+        seats: join_all(polls).await,
+    }
+}
+
+async fn poll_until_up(
+    seat: &PlayerSeat,
+    retry_interval: Duration,
+    started: Instant,
+    give_up: Instant,
+) -> SeatAttendance {
+    let mut attempts = 0;
+    loop {
+        attempts += 1;
+        let attempt_started = Instant::now();
+        let remaining = give_up.saturating_duration_since(attempt_started);
+        let failure = match tokio::time::timeout(remaining, seat.check()).await {
+            Ok(Reply {
+                outcome: Ok(()), ..
+            }) => {
+                return SeatAttendance::Up {
+                    attempts,
+                    after: started.elapsed(),
+                }
+            }
+            Ok(Reply {
+                outcome: Err(failure),
+                ..
+            }) => failure,
+            Err(_) => SeatFailure::Timeout {
+                after_ms: failure::millis(attempt_started.elapsed()),
+            },
+        };
+        let next = Instant::now() + retry_interval;
+        if next >= give_up {
+            return SeatAttendance::Down {
+                attempts,
+                last_failure: failure,
+            };
+        }
+        tokio::time::sleep_until(next).await;
+    }
+}
+
+/// How often to ask a failing player for its version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct VersionPolicy {
+    /// Stop asking after this many failed attempts in a game. `None` (the default, spec §7):
+    /// keep asking while it fails. A limit is worth setting when `version` times out, as every
+    /// attempt then costs a full request timeout.
+    pub max_attempts: Option<u32>,
+}
+
+/// What the dealer knows of one player's version in one game (spec §6, §7): `Unknown` until a
+/// `version` succeeds, then that text for the rest of the game.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PlayerVersion {
+    known: Option<String>,
+    failed_attempts: u32,
+    last_failure: Option<SeatFailure>,
+}
+
+impl PlayerVersion {
+    /// Nothing asked yet.
+    pub fn new() -> PlayerVersion {
+        PlayerVersion::default()
+    }
+
+    /// Whether to ask (again): not known yet, and the policy's attempts not used up.
+    pub fn should_ask(&self, policy: &VersionPolicy) -> bool {
+        self.known.is_none()
+            && policy
+                .max_attempts
+                .is_none_or(|max| self.failed_attempts < max)
+    }
+
+    /// Records the outcome of a `version` request. Returns the version when it just became
+    /// known (the runner then shows it in every later state); a late failure after a success
+    /// changes nothing.
+    pub fn record(&mut self, outcome: &Result<String, SeatFailure>) -> Option<&str> {
+        if self.known.is_some() {
+            return None;
+        }
+        match outcome {
+            Ok(version) => {
+                self.known = Some(version.clone());
+                self.known.as_deref()
+            }
+            Err(failure) => {
+                self.failed_attempts = self.failed_attempts.saturating_add(1);
+                self.last_failure = Some(failure.clone());
+                None
+            }
+        }
+    }
+
+    /// The version to show: the player's text, or `Unknown`.
+    pub fn shown(&self) -> &str {
+        self.known.as_deref().unwrap_or(UNKNOWN_VERSION)
+    }
+
+    /// The version, once known.
+    pub fn known(&self) -> Option<&str> {
+        self.known.as_deref()
+    }
+
+    /// Failed attempts so far.
+    pub fn failed_attempts(&self) -> u32 {
+        self.failed_attempts
+    }
+
+    /// Why the last attempt failed.
+    pub fn last_failure(&self) -> Option<&SeatFailure> {
+        self.last_failure.as_ref()
+    }
+}
+
+/// Asks `version`, concurrently, of every seat whose [`PlayerVersion`] says so, and records the
+/// outcomes. Returns one entry per pair, in input order: the reply (for the logs) or `None` when
+/// the seat was not asked. Newly known versions are [`PlayerVersion::known`] afterwards.
+pub async fn ask_versions<'a>(
+    seats: impl IntoIterator<Item = (&'a PlayerSeat, &'a mut PlayerVersion)>,
+    policy: &VersionPolicy,
+) -> Vec<Option<Reply<String>>> {
+    let asks = seats.into_iter().map(|(seat, version)| async move {
+        if !version.should_ask(policy) {
+            return None;
+        }
+        let reply = seat.version().await;
+        version.record(&reply.outcome);
+        Some(reply)
+    });
+    join_all(asks).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn assert_send<T: Send>(_: &T) {}
+
+    #[allow(dead_code)] // Compiles or not: never run.
+    fn every_future_is_send(seat: &PlayerSeat, seats: &[PlayerSeat], state: &GameState) {
+        assert_send(&seat.bet_request(state));
+        assert_send(&seat.showdown(state));
+        assert_send(&seat.version());
+        assert_send(&seat.check());
+        assert_send(&wait_until_up(seats, CheckPolicy::default()));
+        let mut versions = vec![PlayerVersion::new(); seats.len()];
+        let policy = VersionPolicy::default();
+        assert_send(&ask_versions(
+            seats.iter().zip(versions.iter_mut()),
+            &policy,
+        ));
+    }
+
+    #[test]
+    fn spec_6_version_is_unknown_until_it_succeeds_then_fixed() {
+        let policy = VersionPolicy::default();
+        let mut version = PlayerVersion::new();
+        assert_eq!(version.shown(), "Unknown");
+        assert!(version.should_ask(&policy));
+        assert_eq!(version.record(&Err(SeatFailure::Status(500))), None);
+        assert_eq!(version.record(&Err(SeatFailure::ConnectionRefused)), None);
+        assert_eq!(version.failed_attempts(), 2);
+        assert_eq!(
+            version.last_failure(),
+            Some(&SeatFailure::ConnectionRefused)
+        );
+        assert!(
+            version.should_ask(&policy),
+            "spec §7: retried while it fails"
+        );
+        assert_eq!(version.record(&Ok("v2 ".into())), Some("v2 "));
+        assert_eq!(version.shown(), "v2 ");
+        assert!(!version.should_ask(&policy), "asked once per game");
+        assert_eq!(version.record(&Ok("v3".into())), None);
+        assert_eq!(version.record(&Err(SeatFailure::Status(500))), None);
+        assert_eq!(version.shown(), "v2 ");
+    }
+
+    #[test]
+    fn a_version_policy_can_stop_the_retries() {
+        let policy = VersionPolicy {
+            max_attempts: Some(2),
+        };
+        let mut version = PlayerVersion::new();
+        version.record(&Err(SeatFailure::Timeout { after_ms: 2000 }));
+        assert!(version.should_ask(&policy));
+        version.record(&Err(SeatFailure::Timeout { after_ms: 2000 }));
+        assert!(!version.should_ask(&policy));
+        assert_eq!(version.shown(), UNKNOWN_VERSION);
+    }
+
+    #[test]
+    fn versions_are_verbatim_but_one_bounded_line() {
+        assert_eq!(
+            clean_version(b"Ultimate chan killer "),
+            "Ultimate chan killer "
+        );
+        assert_eq!(clean_version(b" spaced  "), " spaced  ");
+        assert_eq!(clean_version(b"a\r\nb\tc\x00\x7f"), "abc");
+        assert_eq!(clean_version(b"caf\xc3\xa9 \xff"), "café \u{fffd}");
+        assert_eq!(clean_version(b""), "");
+        let long = clean_version("é".repeat(1000).as_bytes());
+        assert_eq!(long.chars().count(), VERSION_MAX_CHARS);
+    }
+}

@@ -1,0 +1,2 @@
+//! Test support shared by the dealer's integration tests (`mod support;` in a test file).
+pub mod misbehaving;

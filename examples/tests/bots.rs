@@ -1,0 +1,80 @@
+//! Every example bot answers every recorded and hand-made situation with a meaningful bet.
+
+use examples::bots::{by_name, RandomBot, KINDS};
+use player::testing::{assert_legal_bets, check_bet, heads_up, load, table};
+use player::{Chips, Player};
+
+fn recordings() -> Vec<player::testing::Recorded> {
+    load(concat!(env!("CARGO_MANIFEST_DIR"), "/../player/tests/fixtures"))
+}
+
+#[test]
+fn every_kind_answers_real_games_meaningfully() {
+    let recorded = recordings();
+    for kind in KINDS {
+        let bot = by_name(kind).unwrap();
+        let report = assert_legal_bets(&bot, &recorded);
+        assert!(report.checked > 20, "{kind}");
+        assert!(!bot.version().is_empty());
+    }
+}
+
+#[test]
+fn every_kind_answers_a_sweep_of_spots_meaningfully() {
+    let boards = ["", "2s 7h Jd", "2s 7h Jd Qc 3c"];
+    for kind in KINDS {
+        let bot = by_name(kind).unwrap();
+        for board in boards {
+            for stack in [1, 25, 400, 5000] {
+                for facing in [0, 10, 300, 4000] {
+                    let state = table(3)
+                        .hole_cards("Ah 8d")
+                        .board(board)
+                        .stack(0, stack)
+                        .bets([20, 20 + facing, 20])
+                        .build();
+                    let answer = bot.bet_request(&state);
+                    if let Err(problem) = check_bet(&state, answer) {
+                        panic!("{kind}, board [{board}], stack {stack}, facing {facing}: {problem}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn each_bot_does_what_its_name_says() {
+    // Facing 20 with 10 in, blinds 10/20, 990 behind.
+    let state = heads_up().hole_cards("7c 2d").post_blinds().build();
+    let answer = |kind: &str| by_name(kind).unwrap().bet_request(&state);
+    assert_eq!(answer("folder"), Chips(0));
+    assert_eq!(answer("calling-station"), Chips(10));
+    assert_eq!(answer("raiser"), state.minimum_raise_amount());
+    assert_eq!(answer("all-in"), Chips(990));
+    assert!(by_name("no-such-bot").is_none());
+}
+
+#[test]
+fn the_random_bot_is_reproducible_and_varied() {
+    let state = heads_up().hole_cards("Ah Kd").post_blinds().build();
+    let play = |seed| {
+        let bot = RandomBot::with_seed(seed);
+        (0..200).map(|_| bot.bet_request(&state)).collect::<Vec<_>>()
+    };
+    assert_eq!(play(7), play(7));
+    assert_ne!(play(7), play(8));
+    let answers = play(7);
+    let distinct: std::collections::BTreeSet<_> = answers.iter().collect();
+    // fold, call, minimum raise, pot raise, all-in.
+    assert_eq!(distinct.len(), 5, "{distinct:?}");
+}
+
+#[test]
+fn every_kind_has_a_binary() {
+    let bin_dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/bin");
+    for kind in KINDS {
+        let path = std::path::Path::new(bin_dir).join(format!("{kind}.rs"));
+        assert!(path.exists(), "no binary for {kind}: {}", path.display());
+    }
+}

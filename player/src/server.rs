@@ -1,0 +1,633 @@
+//! Serving a [`Player`]: [`serve`] for a team's `main`, [`ServerBuilder`] for everything else
+//! (tests, the dealer's in-process house bots, custom setups).
+//!
+//! Lifecycle: [`ServerBuilder::bind`] binds the socket (port 0 picks a free port) and tells the
+//! address; [`BoundServer::start`] starts serving inside the current Tokio runtime (any flavour:
+//! actix's workers run on threads of their own); [`RunningServer::stop`] stops it gracefully.
+//!
+//! ```
+//! # async fn demo() -> Result<(), player::ServeError> {
+//! use player::{strategy::TemplatePlayer, ServerBuilder};
+//! let server = ServerBuilder::new(TemplatePlayer::default())
+//!     .address(([127, 0, 0, 1], 0).into())
+//!     .workers(1)
+//!     .start()?;
+//! println!("serving on {}", server.url());
+//! server.stop().await?;
+//! # Ok(()) }
+//! # tokio::runtime::Runtime::new().unwrap().block_on(demo()).unwrap();
+//! ```
+
+use crate::auth::Secret;
+use crate::runner::StrategyRunner;
+use crate::service::{self, ServiceState};
+use crate::Player;
+use actix_web::{web, App, HttpServer};
+use shared::Chips;
+use std::future::Future;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, TcpListener};
+use std::sync::Arc;
+use std::time::Duration;
+use thiserror::Error;
+
+/// The port to listen on (spec §1: templates read `PORT`).
+pub const PORT_ENV: &str = "PORT";
+/// The address to bind (default `0.0.0.0`, every interface, as a container needs).
+pub const HOST_ENV: &str = "PLAYER_HOST";
+/// The shared secret callers must present; unset or empty means authentication is off.
+pub const AUTH_ENV: &str = "PLAYER_AUTH";
+/// The time budget of one strategy call, in milliseconds.
+pub const TIME_BUDGET_ENV: &str = "PLAYER_TIME_BUDGET_MS";
+/// The number of HTTP worker threads.
+pub const WORKERS_ENV: &str = "PLAYER_WORKERS";
+/// The most strategy calls that may run at once (stuck ones included).
+pub const MAX_IN_FLIGHT_ENV: &str = "PLAYER_MAX_IN_FLIGHT";
+
+/// Port 1337, like the JavaScript template.
+pub const DEFAULT_PORT: u16 = 1337;
+/// 1.5 s: below the dealer's 2 s read timeout, with room for the network.
+pub const DEFAULT_TIME_BUDGET: Duration = Duration::from_millis(1500);
+/// 1 MiB: a 10-player `game_state` is about 4 KiB, so this is generous and still bounded.
+pub const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;
+/// Enough for many concurrent games; also the most threads stuck strategy calls can hold.
+pub const DEFAULT_MAX_IN_FLIGHT: usize = 64;
+
+/// A configuration value (usually an environment variable) that cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{name}={value:?} is not {expected}")]
+pub struct ConfigError {
+    /// The setting, e.g. `PORT`.
+    pub name: &'static str,
+    /// The value that was given.
+    pub value: String,
+    /// What was expected instead.
+    pub expected: &'static str,
+}
+
+/// Why the server could not start or stopped with an error.
+#[derive(Debug, Error)]
+pub enum ServeError {
+    /// A setting is invalid.
+    #[error("invalid configuration: {0}")]
+    Config(#[from] ConfigError),
+    /// The address could not be bound (in use, no permission).
+    #[error("cannot listen on {address}: {source}")]
+    Bind {
+        /// The address asked for.
+        address: SocketAddr,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// Starting needs a Tokio runtime and none is running on this thread.
+    #[error("start() must be called inside a Tokio runtime (use serve() or ServerBuilder::run_blocking otherwise)")]
+    NoRuntime,
+    /// A runtime or thread pool could not be created.
+    #[error("cannot create the server's threads: {0}")]
+    Threads(std::io::Error),
+    /// The server failed while running.
+    #[error("the server failed: {0}")]
+    Server(std::io::Error),
+}
+
+fn parse<T: std::str::FromStr>(
+    name: &'static str,
+    value: &str,
+    expected: &'static str,
+) -> Result<T, ConfigError> {
+    value.trim().parse().map_err(|_| ConfigError {
+        name,
+        value: value.to_string(),
+        expected,
+    })
+}
+
+/// `default` with the port and host replaced by `PORT` and `PLAYER_HOST` when they are set.
+fn address_from(
+    lookup: &impl Fn(&str) -> Option<String>,
+    default: SocketAddr,
+) -> Result<SocketAddr, ConfigError> {
+    let mut address = default;
+    if let Some(value) = lookup(PORT_ENV) {
+        let port: u16 = parse(PORT_ENV, &value, "a port number (0-65535)")?;
+        address.set_port(port);
+    }
+    if let Some(value) = lookup(HOST_ENV) {
+        let host: IpAddr = parse(HOST_ENV, &value, "an IP address such as 0.0.0.0")?;
+        address.set_ip(host);
+    }
+    Ok(address)
+}
+
+/// The address [`serve`] listens on, from `PORT` and `PLAYER_HOST` (default `0.0.0.0:1337`).
+///
+/// # Errors
+/// A [`ConfigError`] for a value that does not parse.
+pub fn address_from_env() -> Result<SocketAddr, ConfigError> {
+    address_from(
+        &|name: &str| std::env::var(name).ok(),
+        SocketAddr::new(IpAddr::V4(Ipv4Addr::UNSPECIFIED), DEFAULT_PORT),
+    )
+}
+
+/// Configures and starts a server for one [`Player`].
+///
+/// [`ServerBuilder::new`] reads no environment variables; [`ServerBuilder::from_env`] applies
+/// the ones that are set (`PORT`, `PLAYER_HOST`, `PLAYER_AUTH`, `PLAYER_TIME_BUDGET_MS`,
+/// `PLAYER_WORKERS`, `PLAYER_MAX_IN_FLIGHT`).
+pub struct ServerBuilder {
+    player: Arc<dyn Player>,
+    address: SocketAddr,
+    time_budget: Duration,
+    fallback: Chips,
+    secret: Option<Secret>,
+    body_limit: usize,
+    workers: Option<usize>,
+    max_in_flight: usize,
+    shutdown_timeout: Duration,
+    stop_on_signals: bool,
+}
+
+impl std::fmt::Debug for ServerBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServerBuilder")
+            .field("address", &self.address)
+            .field("time_budget", &self.time_budget)
+            .field("fallback", &self.fallback)
+            .field("auth", &self.secret.is_some())
+            .field("body_limit", &self.body_limit)
+            .field("workers", &self.workers)
+            .field("max_in_flight", &self.max_in_flight)
+            .field("shutdown_timeout", &self.shutdown_timeout)
+            .field("stop_on_signals", &self.stop_on_signals)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ServerBuilder {
+    /// Defaults: `0.0.0.0:1337`, 1,500 ms budget, fallback `0`, no authentication, 1 MiB body
+    /// limit, one worker per core, 64 strategy calls in flight, 5 s graceful shutdown, no
+    /// signal handling.
+    pub fn new(player: impl Player) -> ServerBuilder {
+        ServerBuilder::from_arc(Arc::new(player))
+    }
+
+    /// Like [`ServerBuilder::new`] for a player that is already shared.
+    pub fn from_arc(player: Arc<dyn Player>) -> ServerBuilder {
+        ServerBuilder {
+            player,
+            address: SocketAddr::new(IpAddr::V4(Ipv4Addr::UNSPECIFIED), DEFAULT_PORT),
+            time_budget: DEFAULT_TIME_BUDGET,
+            fallback: Chips::ZERO,
+            secret: None,
+            body_limit: DEFAULT_BODY_LIMIT,
+            workers: None,
+            max_in_flight: DEFAULT_MAX_IN_FLIGHT,
+            shutdown_timeout: Duration::from_secs(5),
+            stop_on_signals: false,
+        }
+    }
+
+    /// Applies the environment variables that are set (see the constants in this crate).
+    ///
+    /// # Errors
+    /// A [`ConfigError`] for a value that does not parse (a typo must not silently fall back to
+    /// a default port).
+    pub fn from_env(self) -> Result<ServerBuilder, ConfigError> {
+        self.apply_env(|name| std::env::var(name).ok())
+    }
+
+    /// [`ServerBuilder::from_env`] with a custom variable lookup (for tests and embedding).
+    ///
+    /// # Errors
+    /// As [`ServerBuilder::from_env`].
+    pub fn apply_env(
+        mut self,
+        lookup: impl Fn(&str) -> Option<String>,
+    ) -> Result<ServerBuilder, ConfigError> {
+        self.address = address_from(&lookup, self.address)?;
+        if let Some(value) = lookup(AUTH_ENV) {
+            self.secret = Secret::new(value);
+        }
+        if let Some(value) = lookup(TIME_BUDGET_ENV) {
+            let millis: u64 = parse(TIME_BUDGET_ENV, &value, "a whole number of milliseconds")?;
+            self.time_budget = Duration::from_millis(millis);
+        }
+        if let Some(value) = lookup(WORKERS_ENV) {
+            let workers: usize = parse(WORKERS_ENV, &value, "a positive number of threads")?;
+            if workers == 0 {
+                return Err(ConfigError {
+                    name: WORKERS_ENV,
+                    value,
+                    expected: "a positive number of threads",
+                });
+            }
+            self.workers = Some(workers);
+        }
+        if let Some(value) = lookup(MAX_IN_FLIGHT_ENV) {
+            let max: usize = parse(MAX_IN_FLIGHT_ENV, &value, "a positive number of calls")?;
+            if max == 0 {
+                return Err(ConfigError {
+                    name: MAX_IN_FLIGHT_ENV,
+                    value,
+                    expected: "a positive number of calls",
+                });
+            }
+            self.max_in_flight = max;
+        }
+        Ok(self)
+    }
+
+    /// The address to listen on; port 0 picks a free port (see [`BoundServer::local_addr`]).
+    pub fn address(mut self, address: SocketAddr) -> ServerBuilder {
+        self.address = address;
+        self
+    }
+
+    /// Only the port, keeping the host.
+    pub fn port(mut self, port: u16) -> ServerBuilder {
+        self.address.set_port(port);
+        self
+    }
+
+    /// How long one `bet_request` (or `showdown`, `version`) may take before the fallback is
+    /// answered. Keep it below the dealer's timeout (2 s on Lean Poker).
+    pub fn time_budget(mut self, budget: Duration) -> ServerBuilder {
+        self.time_budget = budget;
+        self
+    }
+
+    /// The answer to a `bet_request` whose strategy panicked or overran (default 0: check when
+    /// free, fold otherwise).
+    pub fn fallback(mut self, answer: Chips) -> ServerBuilder {
+        self.fallback = answer;
+        self
+    }
+
+    /// Requires callers to present this secret (Bearer token, or the password of HTTP Basic
+    /// auth with any user name). An empty secret turns authentication off.
+    pub fn auth_secret(mut self, secret: impl Into<String>) -> ServerBuilder {
+        self.secret = Secret::new(secret);
+        self
+    }
+
+    /// The largest request body accepted; larger ones get `413`.
+    pub fn body_limit(mut self, bytes: usize) -> ServerBuilder {
+        self.body_limit = bytes;
+        self
+    }
+
+    /// The number of HTTP worker threads (default: one per core). At least 1.
+    pub fn workers(mut self, workers: usize) -> ServerBuilder {
+        self.workers = Some(workers.max(1));
+        self
+    }
+
+    /// The most strategy calls running at once, stuck ones included; also the most threads
+    /// they can occupy. At least 1.
+    pub fn max_in_flight(mut self, calls: usize) -> ServerBuilder {
+        self.max_in_flight = calls.max(1);
+        self
+    }
+
+    /// How long a graceful stop waits for requests in progress (default 5 s).
+    pub fn shutdown_timeout(mut self, timeout: Duration) -> ServerBuilder {
+        self.shutdown_timeout = timeout;
+        self
+    }
+
+    /// Whether SIGTERM and SIGINT (Ctrl-C) stop the server gracefully. Off by default so that
+    /// servers embedded in another program leave signals to it; [`serve`] turns it on.
+    pub fn stop_on_signals(mut self, enabled: bool) -> ServerBuilder {
+        self.stop_on_signals = enabled;
+        self
+    }
+
+    /// Binds the listening socket now, so the address (and a port 0's real port) is known.
+    ///
+    /// # Errors
+    /// [`ServeError::Bind`] when the address is in use or not permitted.
+    pub fn bind(self) -> Result<BoundServer, ServeError> {
+        let listener = TcpListener::bind(self.address).map_err(|source| ServeError::Bind {
+            address: self.address,
+            source,
+        })?;
+        let local_addr = listener.local_addr().map_err(|source| ServeError::Bind {
+            address: self.address,
+            source,
+        })?;
+        Ok(BoundServer {
+            builder: self,
+            listener,
+            local_addr,
+        })
+    }
+
+    /// [`ServerBuilder::bind`] then [`BoundServer::start`].
+    ///
+    /// # Errors
+    /// As those two.
+    pub fn start(self) -> Result<RunningServer, ServeError> {
+        self.bind()?.start()
+    }
+
+    /// Starts and serves until stopped (by a signal if enabled, or a [`StopHandle`]).
+    ///
+    /// # Errors
+    /// As [`ServerBuilder::start`], or [`ServeError::Server`] if serving fails.
+    pub async fn run(self) -> Result<(), ServeError> {
+        self.start()?.wait().await
+    }
+
+    /// [`ServerBuilder::run`] on a runtime of its own, for programs without one.
+    ///
+    /// # Errors
+    /// As [`ServerBuilder::run`].
+    pub fn run_blocking(self) -> Result<(), ServeError> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(ServeError::Threads)?;
+        runtime.block_on(self.run())
+    }
+}
+
+/// A server whose socket is bound but which does not serve yet.
+#[derive(Debug)]
+pub struct BoundServer {
+    builder: ServerBuilder,
+    listener: TcpListener,
+    local_addr: SocketAddr,
+}
+
+impl BoundServer {
+    /// The bound address, with the real port when port 0 was asked for.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.local_addr
+    }
+
+    /// Starts serving in the background of the current Tokio runtime.
+    ///
+    /// # Errors
+    /// [`ServeError::NoRuntime`] outside a runtime, [`ServeError::Threads`] if the strategy
+    /// pool cannot be created, [`ServeError::Bind`] if the socket cannot be handed to actix.
+    pub fn start(self) -> Result<RunningServer, ServeError> {
+        let BoundServer {
+            builder,
+            listener,
+            local_addr,
+        } = self;
+        let runtime = tokio::runtime::Handle::try_current().map_err(|_| ServeError::NoRuntime)?;
+        let runner = StrategyRunner::new(builder.max_in_flight, builder.time_budget)
+            .map_err(ServeError::Threads)?;
+        let state = web::Data::new(ServiceState {
+            player: builder.player,
+            runner,
+            fallback: builder.fallback,
+            secret: builder.secret.clone(),
+            body_limit: builder.body_limit,
+        });
+        let mut server = HttpServer::new(move || {
+            App::new()
+                .app_data(state.clone())
+                .default_service(web::to(service::handle))
+        })
+        .disable_signals()
+        .shutdown_timeout(builder.shutdown_timeout.as_secs().max(1))
+        .backlog(1024);
+        if let Some(workers) = builder.workers {
+            server = server.workers(workers);
+        }
+        if builder.stop_on_signals {
+            server = server.shutdown_signal(termination_signal());
+        }
+        let server = server
+            .listen(listener)
+            .map_err(|source| ServeError::Bind {
+                address: local_addr,
+                source,
+            })?
+            .run();
+        let stop = StopHandle(server.handle());
+        let task = runtime.spawn(server);
+        tracing::info!(
+            address = %local_addr,
+            time_budget_ms = builder.time_budget.as_millis() as u64,
+            auth = builder.secret.is_some(),
+            "player listening"
+        );
+        Ok(RunningServer {
+            local_addr,
+            stop,
+            task: Some(task),
+        })
+    }
+}
+
+/// Waits for SIGTERM (what containers get) or SIGINT (Ctrl-C).
+async fn termination_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        match signal(SignalKind::terminate()) {
+            Ok(mut terminate) => {
+                tokio::select! {
+                    _ = terminate.recv() => tracing::info!("SIGTERM: stopping gracefully"),
+                    _ = tokio::signal::ctrl_c() => tracing::info!("Ctrl-C: stopping gracefully"),
+                }
+            }
+            Err(error) => {
+                tracing::warn!(%error, "cannot listen for SIGTERM; only Ctrl-C stops the server");
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+        tracing::info!("Ctrl-C: stopping gracefully");
+    }
+}
+
+/// Stops a running server from anywhere (clone it freely).
+#[derive(Debug, Clone)]
+pub struct StopHandle(actix_web::dev::ServerHandle);
+
+impl StopHandle {
+    /// Asks the server to stop: at once, or `graceful`ly (finishing requests in progress, up to
+    /// the shutdown timeout). The request is sent immediately; await the future to wait for the
+    /// stop to complete.
+    pub fn stop(&self, graceful: bool) -> impl Future<Output = ()> + use<> {
+        self.0.stop(graceful)
+    }
+}
+
+/// A server that is serving. Dropping it stops it (not gracefully); use
+/// [`RunningServer::stop`] for a graceful stop or [`RunningServer::wait`] to serve until a
+/// signal or a [`StopHandle`] stops it.
+#[derive(Debug)]
+pub struct RunningServer {
+    local_addr: SocketAddr,
+    stop: StopHandle,
+    task: Option<tokio::task::JoinHandle<std::io::Result<()>>>,
+}
+
+impl RunningServer {
+    /// The bound address.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.local_addr
+    }
+
+    /// A URL to reach the server from this machine (`0.0.0.0` becomes `127.0.0.1`), with a
+    /// trailing slash: `http://127.0.0.1:1337/`.
+    pub fn url(&self) -> String {
+        let ip = match self.local_addr.ip() {
+            IpAddr::V4(ip) if ip.is_unspecified() => IpAddr::V4(Ipv4Addr::LOCALHOST),
+            IpAddr::V6(ip) if ip.is_unspecified() => IpAddr::V6(Ipv6Addr::LOCALHOST),
+            ip => ip,
+        };
+        format!("http://{}/", SocketAddr::new(ip, self.local_addr.port()))
+    }
+
+    /// A handle that can stop the server from elsewhere.
+    pub fn stop_handle(&self) -> StopHandle {
+        self.stop.clone()
+    }
+
+    /// Stops gracefully and waits until the server is down.
+    ///
+    /// # Errors
+    /// [`ServeError::Server`] if the server had failed.
+    pub async fn stop(self) -> Result<(), ServeError> {
+        self.stop.stop(true).await;
+        self.wait().await
+    }
+
+    /// Serves until the server is stopped (by a signal, if enabled, or a [`StopHandle`]).
+    ///
+    /// # Errors
+    /// [`ServeError::Server`] if the server failed.
+    pub async fn wait(mut self) -> Result<(), ServeError> {
+        let Some(task) = self.task.take() else {
+            return Ok(());
+        };
+        match task.await {
+            Ok(result) => result.map_err(ServeError::Server),
+            Err(join_error) => Err(ServeError::Server(std::io::Error::other(join_error))),
+        }
+    }
+}
+
+impl Drop for RunningServer {
+    fn drop(&mut self) {
+        if self.task.is_some() {
+            // The command is sent now; the returned future only waits for completion.
+            drop(self.stop.stop(false));
+        }
+    }
+}
+
+/// Serves `player` the way a team's `main` wants: logs set up from `RUST_LOG`, settings from
+/// the environment (`PORT`, default 1337, on `0.0.0.0`; see [`ServerBuilder::from_env`]), until
+/// SIGTERM or Ctrl-C, then a graceful stop.
+///
+/// # Errors
+/// A [`ServeError`] for a bad setting, a port in use, or a server failure.
+pub fn serve(player: impl Player) -> Result<(), ServeError> {
+    crate::init_logging();
+    ServerBuilder::new(player)
+        .from_env()?
+        .stop_on_signals(true)
+        .run_blocking()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    struct Zero;
+    impl Player for Zero {
+        fn bet_request(&self, _: &shared::GameState) -> Chips {
+            Chips::ZERO
+        }
+    }
+
+    fn env(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
+        let map: HashMap<String, String> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        move |name| map.get(name).cloned()
+    }
+
+    #[test]
+    fn spec_1_port_from_env_with_default_1337() {
+        let builder = ServerBuilder::new(Zero).apply_env(env(&[])).unwrap();
+        assert_eq!(builder.address, "0.0.0.0:1337".parse().unwrap());
+        let builder = ServerBuilder::new(Zero)
+            .apply_env(env(&[("PORT", "8080"), ("PLAYER_HOST", "127.0.0.1")]))
+            .unwrap();
+        assert_eq!(builder.address, "127.0.0.1:8080".parse().unwrap());
+    }
+
+    #[test]
+    fn every_setting_comes_from_env() {
+        let builder = ServerBuilder::new(Zero)
+            .apply_env(env(&[
+                ("PLAYER_AUTH", "s3cret"),
+                ("PLAYER_TIME_BUDGET_MS", "900"),
+                ("PLAYER_WORKERS", "3"),
+                ("PLAYER_MAX_IN_FLIGHT", "7"),
+            ]))
+            .unwrap();
+        assert!(builder.secret.is_some());
+        assert_eq!(builder.time_budget, Duration::from_millis(900));
+        assert_eq!(builder.workers, Some(3));
+        assert_eq!(builder.max_in_flight, 7);
+        let off = ServerBuilder::new(Zero)
+            .apply_env(env(&[("PLAYER_AUTH", "")]))
+            .unwrap();
+        assert!(off.secret.is_none());
+        assert!(!format!("{builder:?}").contains("s3cret"));
+    }
+
+    #[test]
+    fn bad_env_values_are_errors_not_defaults() {
+        for (name, value) in [
+            ("PORT", "80a"),
+            ("PORT", "70000"),
+            ("PORT", "-1"),
+            ("PLAYER_HOST", "localhost:1"),
+            ("PLAYER_TIME_BUDGET_MS", "1.5"),
+            ("PLAYER_WORKERS", "0"),
+            ("PLAYER_MAX_IN_FLIGHT", "none"),
+        ] {
+            let error = ServerBuilder::new(Zero)
+                .apply_env(env(&[(name, value)]))
+                .unwrap_err();
+            assert_eq!(error.name, name);
+            assert!(error.to_string().starts_with(name), "{error}");
+        }
+    }
+
+    #[test]
+    fn start_outside_a_runtime_is_an_error() {
+        let bound = ServerBuilder::new(Zero)
+            .address(([127, 0, 0, 1], 0).into())
+            .bind()
+            .unwrap();
+        assert_ne!(bound.local_addr().port(), 0);
+        assert!(matches!(bound.start(), Err(ServeError::NoRuntime)));
+    }
+
+    #[test]
+    fn binding_a_used_port_says_which() {
+        let taken = TcpListener::bind("127.0.0.1:0").unwrap();
+        let address = taken.local_addr().unwrap();
+        let error = ServerBuilder::new(Zero).address(address).bind().unwrap_err();
+        assert!(
+            error.to_string().contains(&address.to_string()),
+            "{error}"
+        );
+    }
+}

@@ -1,0 +1,310 @@
+//! The HTTP side of the protocol (spec §1, §6): one handler for every request.
+//!
+//! | request | answer |
+//! |---|---|
+//! | `POST /` `action=check` | `200` `OK` |
+//! | `POST /` `action=version` | `200` the player's version text (`500` if `version()` panics) |
+//! | `POST /` `action=bet_request` | `200` digits only (the fallback on panic, overrun or busy) |
+//! | `POST /` `action=showdown` | `200` `OK`, after `showdown()` returned, failed, or ran out of time |
+//! | `POST /` undecodable body | `400` one line saying why |
+//! | `POST /` body over the limit | `413` |
+//! | `POST /` without valid credentials (auth on) | `401` with `WWW-Authenticate` |
+//! | `GET /`, `HEAD /` | `200` a short status: SDK name and version, the player's version |
+//! | any other method on `/` | `405` with `Allow` |
+//! | any other path | `404` |
+//!
+//! The `Content-Type` of a request is not checked (some dealers send none, or the wrong one):
+//! the body is always read as a form. `GET /` needs no credentials so that health checks work
+//! without the secret; it shows nothing but versions.
+
+use crate::auth::{Secret, CHALLENGES};
+use crate::runner::{CallFailure, StrategyRunner};
+use crate::{Player, SDK_VERSION};
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::http::{Method, StatusCode};
+use actix_web::{web, HttpRequest, HttpResponse};
+use shared::protocol::Request;
+use shared::Chips;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Everything the handler needs, shared by every worker.
+pub(crate) struct ServiceState {
+    pub(crate) player: Arc<dyn Player>,
+    pub(crate) runner: StrategyRunner,
+    pub(crate) fallback: Chips,
+    pub(crate) secret: Option<Secret>,
+    pub(crate) body_limit: usize,
+}
+
+const TEXT: HeaderValue = HeaderValue::from_static("text/plain; charset=utf-8");
+
+fn text(status: StatusCode, body: impl Into<String>) -> HttpResponse {
+    HttpResponse::build(status)
+        .insert_header((header::CONTENT_TYPE, TEXT))
+        .body(body.into())
+}
+
+fn micros(started: Instant) -> u64 {
+    u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX)
+}
+
+/// Logs and builds a 4xx answer with a one-line reason.
+fn reject(started: Instant, method: &Method, status: StatusCode, reason: &str) -> HttpResponse {
+    let latency_us = micros(started);
+    if matches!(
+        status,
+        StatusCode::NOT_FOUND | StatusCode::METHOD_NOT_ALLOWED
+    ) {
+        tracing::debug!(%method, status = status.as_u16(), latency_us, reason, "rejected");
+    } else {
+        tracing::warn!(%method, status = status.as_u16(), latency_us, reason, "rejected");
+    }
+    text(status, reason)
+}
+
+/// The single handler behind every route.
+pub(crate) async fn handle(
+    request: HttpRequest,
+    payload: web::Payload,
+    state: web::Data<ServiceState>,
+) -> HttpResponse {
+    let started = Instant::now();
+    let method = request.method();
+    if request.path() != "/" {
+        return reject(
+            started,
+            method,
+            StatusCode::NOT_FOUND,
+            "not found: the player answers POST / (and GET / for status)",
+        );
+    }
+    if method == Method::GET || method == Method::HEAD {
+        return status_page(&state, started).await;
+    }
+    if method != Method::POST {
+        let mut response = reject(
+            started,
+            method,
+            StatusCode::METHOD_NOT_ALLOWED,
+            "method not allowed: use POST / (or GET / for status)",
+        );
+        response
+            .headers_mut()
+            .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD, POST"));
+        return response;
+    }
+    if let Some(secret) = &state.secret {
+        let header = request
+            .headers()
+            .get(header::AUTHORIZATION)
+            .map(HeaderValue::as_bytes);
+        if let Err(denied) = secret.check(header) {
+            let mut response = reject(
+                started,
+                method,
+                StatusCode::UNAUTHORIZED,
+                denied.reason(),
+            );
+            for challenge in CHALLENGES {
+                response.headers_mut().append(
+                    header::WWW_AUTHENTICATE,
+                    HeaderValue::from_static(challenge),
+                );
+            }
+            return response;
+        }
+    }
+    let too_large = || {
+        reject(
+            started,
+            method,
+            StatusCode::PAYLOAD_TOO_LARGE,
+            &format!(
+                "request body too large: the limit is {} bytes",
+                state.body_limit
+            ),
+        )
+    };
+    // Refuse early on a declared length, before reading anything.
+    let declared = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.parse::<u64>().ok());
+    if declared.is_some_and(|length| length > state.body_limit as u64) {
+        return too_large();
+    }
+    let body = match payload.to_bytes_limited(state.body_limit).await {
+        Ok(Ok(body)) => body,
+        Ok(Err(error)) => {
+            return reject(
+                started,
+                method,
+                StatusCode::BAD_REQUEST,
+                &format!("could not read the request body: {error}"),
+            )
+        }
+        Err(_exceeded) => return too_large(),
+    };
+    let decoded = match Request::decode(&body) {
+        Ok(decoded) => decoded,
+        Err(error) => {
+            return reject(
+                started,
+                method,
+                StatusCode::BAD_REQUEST,
+                &error.to_string(),
+            )
+        }
+    };
+    match decoded {
+        Request::Check => {
+            tracing::info!(
+                action = "check",
+                latency_us = micros(started),
+                "answered"
+            );
+            text(StatusCode::OK, "OK")
+        }
+        Request::Version => version(&state, started).await,
+        Request::BetRequest(game_state) => bet_request(&state, started, game_state).await,
+        Request::Showdown(game_state) => showdown(&state, started, game_state).await,
+    }
+}
+
+/// The fields that identify a request in the log.
+struct Ids {
+    game_id: String,
+    round: Option<u64>,
+    in_action: Option<usize>,
+}
+
+impl Ids {
+    fn of(state: &shared::GameState) -> Ids {
+        Ids {
+            game_id: state.game_id.clone().unwrap_or_default(),
+            round: state.round,
+            in_action: state.in_action.map(|seat| seat.index()),
+        }
+    }
+}
+
+async fn bet_request(
+    state: &ServiceState,
+    started: Instant,
+    game_state: shared::GameState,
+) -> HttpResponse {
+    let ids = Ids::of(&game_state);
+    let player = state.player.clone();
+    let outcome = state
+        .runner
+        .run("bet_request", move || player.bet_request(&game_state))
+        .await;
+    let latency_us = micros(started);
+    let answer = match outcome {
+        Ok(answer) => {
+            tracing::info!(
+                action = "bet_request",
+                game_id = %ids.game_id,
+                round = ids.round,
+                in_action = ids.in_action,
+                answer = answer.get(),
+                latency_us,
+                "answered"
+            );
+            answer
+        }
+        Err(failure) => {
+            tracing::warn!(
+                action = "bet_request",
+                game_id = %ids.game_id,
+                round = ids.round,
+                in_action = ids.in_action,
+                answer = state.fallback.get(),
+                latency_us,
+                reason = %failure,
+                "bet_request failed; answered the fallback"
+            );
+            state.fallback
+        }
+    };
+    // Digits only, no newline (spec §1): u64's Display is exactly that.
+    text(StatusCode::OK, answer.get().to_string())
+}
+
+async fn showdown(
+    state: &ServiceState,
+    started: Instant,
+    game_state: shared::GameState,
+) -> HttpResponse {
+    let ids = Ids::of(&game_state);
+    let player = state.player.clone();
+    let outcome = state
+        .runner
+        .run("showdown", move || player.showdown(&game_state))
+        .await;
+    let latency_us = micros(started);
+    match outcome {
+        Ok(()) => tracing::info!(
+            action = "showdown",
+            game_id = %ids.game_id,
+            round = ids.round,
+            latency_us,
+            "answered"
+        ),
+        // A failed showdown never bans (spec §6): log it and answer OK all the same.
+        Err(failure) => tracing::warn!(
+            action = "showdown",
+            game_id = %ids.game_id,
+            round = ids.round,
+            latency_us,
+            reason = %failure,
+            "showdown failed; answered OK"
+        ),
+    }
+    text(StatusCode::OK, "OK")
+}
+
+async fn player_version(state: &ServiceState) -> Result<String, CallFailure> {
+    let player = state.player.clone();
+    state.runner.run("version", move || player.version()).await
+}
+
+async fn version(state: &ServiceState, started: Instant) -> HttpResponse {
+    match player_version(state).await {
+        Ok(version) => {
+            tracing::info!(
+                action = "version",
+                answer = %version,
+                latency_us = micros(started),
+                "answered"
+            );
+            text(StatusCode::OK, version)
+        }
+        Err(failure) => {
+            // Not bad input: the player's own code failed. The dealer shows "Unknown".
+            let reason = format!("version() {failure}");
+            tracing::error!(
+                action = "version",
+                latency_us = micros(started),
+                reason = %reason,
+                "version failed"
+            );
+            text(StatusCode::INTERNAL_SERVER_ERROR, reason)
+        }
+    }
+}
+
+async fn status_page(state: &ServiceState, started: Instant) -> HttpResponse {
+    let version = match player_version(state).await {
+        Ok(version) => version,
+        Err(failure) => format!("unavailable (version() {failure})"),
+    };
+    tracing::debug!(latency_us = micros(started), "status page");
+    // For HEAD, actix sends the same headers (Content-Length included) and no body.
+    text(
+        StatusCode::OK,
+        format!("{SDK_VERSION} is up; player version: {version}\n"),
+    )
+}

@@ -1,0 +1,167 @@
+//! Checking that a player's answers are legal, meaningful bets.
+//!
+//! Every `u64` is a *legal* answer on the wire, and the dealer reads any of them somehow
+//! (spec §4). What goes wrong in practice is an answer the dealer reads differently from what
+//! the bot meant: a raise below the minimum that silently becomes a call, a "call" one chip short
+//! that folds, `1000000` meant as all-in. So [`check_bet`] calls an answer **meaningful** when,
+//! read with [`read_bet`](shared::GameState::read_bet), the dealer moves exactly the chips the
+//! answer names:
+//!
+//! | read as | meaningful only if the answer is |
+//! |---|---|
+//! | fold | `0` |
+//! | check | `0` |
+//! | call | exactly the amount to call ([`call_amount`](shared::GameState::call_amount)) |
+//! | raise | anything (a raise always puts in exactly the answer) |
+//! | all-in | exactly the stack ([`all_in_amount`](shared::GameState::all_in_amount)) |
+//!
+//! So `0` is the only way to check or fold, and every chip of a non-zero answer counts.
+
+use crate::testing::load::{Recorded, Source};
+use crate::Player;
+use shared::rules::{BetAction, BetReading};
+use shared::{Chips, GameState};
+use std::fmt;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// Checks one answer for `state` (see the [module docs](self) for the definition).
+///
+/// ```
+/// use player::testing::{check_bet, heads_up};
+/// use player::{BetAction, Chips};
+/// // Blinds 10/20, I posted 10: call 10; the smallest raise answers 20 (to 30); stack 990.
+/// let state = heads_up().post_blinds().build();
+/// assert_eq!(check_bet(&state, Chips(10)).unwrap().action, BetAction::Call);
+/// assert_eq!(check_bet(&state, Chips(20)).unwrap().action, BetAction::Raise);
+/// assert!(check_bet(&state, Chips(15)).is_err()); // a raise too small: read as a call
+/// assert!(check_bet(&state, Chips(5)).is_err()); // a call too small: read as a fold
+/// assert!(check_bet(&state, Chips(5000)).is_err()); // more than the stack
+/// assert!(check_bet(&state, Chips(990)).is_ok()); // all-in
+/// ```
+///
+/// # Errors
+/// A one-line explanation of how the dealer will read the answer and what to answer instead.
+pub fn check_bet(state: &GameState, answer: Chips) -> Result<BetReading, String> {
+    let Some(me) = state.me() else {
+        return Err("the state names no receiving player (no in_action)".to_string());
+    };
+    let reading = state.read_bet(answer);
+    let BetReading { action, put_in } = reading;
+    let meaningful = match action {
+        BetAction::Fold | BetAction::Check => answer.is_zero(),
+        BetAction::Call | BetAction::Raise | BetAction::AllIn => answer == put_in,
+    };
+    if meaningful {
+        return Ok(reading);
+    }
+    let minimum_raise = state.minimum_raise_amount();
+    let call = state.call_amount();
+    Err(match action {
+        BetAction::Fold => format!(
+            "answer {answer} is read as a fold: calling needs {call}, folding is 0"
+        ),
+        BetAction::Check => format!(
+            "answer {answer} is read as a check: the smallest raise is {minimum_raise}, checking is 0"
+        ),
+        BetAction::Call => format!(
+            "answer {answer} is read as a call of {put_in} (the rest is ignored): the smallest raise is {minimum_raise}"
+        ),
+        BetAction::AllIn => format!(
+            "answer {answer} is more than the stack of {}: all-in is exactly {}",
+            me.stack, me.stack
+        ),
+        BetAction::Raise => format!("answer {answer} is read as a raise of {put_in}"),
+    })
+}
+
+/// One state where the player's answer was not a meaningful bet (or it panicked).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BetProblem {
+    /// Where the state came from.
+    pub source: Source,
+    /// The answer, `None` if `bet_request` panicked.
+    pub answer: Option<Chips>,
+    /// What is wrong.
+    pub problem: String,
+}
+
+impl fmt::Display for BetProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.source, self.problem)
+    }
+}
+
+/// The result of [`check_bets`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BetCheckReport {
+    /// States the player was asked about.
+    pub checked: usize,
+    /// States skipped because they are not bet requests (see [`Recorded::is_bet_request`]).
+    pub skipped: usize,
+    /// Every state whose answer was not meaningful, in order.
+    pub problems: Vec<BetProblem>,
+}
+
+/// Asks `player` about every recorded state that is a bet request and checks each answer with
+/// [`check_bet`]. A panic in `bet_request` is reported as a problem (the panic message also
+/// goes to stderr through the panic hook).
+pub fn check_bets<P: Player + ?Sized>(player: &P, recorded: &[Recorded]) -> BetCheckReport {
+    let mut report = BetCheckReport::default();
+    for item in recorded {
+        if !item.is_bet_request() {
+            report.skipped += 1;
+            continue;
+        }
+        report.checked += 1;
+        match catch_unwind(AssertUnwindSafe(|| player.bet_request(&item.state))) {
+            Ok(answer) => {
+                if let Err(problem) = check_bet(&item.state, answer) {
+                    report.problems.push(BetProblem {
+                        source: item.source.clone(),
+                        answer: Some(answer),
+                        problem,
+                    });
+                }
+            }
+            Err(payload) => {
+                let message = payload
+                    .downcast_ref::<&str>()
+                    .map(|s| (*s).to_string())
+                    .or_else(|| payload.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "a non-text panic".to_string());
+                report.problems.push(BetProblem {
+                    source: item.source.clone(),
+                    answer: None,
+                    problem: format!("bet_request panicked: {message}"),
+                });
+            }
+        }
+    }
+    report
+}
+
+/// [`check_bets`], panicking with every problem (file and line each) if there is any, or if not
+/// a single state was a bet request (a test that checks nothing must not pass).
+#[track_caller]
+pub fn assert_legal_bets<P: Player + ?Sized>(player: &P, recorded: &[Recorded]) -> BetCheckReport {
+    let report = check_bets(player, recorded);
+    if report.checked == 0 {
+        panic!(
+            "no bet request among {} recorded states: nothing was checked",
+            recorded.len()
+        );
+    }
+    if !report.problems.is_empty() {
+        let mut message = format!(
+            "{} of {} answers are not meaningful bets:",
+            report.problems.len(),
+            report.checked
+        );
+        for problem in &report.problems {
+            message.push_str("\n  ");
+            message.push_str(&problem.to_string());
+        }
+        panic!("{message}");
+    }
+    report
+}

@@ -1,0 +1,454 @@
+//! Loading recorded game states from files.
+//!
+//! Accepted shapes, recognised by content (not by file name) except JSONL, which is recognised
+//! by the extension `.jsonl` or `.ndjson`:
+//!
+//! | file | shape |
+//! |---|---|
+//! | `.json` | one `game_state` object |
+//! | `.json` | an array of `game_state` objects |
+//! | `.json` | a Lean Poker viewer log: an array of `{"message", "game_state", "type", "on_turn"}` |
+//! | `.json` | one viewer-log entry (an object with a `game_state` key) |
+//! | `.jsonl` | our dealer's `requests.jsonl`: one object per line with `round`, `player`, `seat`, `game_state` (an object, or a string holding the JSON), `answer`, `error`, `action`, `amount`, `latency_us` |
+//!
+//! A directory is searched recursively, in name order, for `.json`, `.jsonl` and `.ndjson`
+//! files; everything else (an `INDEX.md`, say) is skipped.
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use shared::{Chips, GameState, GameStateError, Seat};
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// The environment variable [`load_env`] reads: extra recordings for the tests (a file or a
+/// directory, several separated like `PATH`), e.g. a dealer's `games/*/requests.jsonl`.
+pub const RECORDINGS_ENV: &str = "PLAYER_RECORDINGS";
+
+/// Where a recorded state came from: `file:line`, and the entry number inside an array.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Source {
+    /// The file.
+    pub path: PathBuf,
+    /// 1-based line where the state (or its entry, or its JSONL line) starts.
+    pub line: usize,
+    /// 0-based position in a JSON array, when the file holds one.
+    pub entry: Option<usize>,
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.path.display(), self.line)?;
+        if let Some(entry) = self.entry {
+            write!(f, " (entry {entry})")?;
+        }
+        Ok(())
+    }
+}
+
+/// How our dealer read an answer, as logged in `requests.jsonl`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RecordedAction {
+    /// Folded.
+    Fold,
+    /// Checked.
+    Check,
+    /// Called.
+    Call,
+    /// Raised.
+    Raise,
+    /// Went all-in.
+    #[serde(rename = "allin")]
+    AllIn,
+    /// The answer was invalid and the player was banned (spec §6).
+    Banned,
+    /// A value this SDK version does not know.
+    #[serde(other)]
+    Unknown,
+}
+
+/// The other fields of one `requests.jsonl` line.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct DealerRecord {
+    /// The hand number.
+    pub round: Option<u64>,
+    /// The asked player's name.
+    pub player: Option<String>,
+    /// The asked player's seat.
+    pub seat: Option<Seat>,
+    /// The raw answer body, `None` when there was none (timeout, refused connection).
+    pub answer: Option<String>,
+    /// Why the answer was invalid; present only then.
+    pub error: Option<String>,
+    /// How the dealer read the answer.
+    pub action: Option<RecordedAction>,
+    /// The chips the dealer moved.
+    pub amount: Option<Chips>,
+    /// The response time in microseconds.
+    pub latency_us: Option<u64>,
+}
+
+/// What kind of record a state came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    /// A bare `game_state` document.
+    State,
+    /// An entry of a Lean Poker viewer log (every player's cards are visible there).
+    LogEntry {
+        /// The entry's `type` (`bet`, `card_deal`, `showdown`, `winner_announcement`).
+        kind: Option<String>,
+        /// The entry's `message`.
+        message: Option<String>,
+        /// The entry's `on_turn` seat (for bets).
+        on_turn: Option<Seat>,
+    },
+    /// A line of our dealer's `requests.jsonl`: a `bet_request` as sent, and what came back.
+    DealerRequest(DealerRecord),
+}
+
+/// One recorded game state and where it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Recorded {
+    /// File, line and entry, for error messages.
+    pub source: Source,
+    /// The state.
+    pub state: GameState,
+    /// The kind of record, with what else it recorded.
+    pub origin: Origin,
+}
+
+impl Recorded {
+    /// Whether the state is a decision a player could be asked to make: it names the seat in
+    /// action (`in_action`), and that player is active with chips behind. Showdown states and
+    /// viewer-log entries (which have no `in_action`) are not.
+    pub fn is_bet_request(&self) -> bool {
+        self.state.in_action.is_some() && self.state.me().is_some_and(|me| me.can_act())
+    }
+}
+
+/// Why recordings could not be loaded. The message starts with `file:line`.
+#[derive(Debug, Error)]
+pub enum LoadError {
+    /// The file or directory could not be read.
+    #[error("{path}: {source}", path = path.display())]
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// The text is not JSON (or not JSONL).
+    #[error("{at}, column {column}: not valid JSON: {message}")]
+    Json {
+        /// Where.
+        at: Source,
+        /// 1-based column.
+        column: usize,
+        /// The parser's message.
+        message: String,
+    },
+    /// JSON, but not one of the accepted shapes.
+    #[error("{at}: {message}")]
+    Shape {
+        /// Where.
+        at: Source,
+        /// What was expected.
+        message: String,
+    },
+    /// A `game_state` that does not parse.
+    #[error("{at}, column {column}: invalid game_state at {path}: {message}", path = error.path, message = error.message)]
+    State {
+        /// Where the error is (the line of the error itself).
+        at: Source,
+        /// 1-based column of the error.
+        column: usize,
+        /// The parse error (its line and column are relative to the document).
+        error: GameStateError,
+    },
+}
+
+/// Loads every recorded state under `path` (a file or a directory, see the module docs).
+///
+/// # Errors
+/// The first [`LoadError`], naming the file and line.
+pub fn try_load(path: impl AsRef<Path>) -> Result<Vec<Recorded>, LoadError> {
+    let path = path.as_ref();
+    let mut out = Vec::new();
+    let metadata = std::fs::metadata(path).map_err(|source| LoadError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    if metadata.is_dir() {
+        load_dir(path, &mut out)?;
+    } else {
+        load_file(path, &mut out)?;
+    }
+    Ok(out)
+}
+
+/// [`try_load`] for tests: panics with the error (file and line) instead of returning it.
+///
+/// A relative path is relative to the current directory, which `cargo test` sets to the
+/// crate's directory; `concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures")` is robust.
+#[track_caller]
+pub fn load(path: impl AsRef<Path>) -> Vec<Recorded> {
+    match try_load(path.as_ref()) {
+        Ok(recorded) => recorded,
+        Err(error) => panic!("cannot load recorded states: {error}"),
+    }
+}
+
+/// Loads the recordings named by the environment variable `variable` (one path, or several
+/// separated like `PATH`); `None` when it is unset or empty. Panics like [`load`] on a bad file.
+#[track_caller]
+pub fn load_env(variable: &str) -> Option<Vec<Recorded>> {
+    let value = std::env::var_os(variable).filter(|value| !value.is_empty())?;
+    let mut out = Vec::new();
+    for path in std::env::split_paths(&value) {
+        out.extend(load(path));
+    }
+    Some(out)
+}
+
+fn load_dir(dir: &Path, out: &mut Vec<Recorded>) -> Result<(), LoadError> {
+    let io_error = |source| LoadError::Io {
+        path: dir.to_path_buf(),
+        source,
+    };
+    let mut entries = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(io_error)? {
+        entries.push(entry.map_err(io_error)?.path());
+    }
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            load_dir(&path, out)?;
+        } else if is_json(&path) || is_jsonl(&path) {
+            load_file(&path, out)?;
+        }
+    }
+    Ok(())
+}
+
+fn extension(path: &Path) -> String {
+    path.extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default()
+}
+
+fn is_json(path: &Path) -> bool {
+    extension(path) == "json"
+}
+
+fn is_jsonl(path: &Path) -> bool {
+    matches!(extension(path).as_str(), "jsonl" | "ndjson")
+}
+
+fn load_file(path: &Path, out: &mut Vec<Recorded>) -> Result<(), LoadError> {
+    let text = std::fs::read_to_string(path).map_err(|source| LoadError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    if is_jsonl(path) {
+        load_jsonl(path, &text, out)
+    } else {
+        load_json(path, &text, out)
+    }
+}
+
+/// 1-based line number of byte `offset` in `text`.
+fn line_at(text: &str, offset: usize) -> usize {
+    1 + text.as_bytes()[..offset.min(text.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+}
+
+/// Byte offset of `part` inside `whole` (`part` borrows from `whole`).
+fn offset_in(whole: &str, part: &str) -> usize {
+    (part.as_ptr() as usize).saturating_sub(whole.as_ptr() as usize)
+}
+
+fn json_error(path: &Path, first_line: usize, error: &serde_json::Error) -> LoadError {
+    let full = error.to_string();
+    let suffix = format!(" at line {} column {}", error.line(), error.column());
+    LoadError::Json {
+        at: Source {
+            path: path.to_path_buf(),
+            line: first_line + error.line().saturating_sub(1),
+            entry: None,
+        },
+        column: error.column(),
+        message: full.strip_suffix(&suffix).unwrap_or(&full).to_string(),
+    }
+}
+
+/// Parses one `game_state` whose text starts at `source.line`; errors point at the right line.
+fn parse_state(json: &str, source: &Source) -> Result<GameState, LoadError> {
+    GameState::from_json(json).map_err(|error| LoadError::State {
+        at: Source {
+            line: source.line + error.line.saturating_sub(1),
+            ..source.clone()
+        },
+        column: error.column,
+        error,
+    })
+}
+
+fn load_json(path: &Path, text: &str, out: &mut Vec<Recorded>) -> Result<(), LoadError> {
+    let top: &RawValue = serde_json::from_str(text).map_err(|e| json_error(path, 1, &e))?;
+    let top_text = top.get();
+    let source_at = |part: &str, entry| Source {
+        path: path.to_path_buf(),
+        line: line_at(text, offset_in(text, part)),
+        entry,
+    };
+    if top_text.starts_with('[') {
+        let entries: Vec<&RawValue> =
+            serde_json::from_str(top_text).map_err(|e| json_error(path, 1, &e))?;
+        for (index, entry) in entries.into_iter().enumerate() {
+            let source = source_at(entry.get(), Some(index));
+            out.push(load_object(text, entry.get(), source)?);
+        }
+        Ok(())
+    } else if top_text.starts_with('{') {
+        let source = source_at(top_text, None);
+        out.push(load_object(text, top_text, source)?);
+        Ok(())
+    } else {
+        Err(LoadError::Shape {
+            at: source_at(top_text, None),
+            message: "expected a game_state object, an array of them, or a viewer log".into(),
+        })
+    }
+}
+
+/// A viewer-log entry: the fields we keep.
+#[derive(Deserialize)]
+struct LogEntry<'a> {
+    #[serde(borrow)]
+    game_state: &'a RawValue,
+    #[serde(default, rename = "type")]
+    kind: Option<String>,
+    #[serde(default)]
+    message: Option<String>,
+    #[serde(default)]
+    on_turn: Option<Seat>,
+}
+
+/// One object: a `game_state`, or a viewer-log entry holding one.
+fn load_object(whole: &str, object: &str, source: Source) -> Result<Recorded, LoadError> {
+    if !object.starts_with('{') {
+        return Err(LoadError::Shape {
+            at: source,
+            message: "expected a JSON object (a game_state or a viewer-log entry)".into(),
+        });
+    }
+    let keys: HashMap<String, &RawValue> =
+        serde_json::from_str(object).map_err(|e| json_error(&source.path, source.line, &e))?;
+    if !keys.contains_key("game_state") {
+        let state = parse_state(object, &source)?;
+        return Ok(Recorded {
+            source,
+            state,
+            origin: Origin::State,
+        });
+    }
+    let entry: LogEntry<'_> = serde_json::from_str(object).map_err(|e| LoadError::Shape {
+        at: source.clone(),
+        message: format!("not a viewer-log entry: {e}"),
+    })?;
+    let state_source = Source {
+        line: line_at(whole, offset_in(whole, entry.game_state.get())),
+        ..source.clone()
+    };
+    let state = parse_state(entry.game_state.get(), &state_source)?;
+    Ok(Recorded {
+        source,
+        state,
+        origin: Origin::LogEntry {
+            kind: entry.kind,
+            message: entry.message,
+            on_turn: entry.on_turn,
+        },
+    })
+}
+
+/// One line of `requests.jsonl`.
+#[derive(Deserialize)]
+struct DealerLine<'a> {
+    #[serde(borrow)]
+    game_state: &'a RawValue,
+    #[serde(default)]
+    round: Option<u64>,
+    #[serde(default)]
+    player: Option<String>,
+    #[serde(default)]
+    seat: Option<Seat>,
+    #[serde(default)]
+    answer: Option<String>,
+    #[serde(default)]
+    error: Option<String>,
+    #[serde(default)]
+    action: Option<RecordedAction>,
+    #[serde(default)]
+    amount: Option<Chips>,
+    #[serde(default)]
+    latency_us: Option<u64>,
+}
+
+fn load_jsonl(path: &Path, text: &str, out: &mut Vec<Recorded>) -> Result<(), LoadError> {
+    for (index, line) in text.lines().enumerate() {
+        let line_number = index + 1;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let source = Source {
+            path: path.to_path_buf(),
+            line: line_number,
+            entry: None,
+        };
+        let record: DealerLine<'_> =
+            serde_json::from_str(line).map_err(|e| json_error(path, line_number, &e))?;
+        let raw = record.game_state.get();
+        let state = if raw.starts_with('"') {
+            // A string holding the JSON text, as some loggers write it.
+            let inner: String =
+                serde_json::from_str(raw).map_err(|e| json_error(path, line_number, &e))?;
+            parse_state(&inner, &source)?
+        } else {
+            parse_state(raw, &source)?
+        };
+        out.push(Recorded {
+            source,
+            state,
+            origin: Origin::DealerRequest(DealerRecord {
+                round: record.round,
+                player: record.player,
+                seat: record.seat,
+                answer: record.answer,
+                error: record.error,
+                action: record.action,
+                amount: record.amount,
+                latency_us: record.latency_us,
+            }),
+        });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_counted_from_one() {
+        let text = "a\nb\nc";
+        assert_eq!(line_at(text, 0), 1);
+        assert_eq!(line_at(text, 2), 2);
+        assert_eq!(line_at(text, 4), 3);
+        assert_eq!(line_at(text, 99), 3);
+    }
+}

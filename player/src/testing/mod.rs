@@ -1,0 +1,35 @@
+//! A kit for testing a [`Player`](crate::Player) without a dealer.
+//!
+//! - [`load`]: recorded game states from a JSON file (one `game_state`, an array of them, or a
+//!   Lean Poker viewer log), a JSONL `requests.jsonl` written by our dealer, or a directory of
+//!   such files; each [`Recorded`] state knows its file and line.
+//! - [`heads_up`] and [`table`]: concise hand-made states (`"Ah Kd"` notation) that pass
+//!   [`GameState::validate`](shared::GameState::validate) and round-trip through JSON.
+//! - [`assert_legal_bets`]: runs a player over recorded states and checks every answer is a
+//!   legal, *meaningful* bet ([`check_bet`] defines that precisely), naming the file and line of
+//!   each failure.
+//!
+//! ```
+//! use player::strategy::TemplatePlayer;
+//! use player::testing;
+//!
+//! let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
+//! for recorded in testing::load(fixtures) {
+//!     assert!(recorded.state.players.len() >= 2, "{}", recorded.source);
+//! }
+//! testing::assert_legal_bets(&TemplatePlayer::default(), &testing::load(fixtures));
+//!
+//! let state = testing::heads_up().hole_cards("Ah Kd").post_blinds().build();
+//! assert_eq!(state.call_amount(), player::Chips(10));
+//! ```
+
+mod build;
+mod check;
+mod load;
+
+pub use build::{heads_up, table, BuildError, StateBuilder};
+pub use check::{assert_legal_bets, check_bet, check_bets, BetCheckReport, BetProblem};
+pub use load::{
+    load, load_env, try_load, DealerRecord, LoadError, Origin, Recorded, RecordedAction, Source,
+    RECORDINGS_ENV,
+};

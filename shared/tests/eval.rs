@@ -1,0 +1,568 @@
+//! Hand evaluation: hand-written cases, descriptions, Rain Man fields (spec §8), and
+//! agreement with `rs_poker` on random hands.
+
+use rs_poker::core::Rankable;
+use shared::card::parse_cards;
+use shared::eval::{
+    evaluate, rain_man_rank, rain_man_rank_json, strength_of, Category, EvalError, HandKey,
+    HandStrength, RainManRank,
+};
+use shared::{Card, Rank};
+use std::cmp::Ordering;
+
+fn cards(text: &str) -> Vec<Card> {
+    parse_cards(text).unwrap()
+}
+
+fn strength(text: &str) -> HandStrength {
+    strength_of(&cards(text)).unwrap()
+}
+
+fn best(text: &str) -> String {
+    let hand = evaluate(&cards(text)).unwrap();
+    hand.best_five()
+        .iter()
+        .map(|card| card.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn description(text: &str) -> String {
+    evaluate(&cards(text)).unwrap().description()
+}
+
+/// splitmix64: a tiny, well-known generator, enough to draw test hands reproducibly.
+struct TestRng(u64);
+
+impl TestRng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// `count` distinct random cards (partial Fisher-Yates; modulo bias is irrelevant here).
+    fn hand(&mut self, count: usize) -> Vec<Card> {
+        let mut deck: Vec<Card> = Card::deck().collect();
+        for i in 0..count {
+            let j = i + (self.next() % (52 - i) as u64) as usize;
+            deck.swap(i, j);
+        }
+        deck.truncate(count);
+        deck
+    }
+}
+
+#[test]
+fn categories_of_simple_hands() {
+    let cases = [
+        ("2c 5d 9h Js Kd", Category::HighCard),
+        ("7c 7d 9h Js Kd", Category::Pair),
+        ("7c 7d 9h 9s Kd", Category::TwoPair),
+        ("7c 7d 7h 9s Kd", Category::ThreeOfAKind),
+        ("8c 9d Th Js Qd", Category::Straight),
+        ("2h 7h 9h Jh Kh", Category::Flush),
+        ("7c 7d 7h 9s 9d", Category::FullHouse),
+        ("7c 7d 7h 7s Kd", Category::FourOfAKind),
+        ("8h 9h Th Jh Qh", Category::StraightFlush),
+    ];
+    for (text, category) in cases {
+        assert_eq!(strength(text).category(), category, "{text}");
+        assert_eq!(
+            evaluate(&cards(text)).unwrap().category(),
+            category,
+            "{text}"
+        );
+    }
+    // Strictly increasing across the categories.
+    for pair in cases.windows(2) {
+        assert!(strength(pair[0].0) < strength(pair[1].0), "{pair:?}");
+    }
+}
+
+#[test]
+fn wheel_and_steel_wheel() {
+    let wheel = "As 2d 3c 4h 5s";
+    assert_eq!(strength(wheel).category(), Category::Straight);
+    assert_eq!(best(wheel), "5s 4h 3c 2d As");
+    assert_eq!(description(wheel), "a straight, five high");
+    // The wheel is the lowest straight, above any three of a kind.
+    assert!(strength(wheel) < strength("2d 3c 4h 5s 6c"));
+    assert!(strength(wheel) > strength("Ac Ad Ah Ks Qd"));
+    // A six-high straight beats the wheel even with an ace present.
+    assert!(strength("As 2d 3c 4h 5s 6d") > strength(wheel));
+    assert_eq!(best("As 2d 3c 4h 5s 6d Kc"), "6d 5s 4h 3c 2d");
+
+    let steel = "Ah 2h 3h 4h 5h Kd Ks";
+    assert_eq!(strength(steel).category(), Category::StraightFlush);
+    assert_eq!(best(steel), "5h 4h 3h 2h Ah");
+    assert_eq!(description(steel), "a straight flush, five high");
+    assert!(strength(steel) > strength("Ac Ad Ah As Kd"));
+    assert!(strength(steel) < strength("2c 3c 4c 5c 6c"));
+    // No wrap-around straights.
+    assert_eq!(strength("Qs Kd Ac 2h 3s").category(), Category::HighCard);
+}
+
+#[test]
+fn flush_beats_straight_when_both_are_there() {
+    let text = "9h 8h 7c 6h 5d 2h Kh";
+    assert_eq!(strength(text).category(), Category::Flush);
+    assert_eq!(best(text), "Kh 9h 8h 6h 2h");
+    // A straight flush inside six suited cards that also make a higher flush.
+    let text = "4s 5s 6s 7s 8s As 9d";
+    assert_eq!(strength(text).category(), Category::StraightFlush);
+    assert_eq!(best(text), "8s 7s 6s 5s 4s");
+}
+
+#[test]
+fn board_plays() {
+    // Both players play the board: a tie.
+    let board = "Ts Jd Qc Kh Ad";
+    let a = strength(&format!("{board} 2c 3c"));
+    let b = strength(&format!("{board} 4d 5h"));
+    assert_eq!(a, b);
+    assert_eq!(a, strength(board));
+    assert_eq!(best(&format!("{board} 2c 3c")), "Ad Kh Qc Jd Ts");
+}
+
+#[test]
+fn counterfeited_two_pair() {
+    // 6-6 and 5-5 with a board pairing higher twice: the player's fives are counterfeited,
+    // only the kicker matters.
+    let board = "Kd Kh Qs Qd 2c";
+    let fives = strength(&format!("{board} 5c 5h"));
+    let ace = strength(&format!("{board} As 3h"));
+    assert_eq!(fives.category(), Category::TwoPair);
+    assert!(ace > fives);
+    assert_eq!(best(&format!("{board} 5c 5h")), "Kh Kd Qs Qd 5c");
+    // Three pairs: the best two pairs and the best remaining card (from the third pair).
+    assert_eq!(best("Kd Kh 9s 9d 7c 7h 2s"), "Kh Kd 9s 9d 7c");
+    assert_eq!(
+        strength("Kd Kh 9s 9d 7c 7h 2s"),
+        strength("Kc Ks 9h 9c 7d 3h 2d")
+    );
+}
+
+#[test]
+fn kicker_ties_and_kicker_wins() {
+    // Same pair, kickers decide.
+    assert!(strength("Ac Ad Kh 9s 4d") > strength("Ah As Qh Js Td"));
+    assert_eq!(strength("Ac Ad Kh 9s 4d"), strength("Ah As Kc 9d 4c"));
+    // The fifth kicker matters for high card.
+    assert!(strength("Ac Kd 9h 7s 4d") > strength("Ah Kc 9s 7d 3c"));
+    // A sixth or seventh card never does.
+    assert_eq!(
+        strength("Ac Kd 9h 7s 4d 3c 2h"),
+        strength("Ah Kc 9s 7d 4c 3h 2d")
+    );
+    // Quads on board: the best kicker.
+    assert!(strength("7c 7d 7h 7s 2d Ac 3d") > strength("7c 7d 7h 7s 2d Kc Qd"));
+    assert_eq!(best("7c 7d 7h 7s 2d Kc Kd"), "7s 7c 7h 7d Kc");
+    // Full house: two sets give trips + pair from the lower set.
+    assert_eq!(best("9c 9d 9h 4s 4d 4h Ad"), "9c 9h 9d 4s 4h");
+    assert_eq!(
+        description("9c 9d 9h 4s 4d 4h Ad"),
+        "a full house, nines full of fours"
+    );
+    assert!(strength("2c 2d 2h As Ad") < strength("3c 3d 3h 2s 2d"));
+}
+
+#[test]
+fn six_and_seven_card_best_five() {
+    assert_eq!(best("Kh Kd 9s 9c 2h 7d 3s"), "Kh Kd 9s 9c 7d");
+    assert_eq!(best("2c 5d 9h Js Kd 3h"), "Kd Js 9h 5d 3h");
+    assert_eq!(best("Jc Jd Jh 4s 9d 3h"), "Jc Jh Jd 9d 4s");
+    assert_eq!(best("Ts Tc 8d 8h 8s 3c 3d"), "8s 8h 8d Ts Tc");
+    assert_eq!(best("2h 3h 4h 5h 6h 7h 8h"), "8h 7h 6h 5h 4h");
+    assert_eq!(best("5c 6d 7h 8s 9c Tc Jc"), "Jc Tc 9c 8s 7h");
+    let hand = evaluate(&cards("Kh Kd 9s 9c 2h 7d 3s")).unwrap();
+    assert_eq!(hand.cards().len(), 7);
+    assert_eq!(hand.strength(), strength("Kh Kd 9s 9c 7d"));
+    assert_eq!(
+        hand.to_string(),
+        "Kh Kd 9s 9c 7d (two pair, kings and nines)"
+    );
+}
+
+#[test]
+fn descriptions() {
+    let cases = [
+        ("Ac 5d 9h Js Kd", "high card ace"),
+        ("7c 7d 9h Js Kd", "a pair of sevens"),
+        ("6c 6d 9h Js Kd", "a pair of sixes"),
+        ("Kc Kd 9h 9s 2d", "two pair, kings and nines"),
+        ("Jc Jd Jh 9s Kd", "three of a kind, jacks"),
+        ("6c 7d 8h 9s Td", "a straight, ten high"),
+        ("As 2d 3c 4h 5s", "a straight, five high"),
+        ("Ah 7h 9h Jh Kh", "a flush, ace high"),
+        ("Qc Qd Qh 4s 4d", "a full house, queens full of fours"),
+        ("Jc Jd Jh Js Kd", "four of a kind, jacks"),
+        ("5h 6h 7h 8h 9h", "a straight flush, nine high"),
+        ("Th Jh Qh Kh Ah", "a royal flush"),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(description(text), expected, "{text}");
+        assert_eq!(strength(text).to_string(), expected, "{text}");
+    }
+    assert_eq!(Category::TwoPair.name(), "two pair");
+    assert_eq!(Category::TwoPair.rain_man_name(), "two pairs");
+    assert_eq!(Category::StraightFlush.to_string(), "straight flush");
+}
+
+#[test]
+fn strength_ranks_follow_significance() {
+    use Rank::*;
+    assert_eq!(
+        strength("As 2d 3c 4h 5s").ranks(),
+        [Five, Four, Three, Two, Ace]
+    );
+    assert_eq!(
+        strength("9c 9d 4h 4s 4d").ranks(),
+        [Four, Four, Four, Nine, Nine]
+    );
+    assert_eq!(
+        strength("Ac Kd 9h 7s 4d 3c 2h").ranks(),
+        [Ace, King, Nine, Seven, Four]
+    );
+}
+
+#[test]
+fn bad_input_is_an_error_not_a_panic() {
+    assert_eq!(
+        evaluate(&cards("Ac Kd 9h 7s")),
+        Err(EvalError::CardCount(4))
+    );
+    assert_eq!(evaluate(&[]), Err(EvalError::CardCount(0)));
+    let eight = cards("Ac Kd 9h 7s 4d 3c 2h 5h");
+    assert_eq!(evaluate(&eight), Err(EvalError::CardCount(8)));
+    assert_eq!(strength_of(&eight), Err(EvalError::CardCount(8)));
+    let mut dup = cards("Ac Kd 9h 7s");
+    dup.push(dup[1]);
+    assert_eq!(evaluate(&dup), Err(EvalError::DuplicateCard(dup[1])));
+    assert_eq!(strength_of(&dup), Err(EvalError::DuplicateCard(dup[1])));
+    let message = evaluate(&dup).unwrap_err().to_string();
+    assert!(message.contains("Kd appears more than once"), "{message}");
+}
+
+#[test]
+fn hand_key_is_a_set_of_up_to_seven_cards() {
+    let board = HandKey::from_cards(&cards("Ah Kh 7c 7d 2s")).unwrap();
+    assert_eq!(board.len(), 5);
+    assert!(board.contains(cards("Kh")[0]));
+    assert_eq!(board.strength().unwrap(), strength("Ah Kh 7c 7d 2s"));
+    let hole = HandKey::from_cards(&cards("As Qd")).unwrap();
+    let seven = board.join(hole).unwrap();
+    assert_eq!(seven.strength().unwrap(), strength("Ah Kh 7c 7d 2s As Qd"));
+    assert_eq!(
+        board.join(HandKey::from_cards(&cards("Ah 3c")).unwrap()),
+        Err(EvalError::DuplicateCard(cards("Ah")[0]))
+    );
+    assert_eq!(seven.with(cards("3c")[0]), Err(EvalError::CardCount(8)));
+    assert_eq!(hole.strength(), Err(EvalError::CardCount(2)));
+    assert_eq!(HandKey::EMPTY.len(), 0);
+    assert!(HandKey::EMPTY.is_empty());
+    let built = cards("Ah Kh 7c 7d 2s As")
+        .into_iter()
+        .try_fold(HandKey::EMPTY, HandKey::with)
+        .unwrap();
+    assert_eq!(built.strength().unwrap(), strength("Ah Kh 7c 7d 2s As"));
+    assert!(HandKey::from_cards(&cards("Ac Kd 9h 7s 4d 3c 2h 5h")).is_err());
+}
+
+/// A Rain Man expectation: cards, rank, value, second_value, kickers, cards_used.
+type RainManCase<'a> = (&'a str, u8, u8, u8, &'a [u8], &'a str);
+
+fn rain_man(text: &str) -> RainManRank {
+    rain_man_rank(&cards(text)).unwrap()
+}
+
+fn short(cards: &[Card]) -> String {
+    cards
+        .iter()
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn spec_8_rain_man_fields_per_category() {
+    // (cards, rank, value, second_value, kickers, cards_used least significant first)
+    let cases: [RainManCase; 12] = [
+        (
+            "Kh Jh 8c 7d 4s",
+            0,
+            13,
+            13,
+            &[13, 11, 8, 7, 4],
+            "4s 7d 8c Jh Kh",
+        ),
+        ("4h 4s Ks Td 5s", 1, 4, 4, &[13, 10, 5], "5s Td Ks 4s 4h"),
+        ("Jh Jc 4c 4s 9h", 2, 11, 4, &[9], "9h 4s 4c Jc Jh"),
+        ("2d 2s 2c Ks 6h", 3, 2, 2, &[13, 6], "6h Ks 2c 2s 2d"),
+        ("Qc Js Ts 9h 8h", 4, 12, 12, &[], "8h 9h Ts Js Qc"),
+        ("As 2d 3c 4h 5s", 4, 5, 5, &[], "As 2d 3c 4h 5s"),
+        (
+            "Qc Tc 7c 6c 4c",
+            5,
+            12,
+            12,
+            &[12, 10, 7, 6, 4],
+            "4c 6c 7c Tc Qc",
+        ),
+        ("3c 3s 3d 6c 6h", 6, 3, 6, &[], "6c 6h 3s 3c 3d"),
+        ("9c 9s 9d 9h Jh", 7, 9, 9, &[11], "Jh 9h 9d 9c 9s"),
+        ("Qc Jc Tc 9c 8c", 8, 12, 12, &[], "8c 9c Tc Jc Qc"),
+        // Seven cards: the two pair kicker comes from a third pair.
+        ("Kd Kh 9s 9d 7c 7h 2s", 2, 13, 9, &[7], "7c 9d 9s Kh Kd"),
+        // The gem's own test: trips and a pair out of six cards.
+        ("6h 6s 6d Td Tc Jh", 6, 6, 10, &[], "Tc Td 6h 6d 6s"),
+    ];
+    for (text, rank, value, second_value, kickers, used) in cases {
+        let answer = rain_man(text);
+        assert_eq!(answer.rank, rank, "{text}");
+        assert_eq!(answer.value, value, "{text}");
+        assert_eq!(answer.second_value, second_value, "{text}");
+        assert_eq!(answer.kickers, kickers, "{text}");
+        // Suits within a rank may come in any order; compare ranks exactly, suits as sets.
+        let got: Vec<u8> = answer.cards_used.iter().map(|c| c.rank.value()).collect();
+        let want: Vec<u8> = cards(used).iter().map(|c| c.rank.value()).collect();
+        assert_eq!(got, want, "{text}: {}", short(&answer.cards_used));
+        let mut got_set = answer.cards_used.clone();
+        let mut want_set = cards(used);
+        got_set.sort();
+        want_set.sort();
+        assert_eq!(got_set, want_set, "{text}");
+        assert_eq!(answer.category().map(Category::rain_man_rank), Some(rank));
+        // `cards` echoes every card, sorted by value.
+        assert_eq!(answer.cards.len(), cards(text).len());
+        assert!(answer.cards.windows(2).all(|w| w[0].rank <= w[1].rank));
+    }
+}
+
+#[test]
+fn spec_8_rain_man_readme_example() {
+    // The example request of the Rain Man README: a straight flush nine high out of six cards.
+    let json = r#"[{"rank":"5","suit":"diamonds"},{"rank":"6","suit":"diamonds"},
+        {"rank":"7","suit":"diamonds"},{"rank":"7","suit":"spades"},
+        {"rank":"8","suit":"diamonds"},{"rank":"9","suit":"diamonds"}]"#;
+    let answer = rain_man_rank_json(json).unwrap();
+    assert_eq!(answer.rank, 8);
+    assert_eq!(answer.value, 9);
+    assert_eq!(answer.second_value, 9);
+    assert_eq!(short(&answer.cards_used), "5d 6d 7d 8d 9d");
+    let text = serde_json::to_string(&answer).unwrap();
+    assert!(
+        text.starts_with(r#"{"rank":8,"value":9,"second_value":9,"kickers":[],"cards_used":[{"rank":"5","suit":"diamonds"},"#),
+        "{text}"
+    );
+    let back: RainManRank = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, answer);
+    // Older answers without `cards` still read.
+    let old = r#"{"rank":1,"value":4,"second_value":4,"kickers":[13,10,5],"cards_used":[]}"#;
+    let old: RainManRank = serde_json::from_str(old).unwrap();
+    assert_eq!(old.category(), Some(Category::Pair));
+    assert!(old.cards.is_empty());
+}
+
+#[test]
+fn spec_8_rain_man_rejects_bad_requests() {
+    let four = r#"[{"rank":"5","suit":"diamonds"},{"rank":"6","suit":"diamonds"},
+        {"rank":"7","suit":"diamonds"},{"rank":"7","suit":"spades"}]"#;
+    let error = rain_man_rank_json(four).unwrap_err();
+    assert_eq!(error, EvalError::NotEnoughCards(4));
+    assert!(error
+        .to_string()
+        .starts_with("Bad request: not enough cards"));
+    assert_eq!(rain_man_rank_json("[]"), Err(EvalError::NotEnoughCards(0)));
+    assert!(matches!(
+        rain_man_rank_json("{}"),
+        Err(EvalError::InvalidCards(_))
+    ));
+    assert!(matches!(
+        rain_man_rank_json("not json"),
+        Err(EvalError::InvalidCards(_))
+    ));
+    let bad_rank = r#"[{"rank":"T","suit":"diamonds"}]"#;
+    assert!(matches!(
+        rain_man_rank_json(bad_rank),
+        Err(EvalError::InvalidCards(_))
+    ));
+    let dup = r#"[{"rank":"5","suit":"diamonds"},{"rank":"5","suit":"diamonds"},
+        {"rank":"7","suit":"diamonds"},{"rank":"7","suit":"spades"},{"rank":"A","suit":"spades"}]"#;
+    assert!(matches!(
+        rain_man_rank_json(dup),
+        Err(EvalError::DuplicateCard(_))
+    ));
+    // More than seven cards are fine for Rain Man.
+    let answer = rain_man("2c 3d 5h 7s 9c Jd Kh Ac");
+    assert_eq!((answer.rank, answer.value), (0, 14));
+    assert_eq!(answer.kickers, [14, 13, 11, 9, 7]);
+}
+
+fn theirs(cards: &[Card]) -> rs_poker::core::Rank {
+    let converted: Vec<rs_poker::core::Card> = cards.iter().map(|&c| c.into()).collect();
+    converted.rank()
+}
+
+fn category_matches(ours: Category, theirs: rs_poker::core::CoreRank) -> bool {
+    use rs_poker::core::CoreRank as R;
+    matches!(
+        (ours, theirs),
+        (Category::HighCard, R::HighCard)
+            | (Category::Pair, R::OnePair)
+            | (Category::TwoPair, R::TwoPair)
+            | (Category::ThreeOfAKind, R::ThreeOfAKind)
+            | (Category::Straight, R::Straight)
+            | (Category::Flush, R::Flush)
+            | (Category::FullHouse, R::FullHouse)
+            | (Category::FourOfAKind, R::FourOfAKind)
+            | (Category::StraightFlush, R::StraightFlush)
+    )
+}
+
+/// Random pairs of 5-, 6- and 7-card hands compare the same way under both evaluators, and
+/// agree on the category. Several hundred thousand comparisons in total.
+#[test]
+fn agrees_with_rs_poker_on_random_hands() {
+    let mut rng = TestRng(0x5EED_0001);
+    let rounds = if cfg!(debug_assertions) {
+        40_000
+    } else {
+        200_000
+    };
+    for round in 0..rounds {
+        let size_a = 5 + round % 3;
+        let size_b = 5 + (round / 3) % 3;
+        let a = rng.hand(size_a);
+        let b = rng.hand(size_b);
+        let (ours_a, ours_b) = (strength_of(&a).unwrap(), strength_of(&b).unwrap());
+        let (theirs_a, theirs_b) = (theirs(&a), theirs(&b));
+        assert!(
+            category_matches(ours_a.category(), theirs_a.category()),
+            "{a:?}"
+        );
+        assert_eq!(
+            ours_a.cmp(&ours_b),
+            theirs_a.cmp(&theirs_b),
+            "{} vs {}",
+            short(&a),
+            short(&b)
+        );
+        // The evaluated hand agrees with the fast path, and its best five alone are as strong.
+        let hand = evaluate(&a).unwrap();
+        assert_eq!(hand.strength(), ours_a);
+        assert_eq!(
+            strength_of(&hand.best_five()).unwrap(),
+            ours_a,
+            "{}",
+            short(&a)
+        );
+        assert_eq!(HandKey::from_cards(&a).unwrap().strength().unwrap(), ours_a);
+    }
+}
+
+/// Hands that tie under one evaluator tie under the other: drawn from a small pool of ranks
+/// so that ties are common.
+#[test]
+fn ties_agree_with_rs_poker() {
+    let mut rng = TestRng(0x5EED_0002);
+    let mut ties = 0;
+    for _ in 0..20_000 {
+        let board = rng.hand(9);
+        let a: Vec<Card> = board[..7].to_vec();
+        let b: Vec<Card> = board[..5].iter().chain(&board[7..9]).copied().collect();
+        let ours = strength_of(&a).unwrap().cmp(&strength_of(&b).unwrap());
+        assert_eq!(
+            ours,
+            theirs(&a).cmp(&theirs(&b)),
+            "{} / {}",
+            short(&a),
+            short(&b)
+        );
+        if ours == Ordering::Equal {
+            ties += 1;
+        }
+    }
+    assert!(ties > 100, "too few ties to mean anything: {ties}");
+}
+
+/// All 2,598,960 five-card hands: the standard category counts and 7,462 distinct strengths;
+/// every 31st hand is also checked against the full evaluation (best five, description).
+#[test]
+fn all_five_card_hands() {
+    let deck: Vec<Card> = Card::deck().collect();
+    let mut per_strength = vec![0u32; 7463];
+    let mut per_category = [0u64; 9];
+    let mut hands = 0u64;
+    for a in 0..52 {
+        let k1 = HandKey::EMPTY + deck[a];
+        for b in a + 1..52 {
+            let k2 = k1 + deck[b];
+            for c in b + 1..52 {
+                let k3 = k2 + deck[c];
+                for d in c + 1..52 {
+                    let k4 = k3 + deck[d];
+                    for e in d + 1..52 {
+                        let strength = (k4 + deck[e]).strength().unwrap();
+                        per_strength[usize::from(strength.index())] += 1;
+                        per_category[strength.category() as usize] += 1;
+                        hands += 1;
+                        if hands % 31 == 0 {
+                            let five = [deck[a], deck[b], deck[c], deck[d], deck[e]];
+                            let hand = evaluate(&five).unwrap();
+                            assert_eq!(hand.strength(), strength, "{}", short(&five));
+                            let mut used = hand.best_five();
+                            used.sort_by_key(|card| card.index());
+                            assert_eq!(used, five);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(hands, 2_598_960);
+    assert_eq!(per_strength[0], 0);
+    assert_eq!(per_strength.iter().filter(|&&n| n > 0).count(), 7_462);
+    assert_eq!(
+        per_category,
+        [1_302_540, 1_098_240, 123_552, 54_912, 10_200, 5_108, 3_744, 624, 40]
+    );
+    // Indexes are dense and ordered like the categories.
+    let lowest = HandStrength::from_index(1).unwrap();
+    assert_eq!(lowest, HandStrength::WEAKEST);
+    assert_eq!(lowest, strength("7c 5d 4h 3s 2c"));
+    assert_eq!(HandStrength::STRONGEST, strength("Ts Js Qs Ks As"));
+    assert_eq!(HandStrength::from_index(0), None);
+    assert_eq!(HandStrength::from_index(7463), None);
+}
+
+/// The fast path and the full evaluation agree on random six- and seven-card hands, and the
+/// incremental key gives the same answer in any card order.
+#[test]
+fn fast_path_agrees_with_full_evaluation() {
+    let mut rng = TestRng(0x5EED_0003);
+    for round in 0..20_000 {
+        let cards = rng.hand(6 + round % 2);
+        let hand = evaluate(&cards).unwrap();
+        let fast = strength_of(&cards).unwrap();
+        assert_eq!(hand.strength(), fast, "{}", short(&cards));
+        let reversed = cards
+            .iter()
+            .rev()
+            .fold(HandKey::EMPTY, |key, &card| key + card);
+        assert_eq!(reversed.strength().unwrap(), fast);
+        let (board, hole) = cards.split_at(cards.len() - 2);
+        let joined = HandKey::from_cards(board)
+            .unwrap()
+            .join(HandKey::from_cards(hole).unwrap())
+            .unwrap();
+        assert_eq!(joined.strength().unwrap(), fast);
+        assert_eq!(joined + cards[0], joined);
+    }
+    let eight = rng.hand(8);
+    let key = eight.iter().fold(HandKey::EMPTY, |key, &card| key + card);
+    assert_eq!(key.len(), 8);
+    assert_eq!(key.strength(), Err(EvalError::CardCount(8)));
+}
