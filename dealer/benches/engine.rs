@@ -3,8 +3,12 @@
 //! Each bot reads `bet_request_state()` and answers `call_amount()`; after every hand the
 //! showdown document is built for all six seats. Games are restarted (new seed) as they end.
 //! Criterion's throughput is in hands: `elem/s` is hands per second.
+//!
+//! For profiling on a busy machine, `ENGINE_BENCH_FIXED_HANDS=N` plays exactly N hands and
+//! exits (no criterion), so `perf stat -e cycles:u` or `valgrind --tool=callgrind` measure a
+//! fixed amount of work.
 
-use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{black_box, criterion_group, Criterion, Throughput};
 use dealer::config::GameConfig;
 use dealer::engine::{Game, GameSetup, SeatAnswer, Step};
 use shared::Seat;
@@ -65,4 +69,17 @@ fn engine(c: &mut Criterion) {
 }
 
 criterion_group!(benches, engine);
-criterion_main!(benches);
+
+fn main() {
+    if let Some(hands) = std::env::var("ENGINE_BENCH_FIXED_HANDS")
+        .ok()
+        .and_then(|text| text.parse::<u64>().ok())
+    {
+        let names: Vec<String> = (0..SEATS).map(|i| format!("calling bot {i}")).collect();
+        let mut seed = 0;
+        black_box(play_hands(hands, &mut seed, &names));
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

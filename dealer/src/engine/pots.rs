@@ -221,7 +221,7 @@ mod tests {
         let evaluator = BoardEvaluator::new(&parse_cards(board).unwrap());
         let mut strengths = [None; MAX_SEATS];
         for (seat, hole) in hands {
-            strengths[*seat] = Some(evaluator.strength(&parse_cards(hole).unwrap()));
+            strengths[*seat] = evaluator.strength(&parse_cards(hole).unwrap());
         }
         PotInput {
             bets: all_bets,

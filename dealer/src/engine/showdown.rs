@@ -1,7 +1,7 @@
 //! The end of a hand: evaluating hands, paying the pots with their reveals (the pure rule is
 //! in [`super::pots`]), and eliminating busted players (order in [`super::ranking`]).
 
-use super::hand_eval::{self, BoardEvaluator};
+use super::hand_eval::BoardEvaluator;
 use super::pots::{self, Payout, PotInput};
 use super::{ranking, Game, Phase};
 use crate::event::{EliminationReason, GameEvent, MAX_SEATS};
@@ -36,9 +36,8 @@ impl Game {
             if player.status == PlayerStatus::Active {
                 input.in_hand |= 1 << index;
                 if let Some(evaluator) = &evaluator {
-                    input.strengths[index] = Some(
-                        evaluator.strength(self.cards.cards(&self.state.players, Seat(index))),
-                    );
+                    input.strengths[index] =
+                        evaluator.strength(self.cards.cards(&self.state.players, Seat(index)));
                 }
             }
         }
@@ -59,7 +58,7 @@ impl Game {
                             seat,
                             cards: pair,
                             category: strength.category(),
-                            description: hand_eval::describe(strength, hole, board),
+                            description: strength.description(),
                         });
                     }
                 }
