@@ -68,7 +68,10 @@ fn spec_5_three_way_all_in_two_side_pots_and_a_folded_contributor() {
         } => Some((seat.index(), *category, description.clone())),
         _ => None,
     });
-    assert_eq!(shown[1], (1, HandCategory::Pair, "a pair of aces".to_string()));
+    assert_eq!(
+        shown[1],
+        (1, HandCategory::Pair, "a pair of aces".to_string())
+    );
     let state = &states[0];
     let stacks: Vec<u64> = state.players.iter().map(|p| p.stack.get()).collect();
     assert_eq!(stacks, vec![950, 350, 400, 700]);
