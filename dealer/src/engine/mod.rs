@@ -967,14 +967,11 @@ impl Game {
                 self.after_payout();
             }
             GameEvent::PlayerEliminated {
-                seat,
-                round,
-                place,
-                reason,
+                seat, round, place, ..
             } => {
                 let player = &mut self.state.players[seat.index()];
                 player.status = PlayerStatus::Out;
-                self.standing.eliminate(*seat, *round, *place, *reason);
+                self.standing.eliminate(*seat, *round, *place);
             }
         }
     }

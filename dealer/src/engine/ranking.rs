@@ -11,7 +11,6 @@
 //! chips ranks higher).
 
 use super::seat_buf::SeatBuf;
-use crate::event::EliminationReason;
 use crate::result::{BanRecord, WarningRecord};
 use shared::{Chips, Seat};
 
@@ -55,8 +54,6 @@ pub(crate) struct Standing {
     pub places: Vec<Option<usize>>,
     /// The hand each seat was eliminated in.
     pub eliminated_in_round: Vec<Option<u64>>,
-    /// Why each eliminated seat left.
-    pub elimination_reasons: Vec<Option<EliminationReason>>,
     /// Players not eliminated yet.
     pub remaining: usize,
     /// Every ban.
@@ -75,7 +72,6 @@ impl Standing {
         Standing {
             places: vec![None; seat_count],
             eliminated_in_round: vec![None; seat_count],
-            elimination_reasons: vec![None; seat_count],
             remaining: seat_count,
             bans: Vec::new(),
             warnings: Vec::new(),
@@ -90,20 +86,13 @@ impl Standing {
     }
 
     /// Records an elimination.
-    pub(crate) fn eliminate(
-        &mut self,
-        seat: Seat,
-        round: u64,
-        place: usize,
-        reason: EliminationReason,
-    ) {
+    pub(crate) fn eliminate(&mut self, seat: Seat, round: u64, place: usize) {
         let index = seat.index();
         if index >= self.places.len() || self.places[index].is_some() {
             return;
         }
         self.places[index] = Some(place);
         self.eliminated_in_round[index] = Some(round);
-        self.elimination_reasons[index] = Some(reason);
         self.remaining = self.remaining.saturating_sub(1);
     }
 }
@@ -141,8 +130,8 @@ mod tests {
     fn standing_counts_places_down() {
         let mut standing = Standing::new(3);
         assert_eq!(standing.next_place(), 3);
-        standing.eliminate(Seat(2), 4, 3, EliminationReason::Banned);
-        standing.eliminate(Seat(2), 5, 2, EliminationReason::Busted); // ignored: already out
+        standing.eliminate(Seat(2), 4, 3);
+        standing.eliminate(Seat(2), 5, 2); // ignored: already out
         assert_eq!(standing.next_place(), 2);
         assert_eq!(standing.eliminated_in_round[2], Some(4));
     }
