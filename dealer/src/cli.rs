@@ -331,24 +331,37 @@ fn clap_failure(error: &clap::Error) -> ExitCode {
     ExitCode::from(2)
 }
 
+/// `tracing` to stderr (above the progress bars), filtered by `RUST_LOG` when set (directives
+/// as `tracing_subscriber::filter::Targets` reads them: `info`, `warn,dealer=debug`), else by
+/// `-v`. The SDK's per-request lines of the demo's house bots stay quiet below `-vv`.
 fn init_logging(verbose: u8, screen: &Screen) {
-    use tracing_subscriber::EnvFilter;
+    use std::str::FromStr;
+    use tracing_subscriber::filter::Targets;
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
     let default = match verbose {
         0 => "warn",
-        1 => "info",
+        1 => "info,player=warn",
         2 => "debug",
         _ => "trace",
     };
     let filter = match std::env::var("RUST_LOG") {
-        Ok(value) if !value.trim().is_empty() => {
-            EnvFilter::try_new(&value).unwrap_or_else(|_| EnvFilter::new(default))
+        Ok(directives) if !directives.trim().is_empty() => {
+            Targets::from_str(directives.trim()).unwrap_or_else(|error| {
+                screen.println(&format!(
+                    "RUST_LOG={directives:?} is not a log filter ({error}); using {default}"
+                ));
+                Targets::from_str(default).unwrap_or_default()
+            })
         }
-        _ => EnvFilter::new(default),
+        _ => Targets::from_str(default).unwrap_or_default(),
     };
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
+    let format = tracing_subscriber::fmt::layer()
         .with_writer(screen.log_writer())
-        .with_ansi(std::io::stderr().is_terminal())
+        .with_ansi(std::io::stderr().is_terminal());
+    let _ = tracing_subscriber::registry()
+        .with(format)
+        .with(filter)
         .try_init();
 }
 
