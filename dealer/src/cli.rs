@@ -346,14 +346,13 @@ fn init_logging(verbose: u8, screen: &Screen) {
         _ => "trace",
     };
     let filter = match std::env::var("RUST_LOG") {
-        Ok(directives) if !directives.trim().is_empty() => {
-            Targets::from_str(directives.trim()).unwrap_or_else(|error| {
+        Ok(directives) if !directives.trim().is_empty() => Targets::from_str(directives.trim())
+            .unwrap_or_else(|error| {
                 screen.println(&format!(
                     "RUST_LOG={directives:?} is not a log filter ({error}); using {default}"
                 ));
                 Targets::from_str(default).unwrap_or_default()
-            })
-        }
+            }),
         _ => Targets::from_str(default).unwrap_or_default(),
     };
     let format = tracing_subscriber::fmt::layer()

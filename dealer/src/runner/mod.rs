@@ -421,7 +421,12 @@ impl Table<'_> {
                         _ => {}
                     }
                 }
-                Step::BetRequest { seat } => self.bet_request(seat).await?,
+                Step::BetRequest { seat } => {
+                    // In-process players answer without ever making the game wait: give the
+                    // other tasks of this worker (other games, Ctrl-C) their turn now and then.
+                    tokio::task::consume_budget().await;
+                    self.bet_request(seat).await?;
+                }
                 Step::Showdown { .. } => self.showdown().await?,
                 Step::Finished => return Ok(()),
             }

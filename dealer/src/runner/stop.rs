@@ -9,6 +9,38 @@ use tokio::sync::Notify;
 struct Flag {
     stopped: AtomicBool,
     notify: Notify,
+    /// A child flag is also stopped when its parent is.
+    parent: Option<Arc<Flag>>,
+}
+
+impl Flag {
+    fn is_set(&self) -> bool {
+        self.stopped.load(Ordering::SeqCst) || self.parent.as_ref().is_some_and(|p| p.is_set())
+    }
+
+    fn set(&self) {
+        self.stopped.store(true, Ordering::SeqCst);
+        self.notify.notify_waiters();
+    }
+
+    async fn wait(&self) {
+        loop {
+            // Registered before the check, so a stop between the two is not missed.
+            let notified = self.notify.notified();
+            if self.is_set() {
+                return;
+            }
+            match &self.parent {
+                Some(parent) => {
+                    tokio::select! {
+                        () = notified => {}
+                        () = Box::pin(parent.wait()) => return,
+                    }
+                }
+                None => notified.await,
+            }
+        }
+    }
 }
 
 /// Asks every game holding the matching [`StopSignal`] to stop. Clone it freely.
@@ -35,13 +67,12 @@ pub fn stop_signal() -> (StopHandle, StopSignal) {
 impl StopHandle {
     /// Stops every game watching this handle's signal. Idempotent.
     pub fn stop(&self) {
-        self.0.stopped.store(true, Ordering::SeqCst);
-        self.0.notify.notify_waiters();
+        self.0.set();
     }
 
-    /// Whether [`StopHandle::stop`] was called.
+    /// Whether [`StopHandle::stop`] was called (on this handle or a parent's).
     pub fn is_stopped(&self) -> bool {
-        self.0.stopped.load(Ordering::SeqCst)
+        self.0.is_set()
     }
 }
 
@@ -53,19 +84,22 @@ impl StopSignal {
 
     /// Whether the game must stop.
     pub fn is_stopped(&self) -> bool {
-        self.0.stopped.load(Ordering::Relaxed)
+        self.0.is_set()
     }
 
     /// Completes once the game must stop (at once if it already must).
     pub async fn stopped(&self) {
-        loop {
-            // Registered before the check, so a stop between the two is not missed.
-            let notified = self.0.notify.notified();
-            if self.0.stopped.load(Ordering::SeqCst) {
-                return;
-            }
-            notified.await;
-        }
+        self.0.wait().await;
+    }
+
+    /// A new pair whose signal is stopped by its own handle or by this signal's (a run stops
+    /// its games when one fails, or when the user stops the run).
+    pub fn child(&self) -> (StopHandle, StopSignal) {
+        let flag = Arc::new(Flag {
+            parent: Some(Arc::clone(&self.0)),
+            ..Flag::default()
+        });
+        (StopHandle(Arc::clone(&flag)), StopSignal(flag))
     }
 }
 
@@ -95,6 +129,23 @@ mod tests {
             .await
             .expect("already stopped");
         assert!(handle.is_stopped());
+    }
+
+    #[tokio::test]
+    async fn a_child_stops_with_its_parent_or_alone() {
+        let (parent_handle, parent) = stop_signal();
+        let (child_handle, child) = parent.child();
+        let (_, other_child) = parent.child();
+        child_handle.stop();
+        assert!(child.is_stopped());
+        assert!(!parent.is_stopped() && !other_child.is_stopped());
+        let waiter = tokio::spawn(async move { other_child.stopped().await });
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        parent_handle.stop();
+        tokio::time::timeout(Duration::from_secs(5), waiter)
+            .await
+            .expect("woken by the parent")
+            .expect("no panic");
     }
 
     #[tokio::test]

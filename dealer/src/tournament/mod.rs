@@ -345,16 +345,8 @@ impl Tournament {
         let mut running: JoinSet<(u32, Result<GameOutcome, GameFailure>)> = JoinSet::new();
         let mut finished: BTreeMap<u32, GameEntry> = BTreeMap::new();
         let mut end = RunEnd::Complete;
-        // A failed game stops the others; the user's stop is `stop`.
-        let (abort_handle, abort) = crate::runner::stop_signal();
-        let watch = {
-            let stop = stop.clone();
-            let abort_handle = abort_handle.clone();
-            tokio::spawn(async move {
-                stop.stopped().await;
-                abort_handle.stop();
-            })
-        };
+        // A failed game stops the others; so does the user's `stop`.
+        let (abort_handle, abort) = stop.child();
         loop {
             while running.len() < settings.parallel && !abort.is_stopped() {
                 let Some(planned) = plan.next() else { break };
@@ -402,7 +394,6 @@ impl Tournament {
                 }
             }
         }
-        watch.abort();
         if end == RunEnd::Complete && finished.len() < settings.games as usize {
             end = RunEnd::Stopped;
         }
