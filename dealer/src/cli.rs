@@ -320,20 +320,37 @@ fn clap_failure(error: &clap::Error) -> ExitCode {
         let _ = error.print();
         return ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2));
     }
-    let rendered = error.render().to_string();
-    let first = rendered
-        .lines()
-        .find(|line| !line.trim().is_empty())
-        .unwrap_or("invalid arguments")
-        .trim();
-    let first = first.strip_prefix("error: ").unwrap_or(first);
-    eprintln!("error: {first} (see dealer --help)");
+    let message = match error.kind() {
+        // clap would echo the value whole: a URL may carry a password.
+        ErrorKind::ValueValidation => {
+            use clap::error::{ContextKind, ContextValue};
+            let context = |kind| match error.get(kind) {
+                Some(ContextValue::String(text)) => Some(text.clone()),
+                _ => None,
+            };
+            let arg = context(ContextKind::InvalidArg).unwrap_or_else(|| "an argument".into());
+            let value = context(ContextKind::InvalidValue)
+                .map(|value| format!(" '{}'", shorten(&value)))
+                .unwrap_or_default();
+            let reason = std::error::Error::source(error)
+                .map(|source| format!(": {source}"))
+                .unwrap_or_default();
+            format!("invalid value{value} for '{arg}'{reason}")
+        }
+        _ => {
+            let rendered = error.render().to_string();
+            let first = rendered
+                .lines()
+                .find(|line| !line.trim().is_empty())
+                .unwrap_or("invalid arguments")
+                .trim();
+            first.strip_prefix("error: ").unwrap_or(first).to_string()
+        }
+    };
+    eprintln!("error: {message} (see dealer --help)");
     ExitCode::from(2)
 }
 
-/// `tracing` to stderr (above the progress bars), filtered by `RUST_LOG` when set (directives
-/// as `tracing_subscriber::filter::Targets` reads them: `info`, `warn,dealer=debug`), else by
-/// `-v`. The SDK's per-request lines of the demo's house bots stay quiet below `-vv`.
 fn init_logging(verbose: u8, screen: &Screen) {
     use std::str::FromStr;
     use tracing_subscriber::filter::Targets;
@@ -917,12 +934,23 @@ fn split_pair<'a>(text: &'a str, what: &str) -> Result<(&'a str, &'a str), Strin
     Ok((name, value))
 }
 
-/// A value for error messages: never echo a long (or secret-bearing) text whole.
+/// A value for error messages: never echo a long or secret-bearing text (userinfo of a URL)
+/// whole.
 fn shorten(text: &str) -> String {
-    if text.contains('@') {
-        return "…".to_string();
+    if let Some((before, _)) = text.split_once('@') {
+        let name = before.split_once('=').map_or("", |(name, _)| name);
+        return if name.is_empty() {
+            "…".to_string()
+        } else {
+            format!("{name}=…")
+        };
     }
-    text.chars().take(60).collect()
+    let short: String = text.chars().take(60).collect();
+    if short.len() < text.len() {
+        format!("{short}…")
+    } else {
+        short
+    }
 }
 
 fn player_arg(text: &str) -> Result<(String, PlayerEndpoint), String> {

@@ -1,0 +1,213 @@
+//! `dealer run` and `dealer demo` end to end: the binary against players served over HTTP by
+//! our SDK on loopback (in this test process) plus in-process house bots.
+
+use dealer::tournament::{plan, RunResults};
+use player::{RunningServer, ServerBuilder};
+use std::net::{Ipv4Addr, SocketAddr};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::Arc;
+
+fn dealer(args: Vec<String>, dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_dealer"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("RUST_LOG")
+        .output()
+        .expect("the dealer binary runs")
+}
+
+/// A house bot served by the SDK on 127.0.0.1, optionally requiring a secret.
+fn serve(kind: &str, secret: Option<&str>) -> RunningServer {
+    let bot = kind.parse::<dealer::house::BotKind>().unwrap().build(1);
+    let mut builder = ServerBuilder::from_arc(Arc::clone(&bot))
+        .address(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
+        .workers(1);
+    if let Some(secret) = secret {
+        builder = builder.auth_secret(secret);
+    }
+    builder.start().expect("a loopback player")
+}
+
+fn read_results(path: &Path) -> RunResults {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn strings(args: &[&str]) -> Vec<String> {
+    args.iter().map(|arg| arg.to_string()).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn run_plays_several_games_between_http_players_and_house_bots() {
+    let station = serve("calling-station", None);
+    let raiser = serve("raiser", Some("s3cret"));
+    let random = serve("random", Some("t0ken"));
+    let raiser_url = raiser.url().replacen("http://", "http://team:s3cret@", 1);
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let args = vec![
+        "run".to_string(),
+        "--player".into(),
+        format!("station={}", station.url()),
+        "--player".into(),
+        format!("raiser={raiser_url}"),
+        "--player".into(),
+        format!("random={}", random.url()),
+        "--token".into(),
+        "random=t0ken".into(),
+        "--bot".into(),
+        "house-allin=all-in".into(),
+        "--bot".into(),
+        "house-folder=folder".into(),
+        "--games".into(),
+        "4".into(),
+        "--parallel".into(),
+        "2".into(),
+        "--seed".into(),
+        "77".into(),
+        "--timeout-ms".into(),
+        "1500".into(),
+        "--hand-limit".into(),
+        "150".into(),
+        "--out".into(),
+        out.to_str().unwrap().into(),
+        "--quiet".into(),
+    ];
+    let cwd = dir.path().to_path_buf();
+    let output = tokio::task::spawn_blocking(move || dealer(args, &cwd))
+        .await
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("Points after 4 of 4 games (seed 77)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("Bans: none"), "{stdout}");
+    assert!(!stdout.contains("s3cret") && !stdout.contains("t0ken"));
+
+    let results_path = out.join("results.json");
+    let text = std::fs::read_to_string(&results_path).unwrap();
+    assert!(
+        !text.contains("s3cret") && !text.contains("t0ken"),
+        "no secret in results"
+    );
+    let results = read_results(&results_path);
+    assert!(results.complete);
+    assert_eq!(results.seed, 77);
+    assert_eq!(results.games.len(), 4);
+    assert_eq!(results.config.request_timeout_ms, 1500);
+    let names: Vec<&str> = results.players.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["station", "raiser", "random", "house-allin", "house-folder"]
+    );
+    assert_eq!(
+        results.players[1].url.as_deref(),
+        Some(raiser.url().as_str())
+    );
+    assert_eq!(results.players[3].bot.as_deref(), Some("all-in"));
+    let planned = plan(77, 4, 5);
+    for (game, planned) in results.games.iter().zip(&planned) {
+        assert_eq!(game.result.seed, planned.seed);
+        assert!(game.result.bans.is_empty(), "{:?}", game.result.bans);
+        assert!(game.absent.is_empty());
+        assert_eq!(game.result.points.iter().sum::<u32>(), 8);
+        let chips: u64 = game.result.final_stacks.iter().map(|c| c.get()).sum();
+        assert_eq!(chips, 5000);
+        // The HTTP players answered `version` (auth included).
+        for (seat, name) in game.result.players.iter().enumerate() {
+            match name.as_str() {
+                "raiser" => assert_eq!(game.versions[seat], "raiser 1"),
+                "random" => assert_eq!(game.versions[seat], "random 1"),
+                "station" => assert_eq!(game.versions[seat], "calling station 1"),
+                _ => {}
+            }
+        }
+        assert!(out.join(&game.dir).is_dir());
+    }
+    let total: u64 = results.totals.iter().map(|t| t.points).sum();
+    assert_eq!(total, 32);
+    drop((station, raiser, random));
+}
+
+#[test]
+fn demo_plays_a_sit_n_go_over_http_and_says_where_the_logs_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("demo");
+    let output = dealer(
+        strings(&[
+            "demo",
+            "--seed",
+            "5",
+            "--hand-limit",
+            "25",
+            "--out",
+            out.to_str().unwrap(),
+        ]),
+        dir.path(),
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("house bots over HTTP on 127.0.0.1, seed 5"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("Ranking after"), "{stdout}");
+    assert!(stdout.contains("Bans"), "{stdout}");
+    assert!(stdout.contains(&format!("Logs: {}", out.join("game-1").display())));
+    let results = read_results(&out.join("results.json"));
+    assert!(results.complete);
+    assert_eq!(results.games.len(), 1);
+    let game = &results.games[0];
+    assert!(game.result.hands_played <= 25);
+    assert!(
+        game.result.players.len() >= 4,
+        "at least three different bots"
+    );
+    for player in &results.players {
+        let url = player.url.as_deref().expect("HTTP players");
+        assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+        assert!(stdout.contains(&player.name));
+    }
+    assert!(game.result.bans.is_empty(), "house bots are never banned");
+    assert!(
+        game.versions.iter().all(|v| v != "Unknown"),
+        "{:?}",
+        game.versions
+    );
+}
+
+#[test]
+fn demo_with_the_same_seed_in_reproducible_mode_writes_the_same_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut outputs: Vec<PathBuf> = Vec::new();
+    for name in ["a", "b"] {
+        let out = dir.path().join(name);
+        let output = dealer(
+            strings(&[
+                "demo",
+                "--seed",
+                "11",
+                "--hand-limit",
+                "15",
+                "--bots",
+                "calling-station,raiser,random,folder",
+                "--reproducible",
+                "--out",
+                out.to_str().unwrap(),
+            ]),
+            dir.path(),
+        );
+        assert!(output.status.success());
+        outputs.push(out);
+    }
+    let a = read_results(&outputs[0].join("results.json"));
+    let b = read_results(&outputs[1].join("results.json"));
+    // Ports differ between the two runs; everything else is the same.
+    assert_eq!(a.games[0].result, b.games[0].result);
+    assert_eq!(a.games[0].standings, b.games[0].standings);
+    assert!(a.reproducible);
+}
