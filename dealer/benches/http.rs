@@ -33,6 +33,9 @@ const SEATS: usize = 6;
 
 fn main() {
     let games: u32 = env_number("HTTP_BENCH_GAMES", 20);
+    // Only the scenarios whose label contains this text (e.g. `HTTP, 6 template`).
+    let filter = std::env::var("HTTP_BENCH_FILTER").unwrap_or_default();
+    let wanted = |label: &str| label.contains(filter.as_str());
     let workspace = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .expect("dealer/ is in the workspace")
@@ -60,11 +63,18 @@ fn main() {
         .unwrap_or_else(|| workspace.join("target"));
     let release = target.join("release");
 
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("a runtime");
+    // The dealer's runtime: `multi` (2 workers, as `dealer run`) or `current` (one thread).
+    let runtime = match std::env::var("HTTP_BENCH_RUNTIME").as_deref() {
+        Ok("current") => tokio::runtime::Builder::new_current_thread(),
+        _ => {
+            let mut builder = tokio::runtime::Builder::new_multi_thread();
+            builder.worker_threads(2);
+            builder
+        }
+    }
+    .enable_all()
+    .build()
+    .expect("a runtime");
     println!(
         "{:<44} {:>6} {:>7} {:>9} {:>10} {:>10} {:>9} {:>9}",
         "scenario", "games", "hands", "hands/s", "requests/s", "dealer µs", "dealer", "players"
@@ -77,14 +87,23 @@ fn main() {
         ("player", "template"),
         ("calling-station", "calling station"),
     ] {
+        let labels: Vec<(usize, String)> = [1, 4, 8]
+            .into_iter()
+            .map(|parallel| {
+                let plural = if parallel == 1 { "" } else { "s" };
+                let label = format!("HTTP, 6 {label} processes, {parallel} game{plural} at a time");
+                (parallel, label)
+            })
+            .filter(|(_, label)| wanted(label))
+            .collect();
+        if labels.is_empty() {
+            continue;
+        }
         let players = PlayerProcesses::start(&release.join(binary));
-        for parallel in [1, 4] {
+        for (parallel, label) in labels {
             let entrants = players.entrants();
             let measured = runtime.block_on(measure(entrants, games, parallel, &players.pids()));
-            measured.print(&format!(
-                "HTTP, 6 {label} processes, {parallel} game{} at a time",
-                if parallel == 1 { "" } else { "s" }
-            ));
+            measured.print(&label);
         }
     }
     for (kind, label) in [
@@ -92,14 +111,16 @@ fn main() {
         ("calling-station", "calling station"),
     ] {
         for parallel in [1, 2] {
+            let plural = if parallel == 1 { "" } else { "s" };
+            let label = format!("in process, 6 {label} bots, {parallel} game{plural} at a time");
+            if !wanted(&label) {
+                continue;
+            }
             let entrants = (0..SEATS)
                 .map(|i| Entrant::bot(format!("{kind}-{i}"), kind.parse::<BotKind>().unwrap()))
                 .collect();
             let measured = runtime.block_on(measure(entrants, games * 5, parallel, &[]));
-            measured.print(&format!(
-                "in process, 6 {label} bots, {parallel} game{} at a time",
-                if parallel == 1 { "" } else { "s" }
-            ));
+            measured.print(&label);
         }
     }
 }
@@ -188,6 +209,13 @@ fn own_cpu() -> Duration {
     let status = unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
     assert_eq!(status, 0, "getrusage");
     let micros = |time: libc::timeval| time.tv_sec as u64 * 1_000_000 + time.tv_usec as u64;
+    if std::env::var_os("HTTP_BENCH_SPLIT").is_some() {
+        eprintln!(
+            "dealer CPU so far: user {} ms, system {} ms",
+            micros(usage.ru_utime) / 1000,
+            micros(usage.ru_stime) / 1000
+        );
+    }
     Duration::from_micros(micros(usage.ru_utime) + micros(usage.ru_stime))
 }
 
