@@ -5,7 +5,10 @@ use player::testing::{assert_legal_bets, check_bet, heads_up, load, table};
 use player::{Chips, Player};
 
 fn recordings() -> Vec<player::testing::Recorded> {
-    load(concat!(env!("CARGO_MANIFEST_DIR"), "/../player/tests/fixtures"))
+    load(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../player/tests/fixtures"
+    ))
 }
 
 #[test]
@@ -35,7 +38,9 @@ fn every_kind_answers_a_sweep_of_spots_meaningfully() {
                         .build();
                     let answer = bot.bet_request(&state);
                     if let Err(problem) = check_bet(&state, answer) {
-                        panic!("{kind}, board [{board}], stack {stack}, facing {facing}: {problem}");
+                        panic!(
+                            "{kind}, board [{board}], stack {stack}, facing {facing}: {problem}"
+                        );
                     }
                 }
             }
@@ -60,7 +65,9 @@ fn the_random_bot_is_reproducible_and_varied() {
     let state = heads_up().hole_cards("Ah Kd").post_blinds().build();
     let play = |seed| {
         let bot = RandomBot::with_seed(seed);
-        (0..200).map(|_| bot.bet_request(&state)).collect::<Vec<_>>()
+        (0..200)
+            .map(|_| bot.bet_request(&state))
+            .collect::<Vec<_>>()
     };
     assert_eq!(play(7), play(7));
     assert_ne!(play(7), play(8));

@@ -127,7 +127,10 @@ mod tests {
         let secret = Secret::new("s3cret").unwrap();
         assert_eq!(secret.check(None), Err(Denied::Missing));
         assert_eq!(secret.check(Some(b"Bearer nope")), Err(Denied::WrongSecret));
-        assert_eq!(secret.check(Some(b"Bearer s3cre")), Err(Denied::WrongSecret));
+        assert_eq!(
+            secret.check(Some(b"Bearer s3cre")),
+            Err(Denied::WrongSecret)
+        );
         assert_eq!(
             secret.check(Some(basic("s3cret:nope").as_bytes())),
             Err(Denied::WrongSecret)

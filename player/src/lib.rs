@@ -96,9 +96,9 @@ pub mod testing;
 
 pub use logging::init_logging;
 pub use server::{
-    address_from_env, serve, BoundServer, ConfigError, RunningServer, ServeError, ServerBuilder, StopHandle,
-    AUTH_ENV, DEFAULT_BODY_LIMIT, DEFAULT_MAX_IN_FLIGHT, DEFAULT_PORT, DEFAULT_TIME_BUDGET,
-    HOST_ENV, MAX_IN_FLIGHT_ENV, PORT_ENV, TIME_BUDGET_ENV, WORKERS_ENV,
+    address_from_env, serve, BoundServer, ConfigError, RunningServer, ServeError, ServerBuilder,
+    StopHandle, AUTH_ENV, DEFAULT_BODY_LIMIT, DEFAULT_MAX_IN_FLIGHT, DEFAULT_PORT,
+    DEFAULT_TIME_BUDGET, HOST_ENV, MAX_IN_FLIGHT_ENV, PORT_ENV, TIME_BUDGET_ENV, WORKERS_ENV,
 };
 
 /// The shared crate (wire format, cards, rules), re-exported so a bot needs one dependency.

@@ -39,7 +39,11 @@ impl fmt::Display for CallFailure {
         match self {
             CallFailure::Panicked(message) => write!(f, "panicked: {message}"),
             CallFailure::TimedOut(budget) => {
-                write!(f, "did not return within the {} ms budget", budget.as_millis())
+                write!(
+                    f,
+                    "did not return within the {} ms budget",
+                    budget.as_millis()
+                )
             }
             CallFailure::Busy(slots) => write!(
                 f,
@@ -86,13 +90,12 @@ impl StrategyRunner {
     {
         let started = Instant::now();
         let deadline = tokio::time::Instant::from_std(started + self.budget);
-        let permit = match tokio::time::timeout_at(deadline, self.permits.clone().acquire_owned())
-            .await
-        {
-            Ok(Ok(permit)) => permit,
-            Ok(Err(_closed)) => return Err(CallFailure::ShuttingDown),
-            Err(_elapsed) => return Err(CallFailure::Busy(self.max_in_flight)),
-        };
+        let permit =
+            match tokio::time::timeout_at(deadline, self.permits.clone().acquire_owned()).await {
+                Ok(Ok(permit)) => permit,
+                Ok(Err(_closed)) => return Err(CallFailure::ShuttingDown),
+                Err(_elapsed) => return Err(CallFailure::Busy(self.max_in_flight)),
+            };
         let budget = self.budget;
         let task = self.handle.spawn_blocking(move || {
             let output = job();
@@ -162,9 +165,7 @@ mod tests {
         let runner = StrategyRunner::new(4, Duration::from_millis(200)).unwrap();
         runtime().block_on(async {
             assert_eq!(runner.run("test", || 42).await, Ok(42));
-            let panicked = runner
-                .run("test", || -> u32 { panic!("boom {}", 7) })
-                .await;
+            let panicked = runner.run("test", || -> u32 { panic!("boom {}", 7) }).await;
             assert_eq!(panicked, Err(CallFailure::Panicked("boom 7".into())));
             let started = Instant::now();
             let slow = runner

@@ -624,10 +624,10 @@ mod tests {
     fn binding_a_used_port_says_which() {
         let taken = TcpListener::bind("127.0.0.1:0").unwrap();
         let address = taken.local_addr().unwrap();
-        let error = ServerBuilder::new(Zero).address(address).bind().unwrap_err();
-        assert!(
-            error.to_string().contains(&address.to_string()),
-            "{error}"
-        );
+        let error = ServerBuilder::new(Zero)
+            .address(address)
+            .bind()
+            .unwrap_err();
+        assert!(error.to_string().contains(&address.to_string()), "{error}");
     }
 }

@@ -100,12 +100,7 @@ pub(crate) async fn handle(
             .get(header::AUTHORIZATION)
             .map(HeaderValue::as_bytes);
         if let Err(denied) = secret.check(header) {
-            let mut response = reject(
-                started,
-                method,
-                StatusCode::UNAUTHORIZED,
-                denied.reason(),
-            );
+            let mut response = reject(started, method, StatusCode::UNAUTHORIZED, denied.reason());
             for challenge in CHALLENGES {
                 response.headers_mut().append(
                     header::WWW_AUTHENTICATE,
@@ -149,22 +144,11 @@ pub(crate) async fn handle(
     };
     let decoded = match Request::decode(&body) {
         Ok(decoded) => decoded,
-        Err(error) => {
-            return reject(
-                started,
-                method,
-                StatusCode::BAD_REQUEST,
-                &error.to_string(),
-            )
-        }
+        Err(error) => return reject(started, method, StatusCode::BAD_REQUEST, &error.to_string()),
     };
     match decoded {
         Request::Check => {
-            tracing::info!(
-                action = "check",
-                latency_us = micros(started),
-                "answered"
-            );
+            tracing::info!(action = "check", latency_us = micros(started), "answered");
             text(StatusCode::OK, "OK")
         }
         Request::Version => version(&state, started).await,

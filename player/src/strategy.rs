@@ -67,7 +67,9 @@ impl Player for TemplatePlayer {
             return Chips::ZERO;
         }
         match state.street() {
-            Some(Street::Preflop) => self.preflop(state, me.stack, preflop_score(cards[0], cards[1])),
+            Some(Street::Preflop) => {
+                self.preflop(state, me.stack, preflop_score(cards[0], cards[1]))
+            }
             Some(_) => self.postflop(state, postflop_strength(state, self.equity_trials)),
             None => Chips::ZERO,
         }

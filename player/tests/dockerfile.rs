@@ -118,7 +118,11 @@ fn target_dir() -> PathBuf {
         .output()
         .expect("cargo metadata");
     let metadata: serde_json::Value = serde_json::from_slice(&output.stdout).expect("metadata");
-    PathBuf::from(metadata["target_directory"].as_str().expect("target_directory"))
+    PathBuf::from(
+        metadata["target_directory"]
+            .as_str()
+            .expect("target_directory"),
+    )
 }
 
 /// Builds like the Dockerfile does and returns the release binary's path.
@@ -192,7 +196,10 @@ fn check_binary(binary: &Path, expect_version: Option<&str>) {
         &common::form("bet_request", &common::capture("09-")),
     );
     assert_eq!(bet.status, 200);
-    assert!(shared::protocol::parse_bet_answer(bet.body.as_bytes()).is_ok(), "{bet:?}");
+    assert!(
+        shared::protocol::parse_bet_answer(bet.body.as_bytes()).is_ok(),
+        "{bet:?}"
+    );
     if let Some(version) = expect_version {
         assert_eq!(common::post(address, "action=version").body, version);
     }
@@ -216,7 +223,10 @@ fn check_binary(binary: &Path, expect_version: Option<&str>) {
             assert!(status.success(), "exit after SIGTERM: {status:?}");
             break;
         }
-        assert!(Instant::now() < deadline, "still running 10 s after SIGTERM");
+        assert!(
+            Instant::now() < deadline,
+            "still running 10 s after SIGTERM"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
     // Health check against a stopped server fails.
@@ -236,7 +246,10 @@ fn the_dockerfile_is_complete() {
     let has = |prefix: &str| instructions.iter().any(|i| i.starts_with(prefix));
     assert!(has("FROM rust:"), "a Rust builder stage");
     assert!(has("FROM debian:bookworm-slim"), "a slim runtime stage");
-    assert!(text.contains("cargo chef cook"), "a cached dependency layer");
+    assert!(
+        text.contains("cargo chef cook"),
+        "a cached dependency layer"
+    );
     assert!(has("USER 10001"), "a non-root user");
     assert!(has("EXPOSE ${PORT}"));
     assert!(has("ENV PORT=${PORT}"));
@@ -259,7 +272,10 @@ fn the_image_binary_builds_starts_and_answers() {
 
 #[test]
 fn an_example_bot_builds_through_the_build_arguments() {
-    let overrides = [("PACKAGE", "lean-poker-examples"), ("BIN", "calling-station")];
+    let overrides = [
+        ("PACKAGE", "lean-poker-examples"),
+        ("BIN", "calling-station"),
+    ];
     let binary = build_like_the_image(&overrides);
     check_binary(&binary, Some("calling station 1"));
 }

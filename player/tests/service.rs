@@ -85,7 +85,10 @@ async fn spec_1_check_version_bet_request_showdown() {
         assert_eq!(bet.status, 200);
         assert_eq!(bet.body, "240", "digits only, no newline");
         assert_eq!(parse_bet_answer(bet.body.as_bytes()), Ok(Chips(240)));
-        assert!(bet.header("content-type").unwrap().starts_with("text/plain"));
+        assert!(bet
+            .header("content-type")
+            .unwrap()
+            .starts_with("text/plain"));
         let showdown = connection.post(&form("showdown", &capture("15-")));
         assert_eq!((showdown.status, showdown.body.as_str()), (200, "OK"));
         // The answer comes after showdown() ran.
@@ -132,7 +135,10 @@ async fn spec_1_bad_input_is_a_400_with_a_one_line_reason() {
             ("", "missing action"),
             ("game_state=%7B%7D", "missing action"),
             ("action=dance", "unknown action \"dance\""),
-            ("action=bet_request", "missing game_state for action bet_request"),
+            (
+                "action=bet_request",
+                "missing game_state for action bet_request",
+            ),
             ("action=showdown", "missing game_state for action showdown"),
             ("action=bet_request&game_state=%7Bnope", "line 1, column 2"),
             ("action=bet_request&game_state=%7B%7D", "missing field"),
@@ -143,7 +149,10 @@ async fn spec_1_bad_input_is_a_400_with_a_one_line_reason() {
             assert_eq!(answer.status, 400, "{body}: {answer:?}");
             assert!(answer.body.contains(expected), "{body}: {}", answer.body);
             assert!(!answer.body.contains('\n'), "{body}: one line");
-            assert!(answer.header("content-type").unwrap().starts_with("text/plain"));
+            assert!(answer
+                .header("content-type")
+                .unwrap()
+                .starts_with("text/plain"));
         }
         // A wrong card in a real document names the field.
         let bad_rank = capture("09-").replacen("\"rank\":\"", "\"rank\":\"T", 1);
@@ -233,8 +242,14 @@ async fn get_and_head_give_a_short_status() {
         let mut head_connection = Connection::open(address);
         let head = head_connection.raw(b"HEAD / HTTP/1.1\r\nHost: t\r\n\r\n");
         assert_eq!(head.status, 200);
-        assert_eq!(head.header("content-length"), Some(status.body.len().to_string().as_str()));
-        assert_eq!(head_connection.request("GET", "/", &[], b"").body, status.body);
+        assert_eq!(
+            head.header("content-length"),
+            Some(status.body.len().to_string().as_str())
+        );
+        assert_eq!(
+            head_connection.request("GET", "/", &[], b"").body,
+            status.body
+        );
         let health = player::cli::health_check(address, Duration::from_secs(5)).unwrap();
         assert!(health.contains("scripted 1"));
     })
@@ -277,7 +292,11 @@ async fn spec_6_a_slow_strategy_answers_the_fallback_within_the_budget() {
         let bet = post(address, &bet_body());
         assert_eq!((bet.status, bet.body.as_str()), (200, "3"));
         // Far below the 1.5 s the strategy takes: the budget cut it short.
-        assert!(started.elapsed() < Duration::from_millis(1200), "{:?}", started.elapsed());
+        assert!(
+            started.elapsed() < Duration::from_millis(1200),
+            "{:?}",
+            started.elapsed()
+        );
         assert_eq!(post(address, "action=check").status, 200);
     })
     .await;
@@ -328,7 +347,11 @@ async fn spec_6_strategies_that_never_return_are_bounded() {
             assert_eq!((bet.status, bet.body.as_str()), (200, "0"));
             assert!(started.elapsed() < Duration::from_secs(1));
         }
-        assert_eq!(calls.calls.load(Ordering::SeqCst), 2, "no third thread was used");
+        assert_eq!(
+            calls.calls.load(Ordering::SeqCst),
+            2,
+            "no third thread was used"
+        );
         // Everything that does not need the strategy still works.
         assert_eq!(post(address, "action=check").status, 200);
         assert_eq!(post(address, "action=nope").status, 400);
@@ -395,9 +418,20 @@ async fn auth_on_requires_bearer_or_basic() {
         let missing = post(address, "action=check");
         assert_eq!(missing.status, 401);
         let challenges = missing.headers_named("www-authenticate");
-        assert!(challenges.iter().any(|c| c.starts_with("Basic")), "{challenges:?}");
-        assert!(challenges.iter().any(|c| c.starts_with("Bearer")), "{challenges:?}");
-        let wrong = Connection::open(address).request("POST", "/", &["Authorization: Bearer nope"], b"action=check");
+        assert!(
+            challenges.iter().any(|c| c.starts_with("Basic")),
+            "{challenges:?}"
+        );
+        assert!(
+            challenges.iter().any(|c| c.starts_with("Bearer")),
+            "{challenges:?}"
+        );
+        let wrong = Connection::open(address).request(
+            "POST",
+            "/",
+            &["Authorization: Bearer nope"],
+            b"action=check",
+        );
         assert_eq!(wrong.status, 401);
         assert_eq!(wrong.body, "wrong credentials");
         let bearer = Connection::open(address).request(
@@ -424,7 +458,12 @@ async fn auth_on_requires_bearer_or_basic() {
         );
         assert_eq!(swapped.status, 401);
         // Health checks need no credentials.
-        assert_eq!(Connection::open(address).request("GET", "/", &[], b"").status, 200);
+        assert_eq!(
+            Connection::open(address)
+                .request("GET", "/", &[], b"")
+                .status,
+            200
+        );
         // Unauthenticated callers cannot make the server read a large body.
         let big = format!("action=check&p={}", "x".repeat(2 * 1024 * 1024));
         assert_eq!(Connection::open(address).post(&big).status, 401);
@@ -464,7 +503,9 @@ async fn several_servers_in_one_runtime_start_and_stop() {
         })
         .collect();
     let addresses: Vec<_> = servers.iter().map(RunningServer::local_addr).collect();
-    assert!(servers.iter().all(|s| s.url().starts_with("http://127.0.0.1:")));
+    assert!(servers
+        .iter()
+        .all(|s| s.url().starts_with("http://127.0.0.1:")));
     blocking(move || {
         for (answer, address) in addresses.iter().enumerate() {
             assert_eq!(post(*address, &bet_body()).body, answer.to_string());

@@ -2,8 +2,7 @@
 //! the meaningful-bet check.
 
 use player::testing::{
-    self, check_bet, check_bets, heads_up, load, table, try_load, LoadError, Origin,
-    RecordedAction,
+    self, check_bet, check_bets, heads_up, load, table, try_load, LoadError, Origin, RecordedAction,
 };
 use player::{BetAction, Chips, GameState, Player, Seat};
 use std::path::{Path, PathBuf};
@@ -27,11 +26,21 @@ fn loads_every_real_capture_with_its_file() {
         assert_eq!(item.origin, Origin::State);
         assert_eq!(item.source.line, 1);
         assert_eq!(item.source.entry, None);
-        assert!(item.source.to_string().contains("captures/"), "{}", item.source);
+        assert!(
+            item.source.to_string().contains("captures/"),
+            "{}",
+            item.source
+        );
     }
     // Sorted by name: 01 first, 24 last.
-    assert!(recorded[0].source.path.ends_with("01-preflop-r0-5-seats-banned-seat-out.json"));
-    assert!(recorded[23].source.path.ends_with("24-oss-preflop-2014-5-seats.json"));
+    assert!(recorded[0]
+        .source
+        .path
+        .ends_with("01-preflop-r0-5-seats-banned-seat-out.json"));
+    assert!(recorded[23]
+        .source
+        .path
+        .ends_with("24-oss-preflop-2014-5-seats.json"));
     // Bet requests: the 12 live payloads and the 2014 OSS one; not showdowns or log entries.
     let bet_requests: Vec<String> = recorded
         .iter()
@@ -51,16 +60,26 @@ fn loads_a_viewer_log_with_entry_lines() {
     let lines: Vec<_> = recorded.iter().map(|r| r.source.line).collect();
     assert_eq!(lines, [2, 3, 4]);
     assert_eq!(recorded[1].source.entry, Some(1));
-    assert_eq!(recorded[1].source.to_string().rsplit('/').next().unwrap(), "viewer-log.json:3 (entry 1)");
+    assert_eq!(
+        recorded[1].source.to_string().rsplit('/').next().unwrap(),
+        "viewer-log.json:3 (entry 1)"
+    );
     match &recorded[1].origin {
-        Origin::LogEntry { kind, message, on_turn } => {
+        Origin::LogEntry {
+            kind,
+            message,
+            on_turn,
+        } => {
             assert_eq!(kind.as_deref(), Some("bet"));
             assert!(message.as_deref().unwrap().contains("(allin)"));
             assert_eq!(*on_turn, Some(Seat(0)));
         }
         other => panic!("{other:?}"),
     }
-    assert!(matches!(&recorded[0].origin, Origin::LogEntry { kind: None, .. }));
+    assert!(matches!(
+        &recorded[0].origin,
+        Origin::LogEntry { kind: None, .. }
+    ));
     // Log entries are not bet requests (no in_action, every card visible).
     assert!(recorded.iter().all(|r| !r.is_bet_request()));
 }
@@ -76,11 +95,13 @@ fn loads_a_pretty_printed_array_with_the_line_of_each_state() {
     let expected_line = first_end + 2;
     assert!(expected_line > 50);
     assert_eq!(recorded[1].source.line, expected_line);
-    let capture_03 = std::fs::read_to_string(
-        fixtures().join("captures/03-preflop-r4-heads-up-blinds.json"),
-    )
-    .unwrap();
-    assert_eq!(recorded[0].state, GameState::from_json(&capture_03).unwrap());
+    let capture_03 =
+        std::fs::read_to_string(fixtures().join("captures/03-preflop-r4-heads-up-blinds.json"))
+            .unwrap();
+    assert_eq!(
+        recorded[0].state,
+        GameState::from_json(&capture_03).unwrap()
+    );
 }
 
 #[test]
@@ -94,7 +115,10 @@ fn loads_dealer_requests_jsonl() {
             panic!("{:?}", item.origin);
         };
         assert_eq!(record.seat, item.state.in_action);
-        assert_eq!(record.player.as_deref(), item.state.me().map(|p| p.name.as_str()));
+        assert_eq!(
+            record.player.as_deref(),
+            item.state.me().map(|p| p.name.as_str())
+        );
     }
     let Origin::DealerRequest(first) = &recorded[0].origin else {
         unreachable!()
@@ -282,7 +306,9 @@ fn check_bet_defines_meaningful_answers() {
     // Read differently from what the number says:
     assert!(read(9).unwrap_err().contains("read as a fold"));
     assert!(read(15).unwrap_err().contains("read as a call of 10"));
-    assert!(read(991).unwrap_err().contains("more than the stack of 990"));
+    assert!(read(991)
+        .unwrap_err()
+        .contains("more than the stack of 990"));
     assert!(read(u64::MAX).is_err());
     // Nothing owed: 0 checks; a too-small raise is a silent check.
     let free = heads_up().bets([20, 20]).build();

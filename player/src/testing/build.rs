@@ -189,7 +189,9 @@ impl StateBuilder {
 
     /// The seat is out of the sit'n'go: no chips, status `out`.
     pub fn out(self, seat: usize) -> StateBuilder {
-        self.stack(seat, 0).bet(seat, 0).status(seat, PlayerStatus::Out)
+        self.stack(seat, 0)
+            .bet(seat, 0)
+            .status(seat, PlayerStatus::Out)
     }
 
     /// The hole cards of the seat in action, e.g. `"Ah Kd"` or `"AhKd"`.
@@ -341,7 +343,11 @@ impl StateBuilder {
                 in_action = Some(first);
                 if bet_index.is_none() {
                     let visits = (first + seats - small) % seats;
-                    bet_index = Some(if visits == 0 { seats as u64 } else { visits as u64 });
+                    bet_index = Some(if visits == 0 {
+                        seats as u64
+                    } else {
+                        visits as u64
+                    });
                 }
             }
         }
@@ -381,11 +387,7 @@ impl StateBuilder {
             community_cards: board,
             current_buy_in,
             pot,
-            in_action: if showdown {
-                None
-            } else {
-                in_action.map(Seat)
-            },
+            in_action: if showdown { None } else { in_action.map(Seat) },
             minimum_raise: if showdown { None } else { Some(minimum_raise) },
             bet_index: if showdown {
                 None

@@ -81,7 +81,9 @@ impl Connection {
 
     fn read_answer(&mut self, head: bool) -> Answer {
         let mut status_line = String::new();
-        self.reader.read_line(&mut status_line).expect("status line");
+        self.reader
+            .read_line(&mut status_line)
+            .expect("status line");
         let status = status_line
             .split_whitespace()
             .nth(1)
@@ -136,12 +138,7 @@ pub fn capture(prefix: &str) -> String {
     let mut names: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| {
-            p.file_name()
-                .unwrap()
-                .to_string_lossy()
-                .starts_with(prefix)
-        })
+        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with(prefix))
         .collect();
     names.sort();
     std::fs::read_to_string(&names[0]).unwrap()
