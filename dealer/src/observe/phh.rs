@@ -6,8 +6,9 @@
 //! - `variant = "NT"` (no-limit Texas hold'em), `antes` (all 0), `blinds_or_straddles`,
 //!   `min_bet` (the small blind, see below), `starting_stacks`, `actions`;
 //! - `hand` (the round), `players`, `seats` (Lean Poker seat id + 1), `seat_count` (players
-//!   registered in the sit'n'go), `finishing_stacks`, `winnings` (chips received from pots,
-//!   not counting a player's own uncalled bet coming back);
+//!   registered in the sit'n'go), `finishing_stacks`, `winnings` (chips won from pots, as
+//!   online hand histories say "collected": a player's own uncalled bet coming back is not
+//!   counted, unlike Lean Poker's `amount_won`);
 //! - user-defined fields (PHH wants them prefixed with `_`): `_lean_tournament_id`,
 //!   `_lean_game_id`, `_lean_round`, `_lean_button` (seat id), and only when they happen
 //!   `_lean_bans` (one line per ban) and `_lean_chips_discarded` (the OSS odd-chip rule).
@@ -22,7 +23,9 @@
 //! call, also an all-in for a call or less), `pN cbr <total put in on this street>` (a raise,
 //! or an all-in that raises, from the engine's `street_bet_after`); `d db <cards>` per street;
 //! `pN sm <cards>` for each hand shown at showdown, in reveal order. Hands not shown are not
-//! written (PokerKit mucks them; they never win a chip in Lean Poker either).
+//! written (PokerKit mucks them; they never win a chip in Lean Poker either). When betting
+//! ended with cards still to come (all in), the shows come before the run-out, as PokerKit
+//! (and a live table) has them.
 //!
 //! # Where Lean Poker is not standard no-limit hold'em
 //!
@@ -41,8 +44,11 @@
 //!   replay stops there.
 //! - **The big blind is asked although nobody can respond** (everyone else folded or is all
 //!   in for less): standard rules ask nothing. When the player owes nothing, the turn is a
-//!   TOML comment; when they owe chips, a raise is written as the call it amounts to (the
-//!   excess comes back uncalled either way), with a comment.
+//!   TOML comment.
+//! - **A raise nobody can call more of** (every other player is all in, or has fewer chips
+//!   than the bet to call): standard rules allow only a call. It is written as the call it
+//!   amounts to, with a comment: the excess comes back uncalled either way, so the chips are
+//!   the same.
 //! - **Bans**: the banned player's stack and bet leave the game (spec §6), which PHH cannot
 //!   say. The turn is written `pN f` with a comment, and `_lean_bans` lists the ban; a
 //!   standard replay of such a hand does not reach the finishing stacks.
@@ -71,7 +77,8 @@ const HEADER: &str = "\
 #   street (blinds_or_straddles is [big, small] so that PokerKit seats them this way);
 # - the preflop minimum raise is one small blind (min_bet is the small blind);
 # - no re-opening rule: a player facing a short all-in may raise again;
-# - the big blind is asked even when nobody can respond (such turns are comments);
+# - the big blind is asked even when nobody can respond (such turns are comments), and a
+#   raise nobody can call more of is allowed (written as the call it amounts to);
 # - a banned player's stack and bet leave the game (see _lean_bans);
 # - the board is dealt out after a hand ends early (those cards are comments);
 # - odd chips go one at a time to the winners from the left of the button.
@@ -101,8 +108,13 @@ struct HandRecord {
     current_buy_in: Chips,
     /// Community cards of the street being dealt.
     street_cards: Vec<Card>,
-    /// The body of the `actions` array.
+    /// The body of the `actions` array, up to the showdown.
     actions: String,
+    /// `sm` lines, in reveal order.
+    shows: String,
+    /// Board lines dealt after betting ended with two or more players in the hand: PokerKit
+    /// (like a live table) shows the hands of an all-in showdown before the run-out.
+    runout: String,
     /// One line per ban.
     bans: Vec<String>,
     chips_discarded: Chips,
@@ -127,6 +139,8 @@ impl HandRecord {
             current_buy_in: Chips::ZERO,
             street_cards: Vec::with_capacity(3),
             actions: String::with_capacity(1024),
+            shows: String::with_capacity(128),
+            runout: String::with_capacity(128),
             bans: Vec::new(),
             chips_discarded: Chips::ZERO,
         }
@@ -238,6 +252,8 @@ impl PhhHands {
         hand.current_buy_in = Chips::ZERO;
         hand.street_cards.clear();
         hand.actions.clear();
+        hand.shows.clear();
+        hand.runout.clear();
         hand.bans.clear();
         hand.chips_discarded = Chips::ZERO;
     }
@@ -270,6 +286,12 @@ impl PhhHands {
         let others_can_act = hand.order.iter().any(|other| {
             *other != seat && hand.in_hand[other.index()] && !hand.stacks[other.index()].is_zero()
         });
+        // PokerKit (standard rules) refuses a raise nobody could call more of.
+        let others_can_respond = hand.order.iter().any(|other| {
+            *other != seat
+                && hand.in_hand[other.index()]
+                && hand.stacks[other.index()] + hand.bets[other.index()] > hand.current_buy_in
+        });
         let raises = bet_after > hand.current_buy_in;
         let actions = &mut hand.actions;
         if !others_can_act && to_call.is_zero() {
@@ -286,7 +308,7 @@ impl PhhHands {
                 BetAction::Check | BetAction::Call => {
                     let _ = write!(actions, "  \"p{player} cc\",");
                 }
-                BetAction::Raise | BetAction::AllIn if raises && others_can_act => {
+                BetAction::Raise | BetAction::AllIn if raises && others_can_respond => {
                     let _ = write!(actions, "  \"p{player} cbr {street_bet_after}\",");
                 }
                 BetAction::Raise | BetAction::AllIn => {
@@ -294,8 +316,8 @@ impl PhhHands {
                     if raises {
                         let _ = write!(
                             actions,
-                            " # Lean Poker: {action} to {street_bet_after} with nobody left to \
-                             respond; the excess comes back uncalled"
+                            " # Lean Poker: {action} to {street_bet_after} that nobody can \
+                             call more of; the excess comes back uncalled"
                         );
                     }
                 }
@@ -340,20 +362,29 @@ impl PhhHands {
         if hand.street_cards.len() < needed {
             return;
         }
-        let after_end = hand.in_hand_count() < 2;
-        hand.actions
-            .push_str(if after_end { "  # \"" } else { "  \"" });
-        hand.actions.push_str("d db ");
+        let in_hand = hand.in_hand_count();
+        let can_bet = hand
+            .order
+            .iter()
+            .filter(|seat| hand.in_hand[seat.index()] && !hand.stacks[seat.index()].is_zero())
+            .count();
+        let after_end = in_hand < 2;
+        let lines = if !after_end && can_bet < 2 {
+            &mut hand.runout
+        } else {
+            &mut hand.actions
+        };
+        lines.push_str(if after_end { "  # \"" } else { "  \"" });
+        lines.push_str("d db ");
         for card in &hand.street_cards {
-            let _ = write!(hand.actions, "{card}");
+            let _ = write!(lines, "{card}");
         }
         hand.street_cards.clear();
-        hand.actions.push_str("\",");
+        lines.push_str("\",");
         if after_end {
-            hand.actions
-                .push_str(" dealt out after the hand was decided (Lean Poker shows the board)");
+            lines.push_str(" dealt out after the hand was decided (Lean Poker shows the board)");
         }
-        hand.actions.push('\n');
+        lines.push('\n');
     }
 
     fn revealed(&mut self, seat: Seat, cards: &[Card; 2]) {
@@ -363,7 +394,7 @@ impl PhhHands {
         }
         let hand = &mut self.hand;
         let _ = writeln!(
-            hand.actions,
+            hand.shows,
             "  \"p{} sm {}{}\",",
             hand.player_number[index], cards[0], cards[1]
         );
@@ -411,6 +442,8 @@ impl PhhHands {
         );
         text.push_str("actions = [\n");
         text.push_str(&hand.actions);
+        text.push_str(&hand.shows);
+        text.push_str(&hand.runout);
         text.push_str("]\n");
         let _ = writeln!(text, "hand = {}", hand.round);
         text.push_str("players = [");
@@ -438,7 +471,7 @@ impl PhhHands {
                 .iter()
                 .map(|seat| stacks.get(seat.index()).copied().unwrap_or_default().get()),
         );
-        // An uncalled bet coming back is not won from a pot.
+        // Won from pots: a player's own uncalled bet coming back is not a win.
         let uncalled = uncalled_bet(&hand.bets[..stacks.len().min(MAX_SEATS)]);
         list(
             text,
