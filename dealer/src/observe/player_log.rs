@@ -162,22 +162,26 @@ impl<W: Write> PlayerLogs<W> {
         text.push('\n');
         if exchange.action.has_game_state() {
             text.push_str("    sent  ");
-            self.json.clear();
-            match (exchange.sent_json, exchange.state) {
-                (Some(json), _) => self.json.extend(json.bytes().map(|b| {
-                    if b == b'\n' || b == b'\r' {
-                        b' '
-                    } else {
-                        b
-                    }
-                })),
-                (None, Some(state)) => state.write_json(&mut self.json),
-                (None, None) => self.json.extend_from_slice(b"(not recorded)"),
-            }
-            text.push_str(&String::from_utf8_lossy(&self.json));
-            text.push('\n');
         }
-        self.write_text(exchange.seat)
+        self.write_text(exchange.seat)?;
+        if !exchange.action.has_game_state() {
+            return Ok(());
+        }
+        let Some(file) = self.files.get_mut(exchange.seat.index()) else {
+            return Ok(());
+        };
+        match (exchange.sent_json, exchange.state) {
+            // Compact JSON never has a line break; keep the log line-based whatever comes.
+            (Some(json), _) if !json.contains(['\n', '\r']) => file.write_all(json.as_bytes())?,
+            (Some(json), _) => file.write_all(json.replace(['\n', '\r'], " ").as_bytes())?,
+            (None, Some(state)) => {
+                self.json.clear();
+                state.write_json(&mut self.json);
+                file.write_all(&self.json)?;
+            }
+            (None, None) => file.write_all(b"(not recorded)")?,
+        }
+        file.write_all(b"\n")
     }
 
     fn hand_started(&mut self, event: &GameEvent, game: &Game) -> io::Result<()> {

@@ -50,7 +50,7 @@ struct Pending {
 pub struct RequestsLog<W: Write> {
     out: W,
     pending: Pending,
-    /// One line, reused.
+    /// The end of a line, reused.
     line: Vec<u8>,
 }
 
@@ -129,9 +129,9 @@ impl<W: Write> RequestsLog<W> {
     ) -> io::Result<()> {
         let pending = &mut self.pending;
         pending.active = false;
+        self.out.write_all(&pending.head)?;
         let line = &mut self.line;
         line.clear();
-        line.extend_from_slice(&pending.head);
         if !pending.has_body && !pending.failed {
             // In-process: no body; the number the player returned is the answer.
             match answer {
