@@ -1,8 +1,8 @@
 //! Every example bot answers every recorded and hand-made situation with a meaningful bet.
 
-use examples::bots::{by_name, RandomBot, KINDS};
+use examples::bots::{by_name, EquityBot, RandomBot, KINDS};
 use player::testing::{assert_legal_bets, check_bet, heads_up, load, table};
-use player::{Chips, Player};
+use player::{BetAction, Chips, Player};
 
 fn recordings() -> Vec<player::testing::Recorded> {
     load(concat!(
@@ -22,11 +22,20 @@ fn every_kind_answers_real_games_meaningfully() {
     }
 }
 
+/// The bot of a kind, with fewer equity deals where that matters (debug builds are slow).
+fn quick(kind: &str) -> Box<dyn Player> {
+    if kind == "equity" {
+        Box::new(EquityBot { trials: 100 })
+    } else {
+        by_name(kind).unwrap()
+    }
+}
+
 #[test]
 fn every_kind_answers_a_sweep_of_spots_meaningfully() {
     let boards = ["", "2s 7h Jd", "2s 7h Jd Qc 3c"];
     for kind in KINDS {
-        let bot = by_name(kind).unwrap();
+        let bot = quick(kind);
         for board in boards {
             for stack in [1, 25, 400, 5000] {
                 for facing in [0, 10, 300, 4000] {
@@ -58,6 +67,30 @@ fn each_bot_does_what_its_name_says() {
     assert_eq!(answer("raiser"), state.minimum_raise_amount());
     assert_eq!(answer("all-in"), Chips(990));
     assert!(by_name("no-such-bot").is_none());
+}
+
+#[test]
+fn the_equity_bot_raises_strength_calls_price_and_folds_trash() {
+    let bot = EquityBot::default();
+    let act = |state: &player::GameState| check_bet(state, bot.bet_request(state)).unwrap().action;
+    let aces = heads_up().hole_cards("Ah Ad").post_blinds().build();
+    assert_eq!(act(&aces), BetAction::Raise);
+    let trash = table(6)
+        .hole_cards("7c 2d")
+        .post_blinds()
+        .bet(2, 0)
+        .in_action(2)
+        .bets([10, 20, 0, 0, 0, 120])
+        .build();
+    assert_eq!(act(&trash), BetAction::Fold);
+    // Heads-up, a flush draw facing a small bet on the flop has the price.
+    let draw = heads_up()
+        .hole_cards("Qh 9h")
+        .board("2h 7h Kc")
+        .bets([100, 120])
+        .build();
+    assert_eq!(act(&draw), BetAction::Call);
+    assert!(bot.equity(&heads_up().showdown_state().build()).is_none());
 }
 
 #[test]
