@@ -71,7 +71,7 @@ fn play(seed: u64, observers: &mut [Box<dyn Observer>]) -> u64 {
                 game.answer(SeatAnswer::Bet(answer)).expect("pending");
             }
             Step::Showdown { round } => {
-                for seat in 0..SEATS {
+                for (seat, name) in names.iter().enumerate() {
                     let Some(state) = game.showdown_state(Seat(seat)) else {
                         continue;
                     };
@@ -83,7 +83,7 @@ fn play(seed: u64, observers: &mut [Box<dyn Observer>]) -> u64 {
                     let exchange = Exchange {
                         round,
                         seat: Seat(seat),
-                        player: &names[seat],
+                        player: name,
                         action: Action::Showdown,
                         sent_at: UNIX_EPOCH,
                         state: None,
