@@ -9,7 +9,7 @@
 //! | `round` | the hand |
 //! | `player` | the player's name |
 //! | `seat` | the player's seat |
-//! | `game_state` | a JSON object: exactly the document sent, byte for byte ([`Exchange::sent_json`] when the seat serialised it, else [`GameState::to_json`] of [`Exchange::state`], which gives the same bytes); `null` if the runner gave neither |
+//! | `game_state` | a JSON object: exactly the document sent, byte for byte ([`Exchange::sent_json`] when the seat serialised it, else [`shared::GameState::to_json`] of [`Exchange::state`], which gives the same bytes); `null` if the runner gave neither |
 //! | `answer` | the raw body as a string (invalid UTF-8 replaced by U+FFFD), or `null` when no body was read (timeout, refused connection). An in-process player has no body: its valid answer is written as the number it returned, in digits |
 //! | `error` | only when the answer was invalid: the one-line reason (the ban or warning reason) |
 //! | `action` | how the engine read the answer: `fold`, `check`, `call`, `raise`, `allin`, or `banned`; a forgiven invalid answer records what it counted as (and keeps `error`); `null` only if the game was abandoned before the answer was applied |
