@@ -20,6 +20,9 @@ use std::sync::Arc;
 const STATE: &str =
     include_str!("../../shared/tests/fixtures/gamestates/09-preflop-r0-6-seats-first-request.json");
 
+/// Players (and seats) in the concurrent measurement.
+const SEATS: usize = 6;
+
 struct Folder;
 
 impl Player for Folder {
@@ -44,13 +47,22 @@ fn round_trip(c: &mut Criterion) {
                 healthy_answer: HealthyAnswer::Fixed(0),
                 ..PlayerOptions::default()
             };
-            let player = spawn_player_with(Misbehaviour::Healthy, options).await;
-            let _ = url_sender.send(player.url().to_string());
+            let mut players = Vec::new();
+            for _ in 0..SEATS {
+                let player = spawn_player_with(Misbehaviour::Healthy, options.clone()).await;
+                let _ = url_sender.send(player.url().to_string());
+                players.push(player);
+            }
             let _ = stop_receiver.await;
-            player.stop().await;
+            for player in players {
+                player.stop().await;
+            }
         });
     });
-    let url = url_receiver.recv().expect("the player's URL");
+    let urls: Vec<String> = (0..SEATS)
+        .map(|_| url_receiver.recv().expect("a player's URL"))
+        .collect();
+    let url = urls[0].clone();
 
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -95,10 +107,27 @@ fn round_trip(c: &mut Criterion) {
         })
     });
 
+    group.bench_function("to_json_only", |b| b.iter(|| state.to_json()));
+
     group.bench_function("encode_only", |b| {
         b.iter(|| {
             let json = state.to_json();
             encode_request(Action::BetRequest, Some(&json))
+        })
+    });
+
+    // Six seats of one pool, one request each at the same time (one player per seat): what
+    // a runner playing several games at once asks of the pool.
+    let seats: Vec<_> = urls
+        .iter()
+        .map(|url| client.seat(PlayerEndpoint::parse(url).expect("a URL")))
+        .collect();
+    group.bench_function("six_seats_concurrently", |b| {
+        b.iter(|| {
+            let replies = runtime.block_on(futures_util::future::join_all(
+                seats.iter().map(|seat| seat.bet_request(&state)),
+            ));
+            assert!(replies.iter().all(|reply| reply.outcome == Ok(Chips(0))));
         })
     });
 

@@ -400,5 +400,15 @@ mod tests {
         };
         let text = toml::to_string(&config).unwrap();
         assert_eq!(toml::from_str::<GameConfig>(&text).unwrap(), config);
+        let defaults = toml::to_string(&GameConfig::default()).unwrap();
+        assert_eq!(
+            toml::from_str::<GameConfig>(&defaults).unwrap(),
+            GameConfig::default()
+        );
+        let json = serde_json::to_string(&GameConfig::default()).unwrap();
+        assert_eq!(
+            serde_json::from_str::<GameConfig>(&json).unwrap(),
+            GameConfig::default()
+        );
     }
 }

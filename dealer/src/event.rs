@@ -14,9 +14,9 @@
 //!   reveals, finishing stacks and winnings ([`GameEvent::HandEnded`]);
 //! - results: bans, eliminations with places, the final ranking.
 //!
-//! Events are serde-serialisable (internally tagged: `{"event":"bet_placed",...}`). Per-seat
-//! lists are [`SeatList`]s, stored inline, so the hot path of a hand allocates nothing but the
-//! hand descriptions of revealed hands.
+//! Events are serde-serialisable (internally tagged: `{"event":"bet_placed",...}`) and small
+//! (the frequent ones carry no heap data), because every event is moved out of
+//! [`crate::engine::Game::step`]; per-seat lists are [`SeatList`]s.
 
 use serde::de::{SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -299,8 +299,9 @@ impl fmt::Display for HandCategory {
     }
 }
 
-/// A list of at most [`MAX_SEATS`] items stored inline (no heap allocation), used for per-seat
-/// values and lists of seats in events. Reads like a slice; serialises as a JSON array.
+/// A list of at most [`MAX_SEATS`] items, used for per-seat values and lists of seats in
+/// events. Reads like a slice; serialises as a JSON array; deserialising rejects more than
+/// [`MAX_SEATS`] items.
 ///
 /// ```
 /// use dealer::event::SeatList;
@@ -312,29 +313,24 @@ impl fmt::Display for HandCategory {
 /// assert_eq!(stacks.iter().copied().sum::<Chips>(), Chips(2000));
 /// assert_eq!(serde_json::to_string(&stacks).unwrap(), "[990,1010]");
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+// Heap-backed on purpose: an inline array of MAX_SEATS items made every event (and every
+// `Step`) ~300 bytes, and copying those dominated the engine's time; the few lists per hand
+// cost less as small allocations.
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct SeatList<T: Copy + Default> {
-    len: u8,
-    items: [T; MAX_SEATS],
+    items: Vec<T>,
 }
 
 impl<T: Copy + Default> SeatList<T> {
     /// An empty list.
     pub fn new() -> Self {
-        SeatList {
-            len: 0,
-            items: [T::default(); MAX_SEATS],
-        }
+        SeatList { items: Vec::new() }
     }
 
-    /// Appends an item.
-    ///
-    /// # Panics
-    /// When the list already holds [`MAX_SEATS`] items; the engine never pushes more items
-    /// than it has seats, and it rejects tables larger than [`MAX_SEATS`].
+    /// Appends an item; past [`MAX_SEATS`] items the item is dropped (the engine never has
+    /// more items than seats, and it rejects tables larger than [`MAX_SEATS`]).
     pub fn push(&mut self, item: T) {
-        self.items[self.len as usize] = item;
-        self.len += 1;
+        let _ = self.try_push(item);
     }
 
     /// Appends an item, or gives it back when the list is full.
@@ -342,19 +338,21 @@ impl<T: Copy + Default> SeatList<T> {
     /// # Errors
     /// The item, when the list already holds [`MAX_SEATS`] items.
     pub fn try_push(&mut self, item: T) -> Result<(), T> {
-        if self.len as usize >= MAX_SEATS {
+        if self.items.len() >= MAX_SEATS {
             return Err(item);
         }
-        self.push(item);
+        if self.items.capacity() == 0 {
+            self.items.reserve_exact(MAX_SEATS);
+        }
+        self.items.push(item);
         Ok(())
     }
 
     /// A list of `len` copies of `value` (`len` capped at [`MAX_SEATS`]).
     pub fn filled(value: T, len: usize) -> Self {
-        let mut list = SeatList::new();
-        list.len = len.min(MAX_SEATS) as u8;
-        list.items[..list.len as usize].fill(value);
-        list
+        SeatList {
+            items: vec![value; len.min(MAX_SEATS)],
+        }
     }
 }
 
@@ -367,13 +365,13 @@ impl<T: Copy + Default> Default for SeatList<T> {
 impl<T: Copy + Default> Deref for SeatList<T> {
     type Target = [T];
     fn deref(&self) -> &[T] {
-        &self.items[..self.len as usize]
+        &self.items
     }
 }
 
 impl<T: Copy + Default> DerefMut for SeatList<T> {
     fn deref_mut(&mut self) -> &mut [T] {
-        &mut self.items[..self.len as usize]
+        &mut self.items
     }
 }
 
@@ -386,11 +384,10 @@ impl<T: Copy + Default + fmt::Debug> fmt::Debug for SeatList<T> {
 impl<T: Copy + Default> FromIterator<T> for SeatList<T> {
     /// Collects at most [`MAX_SEATS`] items; any further items are dropped.
     fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
-        let mut list = SeatList::new();
-        for item in iter.into_iter().take(MAX_SEATS) {
-            list.push(item);
-        }
-        list
+        // Full capacity at once: per-seat lists are short, and regrowing costs more.
+        let mut items = Vec::with_capacity(MAX_SEATS);
+        items.extend(iter.into_iter().take(MAX_SEATS));
+        SeatList { items }
     }
 }
 
@@ -404,9 +401,9 @@ impl<'a, T: Copy + Default> IntoIterator for &'a SeatList<T> {
 
 impl<T: Copy + Default> IntoIterator for SeatList<T> {
     type Item = T;
-    type IntoIter = std::iter::Take<std::array::IntoIter<T, MAX_SEATS>>;
+    type IntoIter = std::vec::IntoIter<T>;
     fn into_iter(self) -> Self::IntoIter {
-        self.items.into_iter().take(self.len as usize)
+        self.items.into_iter()
     }
 }
 

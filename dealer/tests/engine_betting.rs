@@ -323,3 +323,18 @@ fn spec_3_hole_cards_dealt_one_at_a_time_from_the_small_blind() {
         Some(vec![])
     );
 }
+
+#[test]
+fn spec_3_big_blind_option_with_an_out_seat_between_the_blinds() {
+    // Capture 02's table: seats 2 and 4 out, button 0, small blind 1, big blind 3.
+    let mut table = TableBuilder::seats(5)
+        .start(0, 0, &[1000, 1000, 0, 1000, 0])
+        .build();
+    assert_eq!(table.bet(0, 4).bet_index, Some(4));
+    assert_eq!(table.bet(1, 2).bet_index, Some(5));
+    // Visit 6 is seat 2 (out). The big blind's own turn is visit 2 + 5 = 7: the street needs
+    // n + 1 + 2 = 8 visits here (n + 2 would end it before the big blind could act).
+    let option = table.expect(3);
+    assert_eq!(option.bet_index, Some(7));
+    assert_eq!(option.current_buy_in, Chips(4));
+}

@@ -301,3 +301,69 @@ fn spec_7_capture_21_last_hand_one_pot_when_the_bigger_stack_wins() {
     // The winner covered the loser: one pot of 281, its own excess included (gross).
     assert_same_document(&viewer, json);
 }
+
+#[test]
+fn spec_3_capture_02_out_seat_between_the_blinds_is_a_visit() {
+    let json = capture!("02-preflop-r41-5-seats-2-out.json");
+    let capture = parse(json);
+    let mut table = table_like(&capture, 41, 0, &[782, 1420, 0, 798, 0]);
+    table.deal(&[(1, "8h 4h")], "");
+    // Small blind seat 1 (visit 0), seat 2 out (1), big blind seat 3 (2), seat 4 out (3).
+    assert_eq!(table.fold(0).bet_index, Some(4));
+    table.expect(1);
+    copy_caller_fields(&mut table.game, &capture);
+    assert_same_document(table.game.bet_request_state().unwrap(), json);
+}
+
+#[test]
+fn spec_3_capture_04_first_visit_of_the_turn() {
+    let json = capture!("04-turn-r25-heads-up-bet-index-0.json");
+    let capture = parse(json);
+    let mut table = table_like(&capture, 25, 0, &[963, 0, 2037]);
+    table.deal(&[(2, "7c Kc")], "2h Qs As 4h");
+    table.bet(2, 5); // the small blind completes
+    table.check(0);
+    table.check(2); // flop
+    table.check(0);
+    let turn = table.expect(2);
+    assert_eq!(
+        turn.minimum_raise,
+        Some(shared::Chips(10)),
+        "the big blind again"
+    );
+    copy_caller_fields(&mut table.game, &capture);
+    assert_same_document(table.game.bet_request_state().unwrap(), json);
+}
+
+#[test]
+fn spec_3_capture_06_heads_up_small_blind_acts_first() {
+    let json = capture!("06-preflop-r20-heads-up-sb-to-act.json");
+    let capture = parse(json);
+    let mut table = table_like(&capture, 20, 0, &[1019, 0, 1981]);
+    table.deal(&[(2, "Ad 3h")], "");
+    table.expect(2);
+    copy_caller_fields(&mut table.game, &capture);
+    assert_same_document(table.game.bet_request_state().unwrap(), json);
+}
+
+#[test]
+fn spec_3_capture_07_out_seat_between_the_blinds_round_1() {
+    let json = capture!("07-preflop-r1-6-seats-1-out.json");
+    let capture = parse(json);
+    let mut table = table_like(&capture, 1, 1, &[1000, 998, 996, 0, 2006, 1000]);
+    table.deal(&[(5, "Kc 10h")], "");
+    table.expect(5);
+    copy_caller_fields(&mut table.game, &capture);
+    assert_same_document(table.game.bet_request_state().unwrap(), json);
+}
+
+#[test]
+fn spec_3_capture_08_button_asked_after_the_blinds() {
+    let json = capture!("08-preflop-r17-4-seats-1-out.json");
+    let capture = parse(json);
+    let mut table = table_like(&capture, 17, 1, &[962, 2080, 0, 958]);
+    table.deal(&[(1, "4d 9h")], "");
+    table.expect(1);
+    copy_caller_fields(&mut table.game, &capture);
+    assert_same_document(table.game.bet_request_state().unwrap(), json);
+}

@@ -5,7 +5,7 @@ mod engine_support;
 
 use dealer::config::{GameConfig, OddChipRule};
 use dealer::engine::SeatAnswer;
-use dealer::event::{EliminationReason, GameEvent};
+use dealer::event::{EliminationReason, GameEvent, HandCategory};
 use engine_support::{Table, TableBuilder};
 use shared::{Chips, PlayerStatus, Seat};
 
@@ -59,6 +59,19 @@ fn spec_5_three_way_all_in_two_side_pots_and_a_folded_contributor() {
     // Examined from the last aggressor (seat 3): queens shown, then aces; kings are worse than
     // aces in the first examination and shown in the side pot's (first contender there).
     assert_eq!(reveals(&table), vec![3, 1, 2]);
+    let shown: Vec<(usize, HandCategory, String)> = table.collect(|event| match event {
+        GameEvent::HandRevealed {
+            seat,
+            category,
+            description,
+            ..
+        } => Some((seat.index(), *category, description.clone())),
+        _ => None,
+    });
+    assert_eq!(
+        shown[1],
+        (1, HandCategory::Pair, "a pair of aces".to_string())
+    );
     let state = &states[0];
     let stacks: Vec<u64> = state.players.iter().map(|p| p.stack.get()).collect();
     assert_eq!(stacks, vec![950, 350, 400, 700]);

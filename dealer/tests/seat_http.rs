@@ -235,6 +235,25 @@ async fn hanging_up_without_answering_is_sent_once_more_then_fails() {
 }
 
 #[tokio::test]
+async fn a_player_that_crashes_mid_game_is_refused() {
+    let player = spawn_player(Misbehaviour::Crashes).await;
+    let client = HttpClient::new(settings()).unwrap();
+    let seat = seat_for(&client, player.url());
+    // Up and answering before the crash, on a pooled keep-alive connection.
+    assert_eq!(seat.check().await.outcome, Ok(()));
+    let reply = seat.bet_request(&state()).await;
+    assert_eq!(
+        reply.failure().map(ToString::to_string).as_deref(),
+        Some("connection refused")
+    );
+    assert_eq!(
+        seat.check().await.outcome,
+        Err(SeatFailure::ConnectionRefused)
+    );
+    player.stop().await;
+}
+
+#[tokio::test]
 async fn a_stale_keep_alive_connection_does_not_ban() {
     // The player drops the connection the first time without a byte of answer, as a server
     // closing an idle keep-alive connection does: the resend on a new connection is answered.

@@ -1,4 +1,5 @@
-//! A player can never exhaust the dealer's memory: huge and endless bodies are not read.
+//! A player can never exhaust the dealer's memory: huge and endless bodies are not read, and an
+//! endless response head stops at hyper's limit.
 //!
 //! This binary counts every byte the process allocates (a counting global allocator) and holds
 //! a single test, so nothing else allocates while it measures.
@@ -39,7 +40,7 @@ static ALLOCATOR: Counting = Counting;
 const BUDGET: usize = 2 * 1024 * 1024;
 
 #[tokio::test]
-async fn huge_and_endless_bodies_stay_within_a_small_memory_budget() {
+async fn huge_and_endless_answers_stay_within_a_small_memory_budget() {
     let client = HttpClient::new(HttpSettings::default()).unwrap();
     let state = shared::testing_state();
     for misbehaviour in [
@@ -67,4 +68,27 @@ async fn huge_and_endless_bodies_stay_within_a_small_memory_budget() {
         drop(reply);
         player.stop().await;
     }
+
+    // An endless response head: hyper stops at its head size limit.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/", listener.local_addr().unwrap());
+    let server = tokio::spawn(async move {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        static JUNK: [u8; 16 * 1024] = [b'a'; 16 * 1024];
+        let (mut stream, _) = listener.accept().await.unwrap();
+        let mut buffer = [0u8; 8192];
+        let _ = stream.read(&mut buffer).await;
+        let _ = stream.write_all(b"HTTP/1.1 200 OK\r\nx-junk: ").await;
+        while stream.write_all(&JUNK).await.is_ok() {}
+    });
+    let seat = client.seat(PlayerEndpoint::parse(&url).unwrap());
+    let before = LIVE.load(Ordering::SeqCst);
+    PEAK.store(before, Ordering::SeqCst);
+    let reply = seat.bet_request(&state).await;
+    let growth = PEAK.load(Ordering::SeqCst) - before;
+    let reason = reply.failure().unwrap().to_string();
+    assert!(reason.starts_with("invalid HTTP response: "), "{reason}");
+    assert!(growth < BUDGET, "endless head: grew by {growth} bytes");
+    eprintln!("endless head: peak growth {growth} bytes ({reason})");
+    server.abort();
 }

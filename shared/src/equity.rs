@@ -6,8 +6,9 @@
 //!
 //! - [`Scenario::monte_carlo`]: `trials` random deals, reproducible from a seed;
 //! - [`Scenario::monte_carlo_for`]: as many deals as fit in a time budget;
-//! - [`Scenario::exact`]: every deal, when the enumeration is cheap (one or two opponents
-//!   from the flop on: about a million showdowns at most);
+//! - [`Scenario::exact`]: every deal, when the enumeration is cheap: one or two opponents
+//!   from the flop on (about a million showdowns at most), three on the turn and river;
+//!   never preflop (billions of deals) nor four or more opponents (Monte Carlo then);
 //! - [`Scenario::estimate`]: exact when that is no more work than the requested trials, else
 //!   Monte Carlo;
 //! - [`equity_for`]: the receiver of a `game_state` against its active opponents.
@@ -27,7 +28,7 @@
 //! driven by unbiased bounded integers (Lemire's method with rejection).
 
 use crate::card::Card;
-use crate::eval::{HandKey, HandStrength};
+use crate::eval::{card_slot, HandKey, HandStrength};
 use crate::state::GameState;
 use std::time::{Duration, Instant};
 use thiserror::Error;
@@ -184,13 +185,13 @@ impl Scenario {
         52 - self.known.count_ones() as usize
     }
 
-    /// The cards not known to be anywhere, as indexes.
+    /// The cards not known to be anywhere, as evaluator slots.
     fn deck(&self) -> ([u8; 52], usize) {
         let mut deck = [0u8; 52];
         let mut len = 0;
-        for index in 0..52u8 {
-            if self.known & (1u64 << index) == 0 {
-                deck[len] = index;
+        for card in Card::deck() {
+            if self.known & card_bit(card) == 0 {
+                deck[len] = card_slot(card);
                 len += 1;
             }
         }
@@ -224,21 +225,30 @@ impl Scenario {
         }
     }
 
-    /// How many showdown evaluations exact enumeration needs, or `None` when it is not
-    /// available (three or more opponents).
+    /// The work exact enumeration needs, in showdown evaluations (or the equivalent), or
+    /// `None` when it is not available (four or more opponents).
     pub fn exact_cost(&self) -> Option<u64> {
-        if self.opponents > 2 {
+        if self.opponents > 3 {
             return None;
         }
         let deck = self.deck_len() as u64;
         let to_board = 5 - self.board_len as u64;
         let boards = binomial(deck, to_board);
-        let hands = binomial(deck - to_board, 2);
-        Some(boards.saturating_mul(hands + 1))
+        let rest = deck - to_board;
+        let hands = binomial(rest, 2);
+        // With three opponents each holding also costs a pass over the remaining cards,
+        // measured at about one evaluation per card.
+        let per_board = if self.opponents == 3 {
+            hands + hands * rest
+        } else {
+            hands + 1
+        };
+        Some(boards.saturating_mul(per_board))
     }
 
-    /// Equity from every possible deal, when that is cheap: one or two opponents and at most
-    /// a few million showdowns (from the flop on). `None` otherwise.
+    /// Equity from every possible deal, when that is cheap (at most a few milliseconds): one
+    /// or two opponents from the flop on, three opponents on the turn and the river. `None`
+    /// otherwise.
     pub fn exact(&self) -> Option<EquityResult> {
         if self.exact_cost()? > EXACT_LIMIT {
             return None;
@@ -262,7 +272,7 @@ impl Scenario {
         }
     }
 
-    /// Enumerates every board completion and, on each, every holding of one or two
+    /// Enumerates every board completion and, on each, every holding of the (one to three)
     /// opponents.
     fn enumerate(&self) -> EquityResult {
         let (deck, len) = self.deck();
@@ -273,7 +283,7 @@ impl Scenario {
         for_each_subset(deck, to_board, &mut board_cards, &mut |extra| {
             let mut board = self.board;
             for &index in extra {
-                board = board.add_index_unchecked(index);
+                board = board.add_slot_unchecked(index);
             }
             let ours = board.join_unchecked(self.hole).strength_unchecked();
             let mut rest = [0u8; 52];
@@ -328,71 +338,180 @@ fn binomial(n: u64, k: u64) -> u64 {
 struct ExactTally {
     deals: u64,
     wins: u64,
-    /// Deals where we tie with one other player (pot shared two ways).
+    /// Deals where we share the pot with one opponent (two ways).
     two_way: u64,
-    /// Deals where we tie with both opponents (three ways).
+    /// ... with two opponents (three ways).
     three_way: u64,
+    /// ... with three opponents (four ways).
+    four_way: u64,
+}
+
+/// How an opponent's holding compares with our hand.
+const LOSE: u8 = 0;
+const TIE: u8 = 1;
+const WIN: u8 = 2;
+
+/// Holdings we beat (`W`) and tie (`T`) among a set of cards, with per-card counts: enough to
+/// count pairs of disjoint holdings without visiting them.
+struct HoldingStats {
+    /// Cards available.
+    cards: u64,
+    beaten: u64,
+    tied: u64,
+    /// Per card slot: holdings in `W` / `T` containing that card.
+    beaten_by_card: [u64; 64],
+    tied_by_card: [u64; 64],
+}
+
+/// The per-card sums that [`disjoint_pairs`] needs: `sum d_W (d_W - 1)`, `sum d_T (d_T - 1)`
+/// and `sum d_W d_T` over the cards.
+#[derive(Default)]
+struct CardSums {
+    beaten_shared: u64,
+    tied_shared: u64,
+    across: u64,
+}
+
+impl CardSums {
+    fn add(&mut self, beaten: u64, tied: u64) {
+        self.beaten_shared += beaten * beaten.saturating_sub(1);
+        self.tied_shared += tied * tied.saturating_sub(1);
+        self.across += beaten * tied;
+    }
+}
+
+/// Unordered pairs of disjoint holdings among `cards` cards of which `beaten` holdings are
+/// in `W` and `tied` in `T`: `(all pairs, both beaten, one beaten and one tied, both tied)`.
+///
+/// The ordered pairs of distinct holdings in a set `S` number `|S|^2 - |S|`, of which
+/// `sum over cards c of d(c) * (d(c) - 1)` share a card (`d(c)` = holdings in `S` containing
+/// `c`); between two disjoint sets `A` and `B` there are `|A| |B| - sum d_A(c) d_B(c)`
+/// disjoint pairs. Every card is in `n - 1` of all `n (n - 1) / 2` holdings.
+fn disjoint_pairs(cards: u64, beaten: u64, tied: u64, sums: &CardSums) -> (u64, u64, u64, u64) {
+    let n = cards;
+    let all = n * n.saturating_sub(1) / 2;
+    let all_pairs = (all * all - all - n * n.saturating_sub(1) * n.saturating_sub(2)) / 2;
+    (
+        all_pairs,
+        (beaten * beaten - beaten - sums.beaten_shared) / 2,
+        beaten * tied - sums.across,
+        (tied * tied - tied - sums.tied_shared) / 2,
+    )
 }
 
 impl ExactTally {
-    /// Adds every holding of the opponents from `rest` on a complete `board`.
-    ///
-    /// With two opponents the deals are the unordered pairs of disjoint two-card holdings.
-    /// They are counted without visiting the pairs: the ordered pairs of distinct holdings in
-    /// a set `S` number `|S|^2 - |S|`, of which `sum over cards c of d(c) * (d(c) - 1)` share a
-    /// card (`d(c)` = holdings in `S` containing `c`); between two disjoint sets `A`, `B` there
-    /// are `|A| |B| - sum d_A(c) d_B(c)` disjoint pairs.
+    /// Adds every holding of the opponents (one to three) from `rest` on a complete `board`.
     fn add_board(&mut self, board: HandKey, ours: HandStrength, rest: &[u8], opponents: usize) {
-        // Holdings we beat (W), tie (T) or lose to, and per-card counts for W and T.
-        let (mut beaten, mut tied, mut all) = (0u64, 0u64, 0u64);
-        let mut beaten_by_card = [0u64; 52];
-        let mut tied_by_card = [0u64; 52];
+        let mut stats = HoldingStats {
+            cards: rest.len() as u64,
+            beaten: 0,
+            tied: 0,
+            beaten_by_card: [0; 64],
+            tied_by_card: [0; 64],
+        };
+        // Outcome of each holding, by slot pair (slots are < 64).
+        let mut outcome = [LOSE; 64 * 64];
         for (i, &first) in rest.iter().enumerate() {
-            let with_first = board.add_index_unchecked(first);
+            let with_first = board.add_slot_unchecked(first);
             for &second in &rest[i + 1..] {
-                let theirs = with_first.add_index_unchecked(second).strength_unchecked();
-                all += 1;
-                if theirs < ours {
-                    beaten += 1;
-                    beaten_by_card[usize::from(first)] += 1;
-                    beaten_by_card[usize::from(second)] += 1;
+                let theirs = with_first.add_slot_unchecked(second).strength_unchecked();
+                let (a, b) = (usize::from(first & 63), usize::from(second & 63));
+                let result = if theirs < ours {
+                    stats.beaten += 1;
+                    stats.beaten_by_card[a] += 1;
+                    stats.beaten_by_card[b] += 1;
+                    WIN
                 } else if theirs == ours {
-                    tied += 1;
-                    tied_by_card[usize::from(first)] += 1;
-                    tied_by_card[usize::from(second)] += 1;
+                    stats.tied += 1;
+                    stats.tied_by_card[a] += 1;
+                    stats.tied_by_card[b] += 1;
+                    TIE
+                } else {
+                    LOSE
+                };
+                outcome[a * 64 + b] = result;
+                outcome[b * 64 + a] = result;
+            }
+        }
+        match opponents {
+            1 => {
+                self.deals += stats.cards * stats.cards.saturating_sub(1) / 2;
+                self.wins += stats.beaten;
+                self.two_way += stats.tied;
+            }
+            2 => {
+                let mut sums = CardSums::default();
+                for &card in rest {
+                    let c = usize::from(card & 63);
+                    sums.add(stats.beaten_by_card[c], stats.tied_by_card[c]);
+                }
+                let (all, both_beaten, beaten_tied, both_tied) =
+                    disjoint_pairs(stats.cards, stats.beaten, stats.tied, &sums);
+                self.deals += all;
+                self.wins += both_beaten;
+                self.two_way += beaten_tied;
+                self.three_way += both_tied;
+            }
+            _ => self.add_three(&stats, &outcome, rest),
+        }
+    }
+
+    /// Three opponents: for each holding of one of them, the other two are counted as pairs
+    /// among the remaining cards. Every deal is met three times (once per opponent taken
+    /// first), hence the division.
+    fn add_three(&mut self, stats: &HoldingStats, outcome: &[u8; 64 * 64], rest: &[u8]) {
+        let mut tally = ExactTally::default();
+        let beats = |a: usize, b: usize| u64::from(outcome[a * 64 + b] == WIN);
+        let ties = |a: usize, b: usize| u64::from(outcome[a * 64 + b] == TIE);
+        for (i, &first) in rest.iter().enumerate() {
+            for &second in &rest[i + 1..] {
+                let (a, b) = (usize::from(first & 63), usize::from(second & 63));
+                // The holdings left once `a` and `b` are gone.
+                let beaten =
+                    stats.beaten + beats(a, b) - stats.beaten_by_card[a] - stats.beaten_by_card[b];
+                let tied = stats.tied + ties(a, b) - stats.tied_by_card[a] - stats.tied_by_card[b];
+                let mut sums = CardSums::default();
+                for &other in rest {
+                    let c = usize::from(other & 63);
+                    if c != a && c != b {
+                        sums.add(
+                            stats.beaten_by_card[c] - beats(c, a) - beats(c, b),
+                            stats.tied_by_card[c] - ties(c, a) - ties(c, b),
+                        );
+                    }
+                }
+                let (all, both_beaten, beaten_tied, both_tied) =
+                    disjoint_pairs(stats.cards - 2, beaten, tied, &sums);
+                tally.deals += all;
+                match outcome[a * 64 + b] {
+                    WIN => {
+                        tally.wins += both_beaten;
+                        tally.two_way += beaten_tied;
+                        tally.three_way += both_tied;
+                    }
+                    TIE => {
+                        tally.two_way += both_beaten;
+                        tally.three_way += beaten_tied;
+                        tally.four_way += both_tied;
+                    }
+                    _ => {}
                 }
             }
         }
-        if opponents == 1 {
-            self.deals += all;
-            self.wins += beaten;
-            self.two_way += tied;
-            return;
-        }
-        let rest_len = rest.len() as u64;
-        // Every card is in `rest_len - 1` holdings.
-        let shared_all = rest_len * (rest_len - 1) * (rest_len - 2);
-        let ordered = |size: u64, by_card: &[u64; 52]| -> u64 {
-            let shared: u64 = by_card.iter().map(|&d| d * d.saturating_sub(1)).sum();
-            size * size - size - shared
-        };
-        let between: u64 = beaten * tied
-            - beaten_by_card
-                .iter()
-                .zip(&tied_by_card)
-                .map(|(&a, &b)| a * b)
-                .sum::<u64>();
-        self.deals += (all * all - all - shared_all) / 2;
-        self.wins += ordered(beaten, &beaten_by_card) / 2;
-        self.two_way += between;
-        self.three_way += ordered(tied, &tied_by_card) / 2;
+        self.deals += tally.deals / 3;
+        self.wins += tally.wins / 3;
+        self.two_way += tally.two_way / 3;
+        self.three_way += tally.three_way / 3;
+        self.four_way += tally.four_way / 3;
     }
 
     fn result(&self) -> EquityResult {
         let deals = self.deals.max(1) as f64;
+        let shares =
+            self.two_way as f64 / 2.0 + self.three_way as f64 / 3.0 + self.four_way as f64 / 4.0;
         EquityResult {
             win: self.wins as f64 / deals,
-            tie: (self.two_way as f64 / 2.0 + self.three_way as f64 / 3.0) / deals,
+            tie: shares / deals,
             trials: self.deals,
             exact: true,
         }
@@ -438,21 +557,31 @@ impl Sampler {
             // A partial Fisher–Yates shuffle: positions 0..needed become a uniform random
             // sample in random order, whatever order the deck was left in by the last trial.
             let deck = &mut self.deck[..deck_len];
-            for i in 0..needed {
-                let j = i + self.rng.below((deck_len - i) as u32) as usize;
+            let mut i = 0;
+            while i < needed {
+                // Two draws from one 64-bit output.
+                let bits = self.rng.next_u64();
+                let j = i + self.rng.below_from(bits as u32, (deck_len - i) as u32) as usize;
                 deck.swap(i, j);
+                i += 1;
+                if i < needed {
+                    let bound = (deck_len - i) as u32;
+                    let j = i + self.rng.below_from((bits >> 32) as u32, bound) as usize;
+                    deck.swap(i, j);
+                    i += 1;
+                }
             }
             let mut board = self.board;
             for &index in &deck[..self.to_board] {
-                board = board.add_index_unchecked(index);
+                board = board.add_slot_unchecked(index);
             }
             let ours = board.join_unchecked(self.hole).strength_unchecked();
             let mut tied = 0;
             let mut lost = false;
             for holding in deck[self.to_board..needed].chunks_exact(2) {
                 let theirs = board
-                    .add_index_unchecked(holding[0])
-                    .add_index_unchecked(holding[1])
+                    .add_slot_unchecked(holding[0])
+                    .add_slot_unchecked(holding[1])
                     .strength_unchecked();
                 if theirs > ours {
                     lost = true;
@@ -493,51 +622,48 @@ impl Sampler {
 /// gives the same deals on every platform and in every future version.
 struct WyRand {
     state: u64,
-    /// A second 32-bit draw kept from the last 64-bit output.
-    spare: Option<u32>,
 }
 
 impl WyRand {
     fn new(seed: u64) -> WyRand {
-        WyRand {
-            state: seed,
-            spare: None,
-        }
+        WyRand { state: seed }
     }
 
+    #[inline(always)]
     fn next_u64(&mut self) -> u64 {
         self.state = self.state.wrapping_add(0xA076_1D64_78BD_642F);
         let product = u128::from(self.state) * u128::from(self.state ^ 0xE703_7ED1_A0B4_28DB);
         (product as u64) ^ ((product >> 64) as u64)
     }
 
-    fn next_u32(&mut self) -> u32 {
-        if let Some(spare) = self.spare.take() {
-            return spare;
-        }
-        let bits = self.next_u64();
-        self.spare = Some((bits >> 32) as u32);
-        bits as u32
-    }
-
-    /// A uniform integer in `0..bound` (`bound >= 1`), without bias: Lemire's multiply-shift
-    /// with rejection of the few low products that would favour some results.
-    fn below(&mut self, bound: u32) -> u32 {
+    /// A uniform integer in `0..bound` (`bound >= 1`) from the uniform 32-bit `first`,
+    /// without bias: Lemire's multiply-shift, rejecting the few low products that would
+    /// favour some results (then drawing fresh bits; probability below bound / 2^32).
+    #[inline(always)]
+    fn below_from(&mut self, first: u32, bound: u32) -> u32 {
         let bound = bound.max(1);
-        loop {
-            let product = u64::from(self.next_u32()) * u64::from(bound);
-            let low = product as u32;
-            // Reject when `low` falls below 2^32 mod bound (rare: bound / 2^32).
-            if low >= bound || low >= bound.wrapping_neg() % bound {
-                return (product >> 32) as u32;
+        let mut product = u64::from(first) * u64::from(bound);
+        if (product as u32) < bound {
+            let threshold = bound.wrapping_neg() % bound;
+            while (product as u32) < threshold {
+                product = u64::from(self.next_u64() as u32) * u64::from(bound);
             }
         }
+        (product >> 32) as u32
+    }
+
+    /// A uniform integer in `0..bound` (`bound >= 1`).
+    #[cfg(test)]
+    fn below(&mut self, bound: u32) -> u32 {
+        let bits = self.next_u64() as u32;
+        self.below_from(bits, bound)
     }
 }
 
 /// Equity of the receiving player of `state` against its active opponents (all-in ones
 /// included): exact whenever [`Scenario::exact`] is available (one or two opponents from the
-/// flop on, a few milliseconds at most), else `trials` Monte Carlo deals.
+/// flop on, three from the turn on; a few milliseconds at most), else `trials` Monte Carlo
+/// deals.
 ///
 /// The seed is derived from the state (game, round, cards, players in the hand), so the same
 /// decision gets the same number every time, which keeps bots reproducible.

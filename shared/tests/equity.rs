@@ -94,11 +94,17 @@ fn monte_carlo_is_reproducible_from_the_seed() {
     assert!(a.win > 0.0 && a.tie > 0.0 && a.equity() <= 1.0);
 }
 
-/// Every ordered pair of disjoint opponent holdings on a full board, the slow way.
-fn brute_force_river(hole: &str, board: &str, opponents: usize) -> (f64, f64) {
+/// Every set of disjoint opponent holdings (one to three opponents) on a full board, the
+/// slow way: equity as (win, tie share).
+fn brute_force_river(hole: &str, board: &str, dead: &str, opponents: usize) -> (f64, f64) {
     let hole = cards(hole);
     let board = cards(board);
-    let known: Vec<Card> = hole.iter().chain(&board).copied().collect();
+    let known: Vec<Card> = hole
+        .iter()
+        .chain(&board)
+        .chain(&cards(dead))
+        .copied()
+        .collect();
     let deck: Vec<Card> = Card::deck().filter(|c| !known.contains(c)).collect();
     let strength = |two: [Card; 2]| {
         let seven: Vec<Card> = board.iter().copied().chain(two).collect();
@@ -111,57 +117,87 @@ fn brute_force_river(hole: &str, board: &str, opponents: usize) -> (f64, f64) {
             holdings.push(([deck[i], deck[j]], strength([deck[i], deck[j]])));
         }
     }
-    let (mut deals, mut win, mut tie) = (0.0, 0.0, 0.0);
+    let disjoint = |a: &[Card; 2], b: &[Card; 2]| !a.iter().any(|card| b.contains(card));
+    let (mut deals, mut win, mut tie) = (0u64, 0u64, 0.0f64);
     let mut score = |strengths: &[shared::eval::HandStrength]| {
-        deals += 1.0;
+        deals += 1;
         if strengths.iter().all(|&s| s < ours) {
-            win += 1.0;
+            win += 1;
         } else if strengths.iter().all(|&s| s <= ours) {
             let tied = strengths.iter().filter(|&&s| s == ours).count();
             tie += 1.0 / (tied as f64 + 1.0);
         }
     };
-    if opponents == 1 {
-        for (_, s) in &holdings {
-            score(&[*s]);
+    // Unordered sets of holdings: each is as likely as any other.
+    for (i, (a, sa)) in holdings.iter().enumerate() {
+        if opponents == 1 {
+            score(&[*sa]);
+            continue;
         }
-    } else {
-        for (a, sa) in &holdings {
-            for (b, sb) in &holdings {
-                if a.iter().any(|card| b.contains(card)) {
-                    continue;
-                }
+        for (j, (b, sb)) in holdings.iter().enumerate().skip(i + 1) {
+            if !disjoint(a, b) {
+                continue;
+            }
+            if opponents == 2 {
                 score(&[*sa, *sb]);
+                continue;
+            }
+            for (c, sc) in &holdings[j + 1..] {
+                if disjoint(a, c) && disjoint(b, c) {
+                    score(&[*sa, *sb, *sc]);
+                }
             }
         }
     }
-    (win / deals, tie / deals)
+    (win as f64 / deals as f64, tie / deals as f64)
 }
 
 #[test]
 fn exact_river_matches_brute_force() {
+    // Twenty-five dead cards keep the three-opponent brute force small.
+    let dead = "2s 3s 4s 5s 6s 8s 2h 3h 4h 5h 6h 8h 2d 3d 4d 5d 6d 8d 3c 4c 5c 6c 8c Ts Th";
     let cases = [
-        ("Ah Kh", "Qh Jh 2c 7d 9s", 1),
-        ("Ah Kh", "Qh Jh 2c 7d 9s", 2),
+        ("Ah Kh", "Qh Jh 2c 7d 9s", "", 1),
+        ("Ah Kh", "Qh Jh 2c 7d 9s", "", 2),
         // A board that plays for many holdings: lots of two- and three-way ties.
-        ("2c 3d", "Ts Jd Qc Kh Ad", 2),
-        ("7c 7d", "7h 2s 2d Kc Qc", 2),
-        ("4c 5c", "6c 7c 9d 9h 2s", 2),
+        ("2c 3d", "Ts Jd Qc Kh Ad", "", 2),
+        ("7c 7d", "7h 2s 2d Kc Qc", "", 2),
+        ("4c 5c", "6c 7c 9d 9h 2s", "", 2),
+        ("Ac Kc", "Qd Jd 9c 7s 7h", dead, 3),
+        ("9c 9d", "Qd Jd 9h 7s 7h", dead, 3),
+        ("Jc Tc", "Qd Jd 9c 7s Ah", dead, 3),
+        ("2c 7c", "Ac Ad As Ah Kd", dead, 3),
     ];
-    for (hole, board, opponents) in cases {
-        let exact = scenario(hole, board, opponents).exact().unwrap();
+    for (hole, board, dead, opponents) in cases {
+        let exact = scenario(hole, board, opponents)
+            .with_dead(&cards(dead))
+            .unwrap()
+            .exact()
+            .unwrap();
         assert!(exact.exact);
-        let (win, tie) = brute_force_river(hole, board, opponents);
+        let (win, tie) = brute_force_river(hole, board, dead, opponents);
         // The brute force sums many fractions, hence the tolerance.
         assert!(
             (exact.win - win).abs() < 1e-9,
-            "{hole} {board}: {exact:?} vs {win}"
+            "{hole} {board} x{opponents}: {exact:?} vs {win}"
         );
         assert!(
             (exact.tie - tie).abs() < 1e-9,
-            "{hole} {board}: {exact:?} vs {tie}"
+            "{hole} {board} x{opponents}: {exact:?} vs {tie}"
         );
     }
+}
+
+/// Three opponents on the turn (exact) against Monte Carlo.
+#[test]
+fn exact_three_opponents_on_the_turn() {
+    let s = scenario("Ah Qh", "Kh 7h 2c 9d", 3);
+    let exact = s.exact().unwrap();
+    assert!(exact.exact);
+    let estimate = s.monte_carlo(60_000, 3).unwrap();
+    assert_close(&estimate, exact.equity(), "AhQh on Kh7h2c9d x3");
+    assert!(scenario("Ah Qh", "Kh 7h 2c", 3).exact().is_none()); // flop: too many deals
+    assert!(scenario("Ah Qh", "Kh 7h 2c 9d 3s", 4).exact().is_none());
 }
 
 #[test]
@@ -188,7 +224,8 @@ fn the_nuts_always_win() {
 
 #[test]
 fn exact_availability() {
-    assert_eq!(scenario("Ah Kh", "", 3).exact_cost(), None);
+    assert_eq!(scenario("Ah Kh", "", 4).exact_cost(), None);
+    assert!(scenario("Ah Kh", "", 3).exact().is_none());
     assert!(scenario("Ah Kh", "", 1).exact().is_none()); // preflop: billions of deals
     assert!(scenario("Ah Kh", "2c 3d 4s", 1).exact().is_some());
     assert!(scenario("Ah Kh", "2c 3d 4s 9h", 2).exact().is_some());

@@ -1,62 +1,61 @@
-//! The one place the engine asks "how strong is this hand?".
+//! The one place the engine asks "how strong is this hand?", over [`shared::eval`].
 //!
-//! A private adapter over `rs_poker`'s evaluator while `shared::eval` is being written on
-//! another branch; switching means rewriting only this module. The engine needs three
-//! things: a totally ordered strength for a player's seven cards (ties share the pot), the
-//! hand's category, and a plain-English description for reveals.
+//! The engine needs three things: a totally ordered strength for a player's seven cards (ties
+//! share the pot), the hand's category, and a plain-English description for reveals. The
+//! board is folded once per showdown, so each player costs two card additions and one lookup.
 
 use crate::event::HandCategory;
-use rs_poker::core::{CoreRank, Rank, SevenCardAccum};
+use shared::eval::{Category, HandKey, HandStrength};
 use shared::Card;
 
 /// How strong a seven-card hand is: `a > b` exactly when `a` wins, `a == b` when they split.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) struct Strength(Rank);
+pub(crate) struct Strength(HandStrength);
 
 impl Strength {
     /// The kind of hand.
     pub(crate) fn category(self) -> HandCategory {
-        match self.0.category() {
-            CoreRank::HighCard => HandCategory::HighCard,
-            CoreRank::OnePair => HandCategory::Pair,
-            CoreRank::TwoPair => HandCategory::TwoPair,
-            CoreRank::ThreeOfAKind => HandCategory::ThreeOfAKind,
-            CoreRank::Straight => HandCategory::Straight,
-            CoreRank::Flush => HandCategory::Flush,
-            CoreRank::FullHouse => HandCategory::FullHouse,
-            CoreRank::FourOfAKind => HandCategory::FourOfAKind,
-            CoreRank::StraightFlush => HandCategory::StraightFlush,
+        HandCategory::from(self.0.category())
+    }
+
+    /// A plain-English description, e.g. `a pair of aces`.
+    pub(crate) fn description(self) -> String {
+        self.0.description()
+    }
+}
+
+impl From<Category> for HandCategory {
+    fn from(category: Category) -> HandCategory {
+        match category {
+            Category::HighCard => HandCategory::HighCard,
+            Category::Pair => HandCategory::Pair,
+            Category::TwoPair => HandCategory::TwoPair,
+            Category::ThreeOfAKind => HandCategory::ThreeOfAKind,
+            Category::Straight => HandCategory::Straight,
+            Category::Flush => HandCategory::Flush,
+            Category::FullHouse => HandCategory::FullHouse,
+            Category::FourOfAKind => HandCategory::FourOfAKind,
+            Category::StraightFlush => HandCategory::StraightFlush,
         }
     }
 }
 
 /// Folds the board once so each player's hand costs two more cards.
 #[derive(Clone, Copy)]
-pub(crate) struct BoardEvaluator(SevenCardAccum);
+pub(crate) struct BoardEvaluator(HandKey);
 
 impl BoardEvaluator {
     /// Prepares the board (the engine only evaluates complete five-card boards).
     pub(crate) fn new(board: &[Card]) -> BoardEvaluator {
-        let mut accumulator = SevenCardAccum::new();
-        for card in board {
-            accumulator.add((*card).into());
-        }
-        BoardEvaluator(accumulator)
+        BoardEvaluator(board.iter().fold(HandKey::EMPTY, |key, &card| key + card))
     }
 
-    /// The strength of `hole` (two cards) with the board.
-    pub(crate) fn strength(&self, hole: &[Card]) -> Strength {
-        let mut accumulator = self.0;
-        for card in hole {
-            accumulator.add((*card).into());
-        }
-        Strength(accumulator.rank())
+    /// The strength of `hole` with the board; `None` when that is not five to seven cards
+    /// (a dealt hand on a complete board always is).
+    pub(crate) fn strength(&self, hole: &[Card]) -> Option<Strength> {
+        let key = hole.iter().fold(self.0, |key, &card| key + card);
+        key.strength().ok().map(Strength)
     }
-}
-
-/// A plain-English description of the hand `hole` makes with `board`.
-pub(crate) fn describe(strength: Strength, _hole: &[Card], _board: &[Card]) -> String {
-    strength.category().name().to_string()
 }
 
 #[cfg(test)]
@@ -66,7 +65,9 @@ mod tests {
 
     fn strength(hole: &str, board: &str) -> Strength {
         let board = parse_cards(board).unwrap();
-        BoardEvaluator::new(&board).strength(&parse_cards(hole).unwrap())
+        BoardEvaluator::new(&board)
+            .strength(&parse_cards(hole).unwrap())
+            .unwrap()
     }
 
     #[test]
@@ -77,13 +78,20 @@ mod tests {
         let queen_high = strength("Jh Qh", board);
         assert!(ace_high > queen_high);
         assert_eq!(ace_high.category(), HandCategory::HighCard);
+        assert_eq!(ace_high.description(), "high card ace");
         let straight = strength("5h 6h", board);
         assert_eq!(straight.category(), HandCategory::Straight);
         assert!(straight > ace_high);
         // The board plays for both: a split.
         assert_eq!(
-            strength("2h 3h", "As Ks Qs Js Ts"),
-            strength("4d 5d", "As Ks Qs Js Ts")
+            strength("2h 3h", "As Ks Qs Js 10s"),
+            strength("4d 5d", "As Ks Qs Js 10s")
+        );
+        // Four cards are not a hand.
+        let board = parse_cards("As Ks Qs").unwrap();
+        assert_eq!(
+            BoardEvaluator::new(&board).strength(&parse_cards("2d").unwrap()),
+            None
         );
     }
 }

@@ -44,33 +44,57 @@
 //! seat dealt nothing), and without the three betting keys; [`Game::viewer_state`] shows every
 //! player's cards, as the viewer log does.
 //!
+//! # Evidence
+//!
+//! `dealer/tests/engine_captures.rs` replays the hands behind 13 real LIVE documents
+//! (captures 01, 03, 05, 09, 10, 13–21 in `shared/tests/fixtures/gamestates/`) and checks that
+//! the engine produces them byte for byte: `bet_index` with banned, folded and out seats,
+//! heads-up blinds, `minimum_raise` after raises and all-ins, showdown documents with
+//! `amount_won`, reveals, `[]` for an out receiver, the board dealt out after a fold, and the
+//! viewer-log snapshots.
+//!
 //! # Decisions where the spec is silent
 //!
-//! - **Preflop street end** (spec §3 says "n + 2 visits"): the blinds are the first visits,
-//!   and the street needs `n + 1 + (visits from the small blind to the big blind)` visits,
-//!   which is n + 2 when the blinds sit next to each other. When out seats sit between the
-//!   small and the big blind, this still gives the big blind its option, which is what the
-//!   spec's n + 2 is for.
-//! - **A lone player who can still act** is asked while the visit count requires it, like OSS
-//!   (e.g. the big blind after everyone else folded or went all-in for less): the spec's
-//!   street-end rule, applied literally. Only a hand won by folds ends at once.
+//! - **Preflop street end** (spec §3: "n + 2 visits"): the blinds are the first visits, and
+//!   preflop needs `n + 1 + (visits from the small blind to the big blind)` visits, which is
+//!   n + 2 when the blinds sit next to each other. When out seats sit between them, this still
+//!   gives the big blind its option, which is what the spec's n + 2 is for.
+//! - **A lone player who can still act** is asked while the visit count requires it, as in OSS
+//!   (e.g. the big blind when the small blind is all-in for less, capture 16's hand): the
+//!   spec's street-end rule applied literally. Only a hand won by folds ends at once.
 //! - **The last aggressor** is reset on every street where betting takes place (OSS); when
-//!   nobody raised `current_buy_in` on the last street with betting, the examination starts at
-//!   the small-blind seat.
+//!   nobody raised `current_buy_in` on the last street with betting, the examination starts
+//!   at the small-blind seat. Blinds count as raises (the big blind is the preflop aggressor).
+//! - **Reveals** are examined once per pot of the spec §5 loop (as OSS); a hand is revealed
+//!   (one [`GameEvent::HandRevealed`]) the first time an examination shows it. A pot with a
+//!   single contender is not examined.
+//! - **Uncalled chips** are the last pot of the loop, won by their owner alone
+//!   ([`GameEvent::PotAwarded`] with one eligible seat); they count in `amount_won` (gross).
 //! - **Bans** remove the stack and the bet; `current_buy_in` becomes the largest remaining
-//!   bet. Chips in the pot that no remaining player can win are returned to their owners
-//!   ([`GameEvent::ChipsReturned`]) and count in their `amount_won`.
-//! - A player whose chips all went into a pot they lost is `out` from the
-//!   [`GameEvent::PotAwarded`] that took the last chip (so every snapshot validates).
-//! - [`Game::viewer_state`] and [`Game::public_state`] never carry `in_action`,
-//!   `minimum_raise` or `bet_index` (LIVE viewer-log entries do not).
-//! - Ranking at a hand limit: see [`crate::engine`]'s `ranking` notes in the crate docs of
-//!   [`GameResult`]: more chips first, ties by the same-hand bust seat rule.
+//!   bet; `minimum_raise` is unchanged. Chips that no player still in the hand can win (only
+//!   possible after a ban or a forgiven answer) go back to their owners
+//!   ([`GameEvent::ChipsReturned`], counted in their `amount_won`), so the pot loop always
+//!   ends and no chip is lost.
+//! - **Status after a lost all-in**: a player is `out` from the [`GameEvent::PotAwarded`]
+//!   that took its last chip, so every snapshot validates; its [`GameEvent::PlayerEliminated`]
+//!   follows after [`GameEvent::HandEnded`], before the showdown step.
+//! - **Blinds and `minimum_raise`**: preflop starts at the small blind, and each blind then
+//!   updates it like any action (`max(minimum_raise, raise_by)`), so short blinds never lower
+//!   it.
+//! - **Ranking at a hand limit**: survivors are ranked by chips, more first; equal stacks by
+//!   the same-hand bust rule (from the first seat after the button with chips, the later seat
+//!   ranks higher). Players out from a [`TableStart`] rank below everyone, in the same order.
+//! - **Documents for observers**: [`Game::viewer_state`] and [`Game::public_state`] never
+//!   carry `in_action`, `minimum_raise` or `bet_index` (LIVE viewer-log entries do not); the
+//!   flop comes one card per event, so a snapshot may show one or two board cards.
+//! - **Shuffling**: each hand starts from a fresh deck in a fixed order and draws only the
+//!   cards it can need (`2 × players + 5`) with a partial Fisher–Yates shuffle.
 
 mod betting;
 mod hand_eval;
 mod pots;
 mod ranking;
+mod seat_buf;
 mod showdown;
 mod table;
 mod view;
@@ -240,9 +264,6 @@ pub enum SetupError {
 }
 
 /// What the caller must see or do next.
-// Events are stored inline on purpose: a step is moved once, and boxing would cost an
-// allocation per event on the hot path.
-#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Step {
     /// Something happened; the engine's state already reflects it.
@@ -340,7 +361,7 @@ struct HandProgress {
     deck: [Card; 52],
     next_card: usize,
     /// Players dealt in, starting at the small blind (the hole-card order).
-    dealt_in: SeatList<Seat>,
+    dealt_in: seat_buf::SeatBuf,
     street: Street,
     /// Seat visits on this street so far (`bet_index` of the next request).
     visits: u64,
@@ -374,7 +395,7 @@ impl HandProgress {
             big_blind: Chips::ZERO,
             deck,
             next_card: 0,
-            dealt_in: SeatList::new(),
+            dealt_in: seat_buf::SeatBuf::default(),
             street: Street::Preflop,
             visits: 0,
             required_visits: 0,
@@ -553,7 +574,7 @@ impl Game {
             }
         }
         let mut place = game.seat_count;
-        for seat in ranking::bust_order(out_at_start, &stacks, button) {
+        for &seat in ranking::bust_order(out_at_start, &stacks, button).iter() {
             game.standing.places[seat.index()] = Some(place);
             game.standing.remaining -= 1;
             place -= 1;
@@ -946,14 +967,11 @@ impl Game {
                 self.after_payout();
             }
             GameEvent::PlayerEliminated {
-                seat,
-                round,
-                place,
-                reason,
+                seat, round, place, ..
             } => {
                 let player = &mut self.state.players[seat.index()];
                 player.status = PlayerStatus::Out;
-                self.standing.eliminate(*seat, *round, *place, *reason);
+                self.standing.eliminate(*seat, *round, *place);
             }
         }
     }
@@ -1036,5 +1054,20 @@ impl Game {
             place,
             reason,
         });
+    }
+}
+
+#[cfg(test)]
+mod size_tests {
+    use super::*;
+
+    /// Every step is moved out of `Game::step`; keep it small (see `SeatList`).
+    #[test]
+    fn steps_stay_small() {
+        assert!(
+            std::mem::size_of::<Step>() <= 112,
+            "{}",
+            std::mem::size_of::<Step>()
+        );
     }
 }

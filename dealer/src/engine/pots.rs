@@ -17,6 +17,7 @@
 //! This module is pure: it reads bets and strengths and reports [`Payout`]s in order.
 
 use super::hand_eval::Strength;
+use super::seat_buf::SeatBuf;
 use crate::config::OddChipRule;
 use crate::event::{PotShare, SeatList, MAX_SEATS};
 use shared::{Chips, Seat};
@@ -42,7 +43,6 @@ pub(crate) struct PotInput {
 }
 
 /// One step of paying the pot, in order.
-#[allow(clippy::large_enum_variant)] // inline on purpose: consumed at once, never stored
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Payout {
     /// Show this seat's hand (first time it is revealed in this hand).
@@ -78,12 +78,13 @@ pub(crate) fn settle(input: &PotInput, mut emit: impl FnMut(Payout)) {
         if bets[..seat_count].iter().all(|bet| bet.is_zero()) {
             return;
         }
-        let eligible: SeatList<Seat> = (0..seat_count)
-            .map(|offset| Seat((input.examination_start.index() + offset) % seat_count))
-            .filter(|seat| {
-                input.in_hand & (1 << seat.index()) != 0 && !bets[seat.index()].is_zero()
-            })
-            .collect();
+        let mut eligible = SeatBuf::default();
+        for offset in 0..seat_count {
+            let seat = Seat((input.examination_start.index() + offset) % seat_count);
+            if input.in_hand & (1 << seat.index()) != 0 && !bets[seat.index()].is_zero() {
+                eligible.push(seat);
+            }
+        }
         if eligible.is_empty() {
             for (index, bet) in bets[..seat_count].iter().enumerate() {
                 if !bet.is_zero() {
@@ -98,9 +99,15 @@ pub(crate) fn settle(input: &PotInput, mut emit: impl FnMut(Payout)) {
         let winners = if eligible.len() == 1 {
             eligible
         } else {
-            examine(&eligible, &input.strengths, &mut revealed, &mut emit)
+            examine(
+                eligible.as_slice(),
+                &input.strengths,
+                &mut revealed,
+                &mut emit,
+            )
         };
         let level = winners
+            .as_slice()
             .iter()
             .map(|seat| bets[seat.index()])
             .min()
@@ -111,12 +118,17 @@ pub(crate) fn settle(input: &PotInput, mut emit: impl FnMut(Payout)) {
             *bet -= taken;
             amount += taken;
         }
-        let (shares, discarded) =
-            split(amount, &winners, input.odd_chips, input.button, seat_count);
+        let (shares, discarded) = split(
+            amount,
+            winners.as_slice(),
+            input.odd_chips,
+            input.button,
+            seat_count,
+        );
         emit(Payout::Pot {
             amount,
             level,
-            eligible,
+            eligible: eligible.as_slice().iter().copied().collect(),
             shares,
             discarded,
         });
@@ -125,12 +137,12 @@ pub(crate) fn settle(input: &PotInput, mut emit: impl FnMut(Payout)) {
 
 /// One examination: the best hands among `eligible`, revealing as the spec says.
 fn examine(
-    eligible: &SeatList<Seat>,
+    eligible: &[Seat],
     strengths: &[Option<Strength>; MAX_SEATS],
     revealed: &mut u32,
     emit: &mut impl FnMut(Payout),
-) -> SeatList<Seat> {
-    let mut winners = SeatList::new();
+) -> SeatBuf {
+    let mut winners = SeatBuf::default();
     let mut best: Option<Option<Strength>> = None;
     for &seat in eligible {
         let strength = strengths[seat.index()];
@@ -139,7 +151,7 @@ fn examine(
                 continue;
             }
             if strength > best_so_far {
-                winners = SeatList::new();
+                winners = SeatBuf::default();
             }
         }
         if *revealed & (1 << seat.index()) == 0 {
@@ -155,7 +167,7 @@ fn examine(
 /// Splits `amount` among `winners` (examination order).
 fn split(
     amount: Chips,
-    winners: &SeatList<Seat>,
+    winners: &[Seat],
     rule: OddChipRule,
     button: Seat,
     seat_count: usize,
@@ -209,7 +221,7 @@ mod tests {
         let evaluator = BoardEvaluator::new(&parse_cards(board).unwrap());
         let mut strengths = [None; MAX_SEATS];
         for (seat, hole) in hands {
-            strengths[*seat] = Some(evaluator.strength(&parse_cards(hole).unwrap()));
+            strengths[*seat] = evaluator.strength(&parse_cards(hole).unwrap());
         }
         PotInput {
             bets: all_bets,

@@ -10,7 +10,7 @@
 //! same-hand busts (the later seat in the order from the first seat after the button with
 //! chips ranks higher).
 
-use crate::event::{EliminationReason, SeatList};
+use super::seat_buf::SeatBuf;
 use crate::result::{BanRecord, WarningRecord};
 use shared::{Chips, Seat};
 
@@ -29,7 +29,7 @@ pub(crate) fn seat_order_from_first_with_chips(
 }
 
 /// Seats busted in one hand (bit set in `busted`), worst place first.
-pub(crate) fn bust_order(busted: u32, stacks_after: &[Chips], button: Seat) -> SeatList<Seat> {
+pub(crate) fn bust_order(busted: u32, stacks_after: &[Chips], button: Seat) -> SeatBuf {
     seat_order_from_first_with_chips(stacks_after, button)
         .filter(|seat| busted & (1 << seat.index()) != 0)
         .collect()
@@ -37,8 +37,8 @@ pub(crate) fn bust_order(busted: u32, stacks_after: &[Chips], button: Seat) -> S
 
 /// Survivors (bit set in `survivors`), best place first: more chips first, ties by the seat
 /// rule (later in the order ranks higher).
-pub(crate) fn survivor_order(survivors: u32, stacks: &[Chips], button: Seat) -> SeatList<Seat> {
-    let mut order: SeatList<Seat> = seat_order_from_first_with_chips(stacks, button)
+pub(crate) fn survivor_order(survivors: u32, stacks: &[Chips], button: Seat) -> SeatBuf {
+    let mut order: SeatBuf = seat_order_from_first_with_chips(stacks, button)
         .filter(|seat| survivors & (1 << seat.index()) != 0)
         .collect();
     // Reverse the seat order first so that a stable sort by chips keeps later seats ahead.
@@ -54,8 +54,6 @@ pub(crate) struct Standing {
     pub places: Vec<Option<usize>>,
     /// The hand each seat was eliminated in.
     pub eliminated_in_round: Vec<Option<u64>>,
-    /// Why each eliminated seat left.
-    pub elimination_reasons: Vec<Option<EliminationReason>>,
     /// Players not eliminated yet.
     pub remaining: usize,
     /// Every ban.
@@ -74,7 +72,6 @@ impl Standing {
         Standing {
             places: vec![None; seat_count],
             eliminated_in_round: vec![None; seat_count],
-            elimination_reasons: vec![None; seat_count],
             remaining: seat_count,
             bans: Vec::new(),
             warnings: Vec::new(),
@@ -89,20 +86,13 @@ impl Standing {
     }
 
     /// Records an elimination.
-    pub(crate) fn eliminate(
-        &mut self,
-        seat: Seat,
-        round: u64,
-        place: usize,
-        reason: EliminationReason,
-    ) {
+    pub(crate) fn eliminate(&mut self, seat: Seat, round: u64, place: usize) {
         let index = seat.index();
         if index >= self.places.len() || self.places[index].is_some() {
             return;
         }
         self.places[index] = Some(place);
         self.eliminated_in_round[index] = Some(round);
-        self.elimination_reasons[index] = Some(reason);
         self.remaining = self.remaining.saturating_sub(1);
     }
 }
@@ -140,8 +130,8 @@ mod tests {
     fn standing_counts_places_down() {
         let mut standing = Standing::new(3);
         assert_eq!(standing.next_place(), 3);
-        standing.eliminate(Seat(2), 4, 3, EliminationReason::Banned);
-        standing.eliminate(Seat(2), 5, 2, EliminationReason::Busted); // ignored: already out
+        standing.eliminate(Seat(2), 4, 3);
+        standing.eliminate(Seat(2), 5, 2); // ignored: already out
         assert_eq!(standing.next_place(), 2);
         assert_eq!(standing.eliminated_in_round[2], Some(4));
     }

@@ -1,10 +1,10 @@
 //! The end of a hand: evaluating hands, paying the pots with their reveals (the pure rule is
 //! in [`super::pots`]), and eliminating busted players (order in [`super::ranking`]).
 
-use super::hand_eval::{self, BoardEvaluator};
+use super::hand_eval::BoardEvaluator;
 use super::pots::{self, Payout, PotInput};
 use super::{ranking, Game, Phase};
-use crate::event::{EliminationReason, GameEvent, SeatList, MAX_SEATS};
+use crate::event::{EliminationReason, GameEvent, MAX_SEATS};
 use shared::{Chips, PlayerStatus, Seat};
 
 impl Game {
@@ -36,9 +36,8 @@ impl Game {
             if player.status == PlayerStatus::Active {
                 input.in_hand |= 1 << index;
                 if let Some(evaluator) = &evaluator {
-                    input.strengths[index] = Some(
-                        evaluator.strength(self.cards.cards(&self.state.players, Seat(index))),
-                    );
+                    input.strengths[index] =
+                        evaluator.strength(self.cards.cards(&self.state.players, Seat(index)));
                 }
             }
         }
@@ -59,7 +58,7 @@ impl Game {
                             seat,
                             cards: pair,
                             category: strength.category(),
-                            description: hand_eval::describe(strength, hole, board),
+                            description: strength.description(),
                         });
                     }
                 }
@@ -88,17 +87,15 @@ impl Game {
             });
         }
 
-        let stacks_after: SeatList<Chips> = self
-            .state
-            .players
-            .iter()
-            .zip(won)
-            .map(|(player, won)| player.stack + won)
-            .collect();
+        let mut stacks_after = [Chips::ZERO; MAX_SEATS];
+        for ((after, player), won) in stacks_after.iter_mut().zip(&self.state.players).zip(won) {
+            *after = player.stack + won;
+        }
+        let stacks_after = &stacks_after[..self.seat_count];
         self.queue.push_back(GameEvent::HandEnded {
             round: self.hand.round,
             amount_won: won[..self.seat_count].iter().copied().collect(),
-            stacks: stacks_after,
+            stacks: stacks_after.iter().copied().collect(),
         });
 
         let busted = self
@@ -111,7 +108,7 @@ impl Game {
             })
             .fold(0u32, |mask, (index, _)| mask | 1 << index);
         let mut place = self.standing.next_place();
-        for seat in ranking::bust_order(busted, &stacks_after, self.hand.button) {
+        for &seat in ranking::bust_order(busted, stacks_after, self.hand.button).iter() {
             self.queue_elimination(seat, place, EliminationReason::Busted);
             place = place.saturating_sub(1);
         }

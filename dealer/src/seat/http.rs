@@ -8,7 +8,8 @@
 //! - **memory**: the body is read as a stream and reading stops past
 //!   [`HttpSettings::body_limit`] (4 KiB by default; a bet is a few digits); a declared
 //!   `Content-Length` over the limit is refused before any of the body is read. Response heads
-//!   are bounded by hyper's own buffer limit (about 400 KiB);
+//!   are bounded by hyper's own limit (about 400 KiB; an endless head costs the dealer under
+//!   1 MiB at peak, measured in `tests/seat_memory.rs`);
 //! - **connections**: an abandoned request (deadline, oversized body) drops its connection, so
 //!   nothing keeps running after a seat call returns; healthy connections go back to the pool.
 //!
@@ -90,7 +91,10 @@ pub enum ClientError {
     #[error("the connect timeout must be more than 0 ms")]
     ZeroConnectTimeout,
     /// A body cap too small for a valid bet.
-    #[error("the body limit must be at least {min} bytes (got {got})", min = HttpSettings::MIN_BODY_LIMIT)]
+    #[error(
+        "the body limit must be at least {min} bytes (got {got})",
+        min = HttpSettings::MIN_BODY_LIMIT
+    )]
     BodyLimitTooSmall {
         /// The rejected limit.
         got: usize,

@@ -9,10 +9,10 @@
 //! (our house bots answer in microseconds), and a thread hop per call would cost more than the
 //! call itself. The price is that a player that never returns hangs the game, exactly as a
 //! hanging function would hang any program; that is acceptable for code we ship and test. For
-//! code that is not trusted (a team's bot plugged in for simulation), [`InProcessSeat::with_deadline`]
-//! runs every call on its own thread under the same deadline as HTTP players: a call that
-//! overruns fails with `timeout after N ms` and its thread is left behind (a thread cannot be
-//! killed; it ends with the process or when the call returns).
+//! code that is not trusted (a team's bot plugged in for simulation),
+//! [`InProcessSeat::with_deadline`] runs every call on its own thread under the same deadline as
+//! HTTP players: a call that overruns fails with `timeout after N ms` and its thread is left
+//! behind (a thread cannot be killed; it ends with the process or when the call returns).
 
 use super::failure::{millis, one_line};
 use super::{clean_version, Reply, SeatFailure};
@@ -23,28 +23,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-// SWITCH to the SDK's trait once `player::Player` is on main: replace the next line with
-// `pub use player::Player;` and delete the `placeholder` module below.
-pub use self::placeholder::Player;
-
-/// Stand-in for `player::Player` (the SDK is being written on another branch); same signature.
-mod placeholder {
-    use shared::{Chips, GameState};
-
-    /// A Lean Poker bot (the SDK's trait).
-    pub trait Player: Send + Sync + 'static {
-        /// Answers a `bet_request`: the chips to put in (spec §4).
-        fn bet_request(&self, state: &GameState) -> Chips;
-        /// Told about the end of every hand, with the revealed cards.
-        fn showdown(&self, state: &GameState) {
-            let _ = state;
-        }
-        /// The version shown on the leaderboard.
-        fn version(&self) -> String {
-            String::from("Lean Poker Rust player")
-        }
-    }
-}
+/// The SDK's bot trait, re-exported so that the runner and house bots need only `dealer`.
+pub use player::Player;
 
 /// One in-process player.
 #[derive(Clone)]

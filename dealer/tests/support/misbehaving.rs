@@ -30,7 +30,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::oneshot;
+use tokio::sync::{mpsc, oneshot};
 use tokio::task::{JoinHandle, JoinSet};
 
 /// What a player does wrong when asked one of its [`PlayerOptions::misbehave_on`] actions.
@@ -65,6 +65,11 @@ pub enum Misbehaviour {
     /// Reads the request and closes the connection without a byte of response (the dealer
     /// sends once more, in case it was a stale keep-alive connection, then gives up).
     HangsUp,
+    /// Crashes when asked: stops listening, then drops every connection without answering.
+    /// Unlike [`Misbehaviour::RefusesConnections`] it answers `check` and `version` first (when
+    /// only `bet_request` misbehaves), so it is seated and then banned: the dealer's resend
+    /// finds nothing listening, `connection refused`. It never comes back.
+    Crashes,
     /// Misbehaves the first `times` times it is asked, then is healthy.
     FailsThenHealthy {
         /// How many requests get the misbehaviour.
@@ -78,8 +83,11 @@ pub enum Misbehaviour {
 pub const DRIP_LENGTH: u64 = 64;
 
 impl Misbehaviour {
-    /// The issue's list of misbehaving players (issue 4, "Robustness"), for a dealer whose
-    /// request deadline is `timeout`: every one of them must be banned with its own reason.
+    /// The issue's list of misbehaving players (issue 4, "Robustness"), plus two ways of hanging
+    /// up, for a dealer whose request deadline is `timeout`: every one of them must be banned
+    /// with its own reason. [`Misbehaviour::RefusesConnections`] also fails `check`, so a runner
+    /// that seats only the players that are up never seats it; [`Misbehaviour::Crashes`] is the
+    /// same failure for a player that was up.
     pub fn catalogue(timeout: Duration) -> Vec<Misbehaviour> {
         vec![
             Misbehaviour::NeverAnswers,
@@ -100,6 +108,7 @@ impl Misbehaviour {
             },
             Misbehaviour::ClosesMidResponse,
             Misbehaviour::HangsUp,
+            Misbehaviour::Crashes,
         ]
     }
 
@@ -117,6 +126,7 @@ impl Misbehaviour {
             Misbehaviour::SlowDrip { every } => format!("slow-drip-{}ms", every.as_millis()),
             Misbehaviour::ClosesMidResponse => "closes-mid-response".into(),
             Misbehaviour::HangsUp => "hangs-up".into(),
+            Misbehaviour::Crashes => "crashes".into(),
             Misbehaviour::FailsThenHealthy { times, failure } => {
                 format!("{}-{times}-times-then-healthy", failure.label())
             }
@@ -139,7 +149,9 @@ impl Misbehaviour {
             Misbehaviour::AnswersAfter(delay) => {
                 (*delay >= settings.request_timeout).then_some(timeout)
             }
-            Misbehaviour::RefusesConnections => Some(SeatFailure::ConnectionRefused),
+            Misbehaviour::RefusesConnections | Misbehaviour::Crashes => {
+                Some(SeatFailure::ConnectionRefused)
+            }
             Misbehaviour::Status(200) => None,
             Misbehaviour::Status(code) => Some(SeatFailure::Status(*code)),
             Misbehaviour::Body(body) => parse_bet_answer(body).err().map(SeatFailure::InvalidBody),
@@ -211,6 +223,9 @@ struct Shared {
     stats: Stats,
     /// Requests for a `misbehave_on` action so far (drives `FailsThenHealthy`).
     asked: AtomicUsize,
+    /// [`Misbehaviour::Crashes`]: asks the accept loop to close the listener; it acknowledges
+    /// once nothing listens any more.
+    crash: mpsc::UnboundedSender<oneshot::Sender<()>>,
 }
 
 /// A running test player. Stop it with [`MisbehavingPlayer::stop`]; dropping it aborts its tasks.
@@ -238,11 +253,13 @@ pub async fn spawn_player_with(
         .await
         .expect("bind a loopback port");
     let address = listener.local_addr().expect("a bound address");
+    let (crash, crashes) = mpsc::unbounded_channel();
     let shared = Arc::new(Shared {
         misbehaviour: misbehaviour.clone(),
         options,
         stats: Stats::default(),
         asked: AtomicUsize::new(0),
+        crash,
     });
     let url = format!("http://{address}/");
     if misbehaviour == Misbehaviour::RefusesConnections {
@@ -256,7 +273,7 @@ pub async fn spawn_player_with(
         };
     }
     let (shutdown, stop) = oneshot::channel();
-    let task = tokio::spawn(serve(listener, Arc::clone(&shared), stop));
+    let task = tokio::spawn(serve(listener, Arc::clone(&shared), stop, crashes));
     MisbehavingPlayer {
         url,
         shared,
@@ -351,11 +368,21 @@ impl Drop for MisbehavingPlayer {
     }
 }
 
-async fn serve(listener: TcpListener, shared: Arc<Shared>, mut stop: oneshot::Receiver<()>) {
+async fn serve(
+    listener: TcpListener,
+    shared: Arc<Shared>,
+    mut stop: oneshot::Receiver<()>,
+    mut crashes: mpsc::UnboundedReceiver<oneshot::Sender<()>>,
+) {
     let mut connections = JoinSet::new();
+    let mut crashed = None;
     loop {
         tokio::select! {
             _ = &mut stop => break,
+            Some(acknowledge) = crashes.recv() => {
+                crashed = Some(acknowledge);
+                break;
+            }
             accepted = listener.accept() => {
                 if let Ok((stream, _)) = accepted {
                     shared.stats.accepted.fetch_add(1, Ordering::SeqCst);
@@ -364,6 +391,12 @@ async fn serve(listener: TcpListener, shared: Arc<Shared>, mut stop: oneshot::Re
             }
             Some(_) = connections.join_next(), if !connections.is_empty() => {}
         }
+    }
+    // Nothing listens from here on; only then do connections close, so that a dealer that
+    // reconnects at once is refused rather than accepted and reset.
+    drop(listener);
+    if let Some(acknowledge) = crashed {
+        let _ = acknowledge.send(());
     }
     connections.shutdown().await;
 }
@@ -499,6 +532,15 @@ async fn misbehave(
                 stream.write_all(b"1").await?;
                 tokio::time::sleep(*every).await;
             }
+        }
+        Misbehaviour::Crashes => {
+            let (acknowledge, acknowledged) = oneshot::channel();
+            if shared.crash.send(acknowledge).is_ok() {
+                // The accept loop closes the listener, then aborts this task with the others.
+                let _ = acknowledged.await;
+                std::future::pending::<()>().await;
+            }
+            return Ok(Next::Close);
         }
         Misbehaviour::HangsUp => {
             let _ = stream.shutdown().await;

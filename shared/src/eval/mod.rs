@@ -12,7 +12,7 @@
 //! to 7,462 (a royal flush), [`HandStrength::index`].
 //!
 //! How it works: a plain reference evaluator (`reference.rs`) defines every hand class and
-//! picks the best five cards. The build script turns it into lookup tables (about 330 KiB):
+//! picks the best five cards. The build script turns it into lookup tables (about 330 KiB, built at compile time):
 //! each card has a 64-bit key, a hand's key is the sum of its cards' keys, and the strength is
 //! one flush test plus two table loads (a perfect hash over rank multisets, or a 13-bit flush
 //! pattern). Details in `build.rs`. No `unsafe` anywhere.
@@ -37,6 +37,32 @@ mod rain_man;
 mod reference;
 
 pub use rain_man::{rain_man_rank, rain_man_rank_json, RainManRank};
+
+/// Not part of the API: the evaluator's raw entry point, for benchmarks that measure its
+/// ceiling without input validation and `Card` conversion. Memory-safe for any input, but an
+/// invalid or repeated slot gives an unspecified strength; use [`strength_of`] or [`HandKey`].
+#[doc(hidden)]
+pub mod bench_support {
+    use super::fast;
+    use crate::card::Card;
+
+    /// A card's slot byte (`suit * 16 + rank value`).
+    pub fn slot(card: Card) -> u8 {
+        fast::slot(card)
+    }
+
+    /// The strength index of seven distinct cards given as slots (no validation).
+    #[inline]
+    pub fn strength_index_of_slots(slots: &[u8; 7]) -> u16 {
+        let mut key = fast::EMPTY_KEY;
+        let mut mask = 0u64;
+        for &slot in slots {
+            key = key.wrapping_add(fast::slot_key(slot));
+            mask |= 1u64 << (slot & 63);
+        }
+        fast::strength(key, mask)
+    }
+}
 
 use crate::card::{Card, Rank, Suit};
 use std::fmt;
@@ -260,14 +286,29 @@ impl fmt::Display for HandStrength {
     }
 }
 
-/// A 52-bit set of cards, bit [`Card::index`].
+/// A card set is a 64-bit mask with one 16-bit lane per suit; a card's bit is its slot,
+/// `suit * 16 + rank value` (see `fast.rs`).
+#[inline(always)]
 fn card_bit(card: Card) -> u64 {
-    1u64 << card.index()
+    1u64 << fast::slot(card)
+}
+
+/// The slot of `card` (`suit * 16 + rank value`), for the equity code's decks.
+#[inline(always)]
+pub(crate) fn card_slot(card: Card) -> u8 {
+    fast::slot(card)
+}
+
+/// The cards of a card set, in slot order (spades, clubs, hearts, diamonds; low to high).
+fn set_cards(mask: u64) -> impl Iterator<Item = Card> {
+    (0..64u8)
+        .filter(move |&slot| mask >> slot & 1 == 1)
+        .filter_map(fast::card_of_slot)
 }
 
 /// Per-suit 13-bit rank masks of a card set.
 fn suit_masks(mask: u64) -> [u16; 4] {
-    [0, 1, 2, 3].map(|suit| ((mask >> (13 * suit)) & 0x1FFF) as u16)
+    [0, 1, 2, 3].map(|suit| ((mask >> (16 * suit + 2)) & 0x1FFF) as u16)
 }
 
 /// The card set of `cards`, rejecting duplicates.
@@ -283,6 +324,7 @@ fn card_set(cards: &[Card]) -> Result<u64, EvalError> {
     Ok(mask)
 }
 
+#[inline(always)]
 fn check_count(count: usize) -> Result<(), EvalError> {
     if (5..=7).contains(&count) {
         Ok(())
@@ -339,12 +381,9 @@ impl Hand {
         self.best_five
     }
 
-    /// Every card of the hand (five to seven), in [`Card::index`] order.
+    /// Every card of the hand (five to seven), in [`Card::index`] order (suit, then rank).
     pub fn cards(&self) -> Vec<Card> {
-        (0..52u8)
-            .filter(|&index| self.cards >> index & 1 == 1)
-            .filter_map(Card::from_index)
-            .collect()
+        set_cards(self.cards).collect()
     }
 
     /// A human description; see [`HandStrength::description`].
@@ -386,12 +425,23 @@ pub fn evaluate(cards: &[Card]) -> Result<Hand, EvalError> {
 /// As [`evaluate`].
 #[inline]
 pub fn strength_of(cards: &[Card]) -> Result<HandStrength, EvalError> {
-    check_count(cards.len())?;
-    let set = HandKey::sum(cards);
-    if set.len() != cards.len() {
-        card_set(cards)?;
+    let (set, repeated) = HandKey::sum(cards);
+    if (5..=7).contains(&cards.len()) && !repeated {
+        Ok(set.strength_unchecked())
+    } else {
+        Err(strength_error(cards))
     }
-    Ok(set.strength_unchecked())
+}
+
+/// Why `cards` could not be evaluated (the cold path of [`strength_of`]).
+#[cold]
+#[inline(never)]
+fn strength_error(cards: &[Card]) -> EvalError {
+    match check_count(cards.len()).and_then(|()| card_set(cards)) {
+        Err(error) => error,
+        // Unreachable: the caller saw a bad count or a duplicate.
+        Ok(_) => EvalError::CardCount(cards.len()),
+    }
 }
 
 /// A set of up to seven cards, ready for evaluation; cheap to copy and extend.
@@ -407,8 +457,9 @@ pub fn strength_of(cards: &[Card]) -> Result<HandStrength, EvalError> {
 /// assert!(theirs.strength().unwrap() > mine.strength().unwrap());
 /// ```
 ///
-/// Internally a key and a 52-bit card set: adding a card is one table load, one add and one
-/// or; evaluating is a flush test and two table loads (see the `build.rs` notes).
+/// Internally the sum of the cards' 64-bit keys and a card set (one 16-bit lane per suit):
+/// adding a card is two table loads, an add and an or; evaluating is a count check, a flush
+/// test and two table loads (see the notes in `build.rs`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct HandKey {
     key: u64,
@@ -438,7 +489,7 @@ impl std::ops::Add<Card> for HandKey {
         HandKey {
             key: self
                 .key
-                .wrapping_add(fast::card_key(card) & new.wrapping_neg()),
+                .wrapping_add(fast::slot_key(fast::slot(card)) & new.wrapping_neg()),
             mask: self.mask | bit,
         }
     }
@@ -473,23 +524,29 @@ impl HandKey {
         if cards.len() > 7 {
             return Err(EvalError::CardCount(cards.len()));
         }
-        let set = HandKey::sum(cards);
-        if set.len() != cards.len() {
+        let (set, repeated) = HandKey::sum(cards);
+        if repeated {
             card_set(cards)?;
         }
         Ok(set)
     }
 
-    /// The key and card set of `cards`, without checks.
+    /// The key and card set of `cards`, and whether a card came twice.
     #[inline(always)]
-    fn sum(cards: &[Card]) -> HandKey {
+    fn sum(cards: &[Card]) -> (HandKey, bool) {
         let mut key = fast::EMPTY_KEY;
         let mut mask = 0u64;
+        let mut bit_sum = 0u64;
         for &card in cards {
-            key = key.wrapping_add(fast::card_key(card));
-            mask |= card_bit(card);
+            let slot = fast::slot(card);
+            let bit = fast::slot_bit(slot);
+            key = key.wrapping_add(fast::slot_key(slot));
+            mask |= bit;
+            bit_sum = bit_sum.wrapping_add(bit);
         }
-        HandKey { key, mask }
+        // Adding a card's bit twice carries, so the sum differs from the union exactly when a
+        // card repeats.
+        (HandKey { key, mask }, bit_sum != mask)
     }
 
     /// This set plus `card`.
@@ -498,10 +555,7 @@ impl HandKey {
     /// [`EvalError::DuplicateCard`] when the card is already in, [`EvalError::CardCount`] when
     /// the set already holds seven cards.
     pub fn with(self, card: Card) -> Result<HandKey, EvalError> {
-        self.join(HandKey {
-            key: fast::EMPTY_KEY.wrapping_add(fast::card_key(card)),
-            mask: card_bit(card),
-        })
+        self.join(HandKey::EMPTY + card)
     }
 
     /// The union of two disjoint sets.
@@ -511,9 +565,7 @@ impl HandKey {
     /// union would hold more than seven cards.
     pub fn join(self, other: HandKey) -> Result<HandKey, EvalError> {
         let common = self.mask & other.mask;
-        if common != 0 {
-            let index = common.trailing_zeros() as u8;
-            let card = Card::from_index(index).unwrap_or(Card::new(Rank::Two, Suit::Spades));
+        if let Some(card) = set_cards(common).next() {
             return Err(EvalError::DuplicateCard(card));
         }
         let count = self.len() + other.len();
@@ -539,20 +591,18 @@ impl HandKey {
         self.mask & card_bit(card) != 0
     }
 
-    /// The cards in the set, in [`Card::index`] order.
+    /// The cards in the set, in [`Card::index`] order (suit, then rank).
     pub fn cards(self) -> impl Iterator<Item = Card> {
-        (0..52u8)
-            .filter(move |&index| self.mask >> index & 1 == 1)
-            .filter_map(Card::from_index)
+        set_cards(self.mask)
     }
 
-    /// Adds the card with index `index` (`< 52`), which the caller knows is not in the set
+    /// Adds the card in `slot` (see [`card_slot`]), which the caller knows is not in the set
     /// and keeps the set at seven cards or fewer (the equity code deals from a deck).
     #[inline(always)]
-    pub(crate) fn add_index_unchecked(self, index: u8) -> HandKey {
+    pub(crate) fn add_slot_unchecked(self, slot: u8) -> HandKey {
         HandKey {
-            key: self.key.wrapping_add(fast::index_key(index)),
-            mask: self.mask | (1u64 << (index & 63)),
+            key: self.key.wrapping_add(fast::slot_key(slot)),
+            mask: self.mask | (1u64 << (slot & 63)),
         }
     }
 
@@ -581,7 +631,13 @@ impl HandKey {
     /// [`EvalError::CardCount`] unless the set holds five, six or seven cards.
     #[inline(always)]
     pub fn strength(self) -> Result<HandStrength, EvalError> {
-        check_count(self.len())?;
-        Ok(self.strength_unchecked())
+        // The key's own card count is exact up to twelve cards of a suit; beyond that a suit
+        // counter carries into it, which only ever raises it, so 5..=7 stays exact.
+        let count = fast::count(self.key) as usize;
+        if (5..=7).contains(&count) {
+            Ok(self.strength_unchecked())
+        } else {
+            Err(EvalError::CardCount(self.len()))
+        }
     }
 }

@@ -121,97 +121,105 @@ pub fn classify(suits: [u16; 4]) -> Option<Classified> {
         }
     }
 
-    let mut counts = [0u8; 13];
-    for mask in suits {
-        for (rank, count) in counts.iter_mut().enumerate() {
-            *count += ((mask >> rank) & 1) as u8;
+    // `at_least[n]`: ranks held at least `n` times, as a 13-bit mask.
+    let mut at_least = [0u16; 5];
+    for rank in 0..13u8 {
+        let count = suits.iter().filter(|&&mask| mask >> rank & 1 == 1).count();
+        for slot in at_least.iter_mut().take(count + 1) {
+            *slot |= 1 << rank;
         }
     }
-    // Ranks from the ace down having at least `n` cards, excluding `skip`.
-    let ranks_with = |n: u8, skip: &[u8]| -> Vec<u8> {
-        (0..13u8)
-            .rev()
-            .filter(|&r| counts[usize::from(r)] >= n && !skip.contains(&r))
-            .collect()
-    };
 
     let mut taken = [0u16; 4];
-    let mut pick = |ranks: &[u8]| -> Option<[(u8, u8); 5]> {
+    let mut pick = |ranks: [u8; 5]| -> Option<[(u8, u8); 5]> {
         let mut out = [(0u8, 0u8); 5];
-        for (slot, &rank) in out.iter_mut().zip(ranks) {
+        for (slot, rank) in out.iter_mut().zip(ranks) {
             *slot = take(&suits, &mut taken, rank)?;
         }
         Some(out)
     };
 
-    if let Some(&quad) = ranks_with(4, &[]).first() {
-        let kicker = *ranks_with(1, &[quad]).first()?;
+    if let Some(quad) = highest(at_least[4]) {
+        let kicker = highest(at_least[1] & !(1 << quad))?;
         return Some(Classified {
             category: FOUR_OF_A_KIND,
-            cards: pick(&[quad, quad, quad, quad, kicker])?,
+            cards: pick([quad, quad, quad, quad, kicker])?,
         });
     }
 
-    let trips = ranks_with(3, &[]);
-    if let Some(&three) = trips.first() {
-        if let Some(&pair) = ranks_with(2, &[three]).first() {
+    let trips = highest(at_least[3]);
+    if let Some(three) = trips {
+        if let Some(pair) = highest(at_least[2] & !(1 << three)) {
             return Some(Classified {
                 category: FULL_HOUSE,
-                cards: pick(&[three, three, three, pair, pair])?,
+                cards: pick([three, three, three, pair, pair])?,
             });
         }
     }
 
     if let Some(suit) = flush_suit {
         let pattern = suits[usize::from(suit)];
-        let mut ranks = [0u8; 5];
-        let top_five = (0..13u8).rev().filter(|&r| pattern >> r & 1 == 1);
-        for (slot, rank) in ranks.iter_mut().zip(top_five) {
-            *slot = rank;
-        }
+        let ranks = top_ranks::<5>(pattern)?;
         return Some(Classified {
             category: FLUSH,
             cards: ranks.map(|rank| (rank, suit)),
         });
     }
 
-    let union = suits[0] | suits[1] | suits[2] | suits[3];
+    let union = at_least[1];
     if let Some(top) = straight_top(union) {
         return Some(Classified {
             category: STRAIGHT,
-            cards: pick(&straight_ranks(top))?,
+            cards: pick(straight_ranks(top))?,
         });
     }
 
-    if let Some(&three) = trips.first() {
-        let kickers = ranks_with(1, &[three]);
+    if let Some(three) = trips {
+        let [first, second] = top_ranks::<2>(union & !(1 << three))?;
         return Some(Classified {
             category: THREE_OF_A_KIND,
-            cards: pick(&[three, three, three, kickers[0], kickers[1]])?,
+            cards: pick([three, three, three, first, second])?,
         });
     }
 
-    let pairs = ranks_with(2, &[]);
-    if pairs.len() >= 2 {
-        let (high, low) = (pairs[0], pairs[1]);
+    if let Some([high, low]) = top_ranks::<2>(at_least[2]) {
         // The kicker may come from a third pair.
-        let kicker = *ranks_with(1, &[high, low]).first()?;
+        let kicker = highest(union & !(1 << high) & !(1 << low))?;
         return Some(Classified {
             category: TWO_PAIR,
-            cards: pick(&[high, high, low, low, kicker])?,
+            cards: pick([high, high, low, low, kicker])?,
         });
     }
-    if let Some(&pair) = pairs.first() {
-        let kickers = ranks_with(1, &[pair]);
+    if let Some(pair) = highest(at_least[2]) {
+        let [first, second, third] = top_ranks::<3>(union & !(1 << pair))?;
         return Some(Classified {
             category: PAIR,
-            cards: pick(&[pair, pair, kickers[0], kickers[1], kickers[2]])?,
+            cards: pick([pair, pair, first, second, third])?,
         });
     }
 
-    let high = ranks_with(1, &[]);
     Some(Classified {
         category: HIGH_CARD,
-        cards: pick(&high[..5])?,
+        cards: pick(top_ranks::<5>(union)?)?,
     })
+}
+
+/// The highest rank in a 13-bit mask.
+fn highest(mask: u16) -> Option<u8> {
+    if mask == 0 {
+        None
+    } else {
+        Some(15 - mask.leading_zeros() as u8)
+    }
+}
+
+/// The `N` highest ranks in a mask, highest first; `None` when it holds fewer.
+fn top_ranks<const N: usize>(mut mask: u16) -> Option<[u8; N]> {
+    let mut out = [0u8; N];
+    for slot in out.iter_mut() {
+        let rank = highest(mask)?;
+        *slot = rank;
+        mask &= !(1 << rank);
+    }
+    Some(out)
 }

@@ -1,0 +1,165 @@
+//! Hand evaluation throughput, side by side with `rs_poker`'s `Rankable::rank` on the same
+//! 10 million random seven-card hands, and the enumeration of all 133,784,560 seven-card
+//! hands.
+//!
+//! `cargo bench -p lean-poker-shared --bench eval`
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use rs_poker::core::Rankable;
+use shared::eval::{bench_support, evaluate, strength_of, HandKey};
+use shared::Card;
+use std::hint::black_box;
+use std::time::Duration;
+
+const HANDS: usize = 10_000_000;
+
+/// splitmix64, seeded: the same hands on every run.
+fn random_hands(count: usize) -> Vec<[Card; 7]> {
+    let mut state = 0x0BAD_5EED_u64;
+    let mut next = move || {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let mut deck: Vec<Card> = Card::deck().collect();
+    (0..count)
+        .map(|_| {
+            for i in 0..7 {
+                let j = i + (next() % (52 - i) as u64) as usize;
+                deck.swap(i, j);
+            }
+            [
+                deck[0], deck[1], deck[2], deck[3], deck[4], deck[5], deck[6],
+            ]
+        })
+        .collect()
+}
+
+fn seven_card_throughput(c: &mut Criterion) {
+    let ours = random_hands(HANDS);
+    let theirs: Vec<[rs_poker::core::Card; 7]> =
+        ours.iter().map(|hand| hand.map(Into::into)).collect();
+    // The evaluator's own input: slot bytes (suit * 16 + rank value), converted beforehand.
+    let slots: Vec<[u8; 7]> = ours
+        .iter()
+        .map(|hand| hand.map(bench_support::slot))
+        .collect();
+    // Board + hole cards, as simulations use it: a board key built once per five hands.
+    let boards: Vec<(HandKey, [Card; 2])> = ours
+        .iter()
+        .map(|hand| {
+            let board = HandKey::from_cards(&hand[..5]).unwrap_or(HandKey::EMPTY);
+            (board, [hand[5], hand[6]])
+        })
+        .collect();
+
+    let mut group = c.benchmark_group("seven_card_10M_random");
+    group.throughput(Throughput::Elements(HANDS as u64));
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(8));
+    group.bench_function("shared strength_of(&[Card; 7])", |b| {
+        b.iter(|| {
+            let mut acc = 0u16;
+            for hand in &ours {
+                acc ^= strength_of(hand).map_or(0, |s| s.index());
+            }
+            black_box(acc)
+        })
+    });
+    group.bench_function("shared HandKey + Card (x7)", |b| {
+        b.iter(|| {
+            let mut acc = 0u16;
+            for hand in &ours {
+                let key = hand.iter().fold(HandKey::EMPTY, |key, &card| key + card);
+                acc ^= key.strength().map_or(0, |s| s.index());
+            }
+            black_box(acc)
+        })
+    });
+    group.bench_function("shared raw: slot bytes, no validation", |b| {
+        b.iter(|| {
+            let mut acc = 0u16;
+            for hand in &slots {
+                acc ^= bench_support::strength_index_of_slots(hand);
+            }
+            black_box(acc)
+        })
+    });
+    group.bench_function("shared board HandKey + 2 hole cards", |b| {
+        b.iter(|| {
+            let mut acc = 0u16;
+            for (board, hole) in &boards {
+                let key = *board + hole[0] + hole[1];
+                acc ^= key.strength().map_or(0, |s| s.index());
+            }
+            black_box(acc)
+        })
+    });
+    group.bench_function("rs_poker [Card; 7].rank()", |b| {
+        b.iter(|| {
+            let mut acc = 0u16;
+            for hand in &theirs {
+                acc ^= hand[..].rank().value_bits();
+            }
+            black_box(acc)
+        })
+    });
+    group.finish();
+
+    // The full evaluation with the best five cards, on fewer hands.
+    let mut group = c.benchmark_group("evaluate_best_five");
+    group.throughput(Throughput::Elements(100_000));
+    group.sample_size(10);
+    group.bench_function(BenchmarkId::new("evaluate", "100k random 7-card"), |b| {
+        b.iter(|| {
+            let mut acc = 0u16;
+            for hand in &ours[..100_000] {
+                acc ^= evaluate(hand).map_or(0, |h| h.strength().index());
+            }
+            black_box(acc)
+        })
+    });
+    group.finish();
+}
+
+fn enumerate_all(c: &mut Criterion) {
+    let deck: Vec<Card> = Card::deck().collect();
+    let mut group = c.benchmark_group("enumerate_all_7_card_hands");
+    group.throughput(Throughput::Elements(133_784_560));
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(10));
+    group.bench_function("shared HandKey", |b| {
+        b.iter(|| {
+            let mut per_strength = [0u32; 7463];
+            for a in 0..52 {
+                let k1 = HandKey::EMPTY + deck[a];
+                for b in a + 1..52 {
+                    let k2 = k1 + deck[b];
+                    for c in b + 1..52 {
+                        let k3 = k2 + deck[c];
+                        for d in c + 1..52 {
+                            let k4 = k3 + deck[d];
+                            for e in d + 1..52 {
+                                let k5 = k4 + deck[e];
+                                for f in e + 1..52 {
+                                    let k6 = k5 + deck[f];
+                                    for &card in &deck[f + 1..] {
+                                        let index = (k6 + card).strength().map_or(0, |s| s.index());
+                                        per_strength[usize::from(index)] += 1;
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            black_box(per_strength[1])
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, seven_card_throughput, enumerate_all);
+criterion_main!(benches);
