@@ -23,11 +23,13 @@ RUN cargo chef prepare --recipe-path recipe.json
 FROM chef AS builder
 ARG PACKAGE=lean-poker-player
 ARG BIN=player
+# `container` is `release` without debug info (see the root Cargo.toml).
+ARG PROFILE=container
 COPY --from=planner /app/recipe.json recipe.json
-RUN cargo chef cook --release --locked --package "$PACKAGE" --bin "$BIN" --recipe-path recipe.json
+RUN cargo chef cook --profile "$PROFILE" --locked --package "$PACKAGE" --bin "$BIN" --recipe-path recipe.json
 COPY . .
-RUN cargo build --release --locked --package "$PACKAGE" --bin "$BIN"
-RUN cp "target/release/$BIN" /app/player-binary
+RUN cargo build --profile "$PROFILE" --locked --package "$PACKAGE" --bin "$BIN"
+RUN cp "target/$PROFILE/$BIN" /app/player-binary
 
 # --- Runtime: a slim Debian with the single binary, run as a non-root user ---
 FROM debian:bookworm-slim AS runtime

@@ -10,9 +10,10 @@ connections=${3:-16}
 threads=${4:-1}
 port=${PORT:-18080}
 state=player/tests/fixtures/captures/09-preflop-r0-6-seats-first-request.json
-cargo build --release --locked -p lean-poker-player --bin player >&2
+profile=${PROFILE:-container}
+cargo build --profile "$profile" --locked -p lean-poker-player --bin player >&2
 target_dir=$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')
-PORT=$port PLAYER_WORKERS=$workers RUST_LOG=${RUST_LOG:-warn} "$target_dir/release/player" &
+PORT=$port PLAYER_WORKERS=$workers RUST_LOG=${RUST_LOG:-warn} "$target_dir/$profile/player" &
 server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null || true' EXIT
 for _ in $(seq 100); do

@@ -19,7 +19,7 @@ use std::fmt;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::runtime::{Handle, Runtime};
-use tokio::sync::Semaphore;
+use tokio::sync::{Semaphore, TryAcquireError};
 
 /// Why a call did not produce an answer in time.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -90,12 +90,19 @@ impl StrategyRunner {
     {
         let started = Instant::now();
         let deadline = tokio::time::Instant::from_std(started + self.budget);
-        let permit =
-            match tokio::time::timeout_at(deadline, self.permits.clone().acquire_owned()).await {
-                Ok(Ok(permit)) => permit,
-                Ok(Err(_closed)) => return Err(CallFailure::ShuttingDown),
-                Err(_elapsed) => return Err(CallFailure::Busy(self.max_in_flight)),
-            };
+        // The common case takes a free slot at once, without arming a timer.
+        let permit = match self.permits.clone().try_acquire_owned() {
+            Ok(permit) => permit,
+            Err(TryAcquireError::Closed) => return Err(CallFailure::ShuttingDown),
+            Err(TryAcquireError::NoPermits) => {
+                let waiting = self.permits.clone().acquire_owned();
+                match tokio::time::timeout_at(deadline, waiting).await {
+                    Ok(Ok(permit)) => permit,
+                    Ok(Err(_closed)) => return Err(CallFailure::ShuttingDown),
+                    Err(_elapsed) => return Err(CallFailure::Busy(self.max_in_flight)),
+                }
+            }
+        };
         let budget = self.budget;
         let task = self.handle.spawn_blocking(move || {
             let output = job();

@@ -81,6 +81,9 @@ pub enum ServeError {
     /// Starting needs a Tokio runtime and none is running on this thread.
     #[error("start() must be called inside a Tokio runtime (use serve() or ServerBuilder::run_blocking otherwise)")]
     NoRuntime,
+    /// [`serve`] or [`ServerBuilder::run_blocking`] was called from async code.
+    #[error("serve() blocks and cannot run inside an async runtime; use ServerBuilder::run().await there")]
+    InsideRuntime,
     /// A runtime or thread pool could not be created.
     #[error("cannot create the server's threads: {0}")]
     Threads(std::io::Error),
@@ -343,6 +346,10 @@ impl ServerBuilder {
     /// # Errors
     /// As [`ServerBuilder::run`].
     pub fn run_blocking(self) -> Result<(), ServeError> {
+        if tokio::runtime::Handle::try_current().is_ok() {
+            // Blocking inside a runtime would panic (or stall it): say what to do instead.
+            return Err(ServeError::InsideRuntime);
+        }
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
@@ -618,6 +625,19 @@ mod tests {
             .unwrap();
         assert_ne!(bound.local_addr().port(), 0);
         assert!(matches!(bound.start(), Err(ServeError::NoRuntime)));
+    }
+
+    #[test]
+    fn run_blocking_inside_a_runtime_is_an_error_not_a_panic() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let result = runtime.block_on(async {
+            ServerBuilder::new(Zero)
+                .address(([127, 0, 0, 1], 0).into())
+                .run_blocking()
+        });
+        assert!(matches!(result, Err(ServeError::InsideRuntime)));
     }
 
     #[test]

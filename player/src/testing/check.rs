@@ -1,21 +1,4 @@
-//! Checking that a player's answers are legal, meaningful bets.
-//!
-//! Every `u64` is a *legal* answer on the wire, and the dealer reads any of them somehow
-//! (spec §4). What goes wrong in practice is an answer the dealer reads differently from what
-//! the bot meant: a raise below the minimum that silently becomes a call, a "call" one chip short
-//! that folds, `1000000` meant as all-in. So [`check_bet`] calls an answer **meaningful** when,
-//! read with [`read_bet`](shared::GameState::read_bet), the dealer moves exactly the chips the
-//! answer names:
-//!
-//! | read as | meaningful only if the answer is |
-//! |---|---|
-//! | fold | `0` |
-//! | check | `0` |
-//! | call | exactly the amount to call ([`call_amount`](shared::GameState::call_amount)) |
-//! | raise | anything (a raise always puts in exactly the answer) |
-//! | all-in | exactly the stack ([`all_in_amount`](shared::GameState::all_in_amount)) |
-//!
-//! So `0` is the only way to check or fold, and every chip of a non-zero answer counts.
+//! Checking that a player's answers are legal, meaningful bets (see [`check_bet`]).
 
 use crate::testing::load::{Recorded, Source};
 use crate::Player;
@@ -24,7 +7,24 @@ use shared::{Chips, GameState};
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-/// Checks one answer for `state` (see the [module docs](self) for the definition).
+/// Checks that `answer` is a legal, **meaningful** bet for `state`.
+///
+/// Every `u64` is a *legal* answer on the wire, and the dealer reads any of them somehow
+/// (spec §4). What goes wrong in practice is an answer the dealer reads differently from what
+/// the bot meant: a raise below the minimum that silently becomes a call, a "call" one chip short
+/// that folds, `1000000` meant as all-in. So an answer is **meaningful** when, read with
+/// [`read_bet`](shared::GameState::read_bet), the dealer moves exactly the chips the answer
+/// names:
+///
+/// | read as | meaningful only if the answer is |
+/// |---|---|
+/// | fold | `0` |
+/// | check | `0` |
+/// | call | exactly the amount to call ([`call_amount`](shared::GameState::call_amount)) |
+/// | raise | anything (a raise always puts in exactly the answer) |
+/// | all-in | exactly the stack ([`all_in_amount`](shared::GameState::all_in_amount)) |
+///
+/// So `0` is the only way to check or fold, and every chip of a non-zero answer counts.
 ///
 /// ```
 /// use player::testing::{check_bet, heads_up};
