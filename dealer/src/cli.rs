@@ -836,9 +836,11 @@ async fn play(
     report.map_err(|error| Failure::run(error.to_string()))
 }
 
-/// The files of every game (`game-<n>/`).
+/// The files of every game (`game-<n>/`): viewer log, requests, PHH hands, player logs.
 fn game_outputs() -> ObserverFactory {
-    Arc::new(|_context: &GameContext<'_>| Ok(Vec::new()))
+    Arc::new(|context: &GameContext<'_>| {
+        crate::observe::GameOutputs::create(context.dir, &context.setup.players)
+    })
 }
 
 /// The exit status of a finished run.

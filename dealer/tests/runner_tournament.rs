@@ -190,11 +190,14 @@ impl Observer for StreamFile {
     }
 }
 
+/// Every output of the `dealer` CLI (viewer log, requests, PHH hands, player logs), plus the
+/// whole stream with its time values.
 fn stream_files() -> ObserverFactory {
     Arc::new(|context: &GameContext<'_>| {
+        let mut observers =
+            dealer::observe::GameOutputs::create(context.dir, &context.setup.players)?;
         let file = std::fs::File::create(context.dir.join("stream.jsonl"))?;
-        let observers: Vec<Box<dyn Observer>> =
-            vec![Box::new(StreamFile(io::BufWriter::new(file)))];
+        observers.push(Box::new(StreamFile(io::BufWriter::new(file))));
         Ok(observers)
     })
 }
@@ -235,7 +238,18 @@ async fn reproducible_runs_with_the_same_seed_write_identical_files() {
     }
     let names: Vec<&PathBuf> = runs[0].keys().collect();
     assert!(names.contains(&&PathBuf::from("results.json")));
-    assert!(names.contains(&&PathBuf::from("game-3/stream.jsonl")));
+    for file in [
+        "game-3/stream.jsonl",
+        "game-3/log.json",
+        "game-3/requests.jsonl",
+        "game-3/hands/0.phh",
+        "game-3/players/raiser.log",
+    ] {
+        assert!(
+            names.contains(&&PathBuf::from(file)),
+            "{file} written: {names:?}"
+        );
+    }
     assert_eq!(
         runs[0].keys().collect::<Vec<_>>(),
         runs[1].keys().collect::<Vec<_>>()
