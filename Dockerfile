@@ -31,6 +31,21 @@ COPY . .
 RUN cargo build --profile "$PROFILE" --locked --package "$PACKAGE" --bin "$BIN"
 RUN cp "target/$PROFILE/$BIN" /app/player-binary
 
+# --- The dealer, for examples/docker-compose.yml: the same build with
+#     --build-arg PACKAGE=lean-poker-dealer --build-arg BIN=dealer --target dealer.
+#     (Before `runtime`, so that a plain `docker build .` still builds the player.) ---
+FROM debian:bookworm-slim AS dealer
+RUN useradd --system --uid 10001 --no-create-home --shell /usr/sbin/nologin dealer \
+    && mkdir -p /data/games && chown -R 10001:10001 /data
+COPY --from=builder /app/player-binary /usr/local/bin/dealer
+USER 10001:10001
+# Runs write ./games/<time>/ here; a named volume keeps them (see the compose file).
+WORKDIR /data
+ENV RUST_LOG=warn
+# SIGTERM (docker stop) stops the run gracefully: logs finished, results.json written.
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["/usr/local/bin/dealer"]
+
 # --- Runtime: a slim Debian with the single binary, run as a non-root user ---
 FROM debian:bookworm-slim AS runtime
 ARG PORT=1337

@@ -393,23 +393,38 @@ fn bots() {
     }
 }
 
-/// Stops the run on Ctrl-C; a second Ctrl-C quits at once.
+/// Stops the run on Ctrl-C or SIGTERM (`docker stop`); a second one quits at once.
 fn stop_on_ctrl_c(screen: &Screen) -> StopSignal {
     let (handle, signal) = stop_signal();
     let screen = screen.clone();
     tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
+        if interrupted().await {
             screen.println(
                 "stopping: finishing the logs of the games in progress (Ctrl-C again to quit now)",
             );
             handle.stop();
-            if tokio::signal::ctrl_c().await.is_ok() {
+            if interrupted().await {
                 eprintln!("error: interrupted");
                 std::process::exit(130);
             }
         }
     });
     signal
+}
+
+/// Waits for Ctrl-C (SIGINT) or, on Unix, SIGTERM. `false` if no signal can be listened to.
+async fn interrupted() -> bool {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        if let Ok(mut terminate) = signal(SignalKind::terminate()) {
+            return tokio::select! {
+                _ = terminate.recv() => true,
+                result = tokio::signal::ctrl_c() => result.is_ok(),
+            };
+        }
+    }
+    tokio::signal::ctrl_c().await.is_ok()
 }
 
 // ----------------------------------------------------------------------------- demo

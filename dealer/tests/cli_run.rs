@@ -242,3 +242,74 @@ fn demo_with_the_same_seed_in_reproducible_mode_writes_the_same_files() {
         assert!(bytes == &second[path], "{} differs", path.display());
     }
 }
+
+#[test]
+fn sigterm_stops_the_run_gracefully_and_keeps_the_finished_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let child = Command::new(env!("CARGO_BIN_EXE_dealer"))
+        .args([
+            "run",
+            "--bot",
+            "a=calling-station",
+            "--bot",
+            "b=calling-station",
+            "--bot",
+            "c=calling-station",
+            "--games",
+            "100000",
+            "--seed",
+            "1",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .current_dir(dir.path())
+        .env_remove("RUST_LOG")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until a game is done.
+    let results_path = out.join("results.json");
+    let give_up = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        let done = std::fs::read_to_string(&results_path)
+            .ok()
+            .and_then(|text| serde_json::from_str::<RunResults>(&text).ok())
+            .is_some_and(|results| !results.games.is_empty());
+        if done {
+            break;
+        }
+        assert!(std::time::Instant::now() < give_up, "no game finished");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // SAFETY: kill only sends a signal to the child we started.
+    let sent = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
+    assert_eq!(sent, 0);
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    let last = stderr.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("error: interrupted: ") && last.contains("games completed"),
+        "{stderr}"
+    );
+    let results = read_results(&results_path);
+    assert!(!results.complete);
+    assert!(!results.games.is_empty());
+    assert_eq!(
+        results.stopped_because.as_deref(),
+        Some("stopped by the user (Ctrl-C or SIGTERM)")
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("Points after"),
+        "the table of the finished games: {stdout}"
+    );
+    // The game in progress was abandoned, its logs finished (valid JSON).
+    let unfinished = out.join(format!("game-{}", results.games.len() + 1));
+    if unfinished.join("log.json").exists() {
+        let log = std::fs::read_to_string(unfinished.join("log.json")).unwrap();
+        assert!(serde_json::from_str::<serde_json::Value>(&log).is_ok());
+    }
+}

@@ -320,7 +320,7 @@ async fn a_stopped_run_keeps_the_games_it_finished() {
     assert_eq!(results.games[0].game, 1);
     assert_eq!(
         results.stopped_because.as_deref(),
-        Some("stopped by the user (Ctrl-C)")
+        Some("stopped by the user (Ctrl-C or SIGTERM)")
     );
     assert_eq!(results.totals.iter().map(|t| t.points).sum::<u64>(), 8);
 }

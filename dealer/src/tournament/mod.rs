@@ -403,7 +403,7 @@ impl Tournament {
         results.complete = end == RunEnd::Complete;
         results.stopped_because = match &end {
             RunEnd::Complete => None,
-            RunEnd::Stopped => Some("stopped by the user (Ctrl-C)".to_string()),
+            RunEnd::Stopped => Some("stopped by the user (Ctrl-C or SIGTERM)".to_string()),
             RunEnd::Failed(message) => Some(message.clone()),
         };
         write_results(&results_path, &results)?;
