@@ -6,7 +6,12 @@
 //! - [`event`]: what happened ([`event::GameEvent`]), the stream every output observes;
 //! - [`result`]: how a sit'n'go ended ([`result::GameResult`]);
 //! - [`seat`]: talking to players over HTTP or in process;
-//! - [`observe`]: the outputs, each one observer of the game's stream.
+//! - [`observe`]: the outputs, each one observer of the game's stream;
+//! - [`runner`]: plays one sit'n'go, driving the engine, the seats and the observers;
+//! - [`tournament`]: a run of N sit'n'gos (seeds, seating, parallel games, `results.json`);
+//! - [`house`]: house bots (the template and the example bots) by kind name;
+//! - [`progress`]: progress bars;
+//! - [`cli`]: the `dealer` command line (`demo`, `run`, `bots`).
 #![warn(missing_docs)]
 
 pub mod cli;
