@@ -13,7 +13,8 @@
 //! (`getrusage(RUSAGE_SELF)`) is the dealer's alone, and the players' CPU time is read from
 //! `/proc/<pid>/stat`.
 //!
-//! Reported per scenario: hands/s, requests/s (every `check`, `version`, `bet_request` and
+//! One scenario per player kind also writes every log file (`GameOutputs`), as `dealer run`
+//! does. Reported per scenario: hands/s, requests/s (every `check`, `version`, `bet_request` and
 //! `showdown`), dealer CPU time per request, and the CPU share of dealer and players over the
 //! wall time. A "sample" is a whole run of N sit'n'gos (LIVE blinds, 1000 chips, no hand limit),
 //! so this is a bench binary rather than a criterion group. Machines here have 2 cores shared
@@ -23,7 +24,7 @@ use dealer::config::GameConfig;
 use dealer::house::BotKind;
 use dealer::runner::{RunnerOptions, StopSignal};
 use dealer::seat::{CheckPolicy, PlayerEndpoint};
-use dealer::tournament::{Entrant, RunEnd, Tournament, TournamentSettings};
+use dealer::tournament::{Entrant, GameContext, RunEnd, Tournament, TournamentSettings};
 use std::net::{Ipv4Addr, SocketAddr, TcpListener};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -87,22 +88,29 @@ fn main() {
         ("player", "template"),
         ("calling-station", "calling station"),
     ] {
-        let labels: Vec<(usize, String)> = [1, 4, 8]
+        let mut labels: Vec<(usize, bool, String)> = [1, 4, 8]
             .into_iter()
             .map(|parallel| {
                 let plural = if parallel == 1 { "" } else { "s" };
                 let label = format!("HTTP, 6 {label} processes, {parallel} game{plural} at a time");
-                (parallel, label)
+                (parallel, false, label)
             })
-            .filter(|(_, label)| wanted(label))
             .collect();
+        // What `dealer run` does: the same, writing every log file.
+        labels.push((
+            4,
+            true,
+            format!("HTTP, 6 {label} processes, 4 games, log files"),
+        ));
+        labels.retain(|(_, _, label)| wanted(label));
         if labels.is_empty() {
             continue;
         }
         let players = PlayerProcesses::start(&release.join(binary));
-        for (parallel, label) in labels {
+        for (parallel, outputs, label) in labels {
             let entrants = players.entrants();
-            let measured = runtime.block_on(measure(entrants, games, parallel, &players.pids()));
+            let measured =
+                runtime.block_on(measure(entrants, games, parallel, outputs, &players.pids()));
             measured.print(&label);
         }
     }
@@ -119,7 +127,7 @@ fn main() {
             let entrants = (0..SEATS)
                 .map(|i| Entrant::bot(format!("{kind}-{i}"), kind.parse::<BotKind>().unwrap()))
                 .collect();
-            let measured = runtime.block_on(measure(entrants, games * 5, parallel, &[]));
+            let measured = runtime.block_on(measure(entrants, games * 5, parallel, false, &[]));
             measured.print(&label);
         }
     }
@@ -158,7 +166,13 @@ impl Measured {
     }
 }
 
-async fn measure(entrants: Vec<Entrant>, games: u32, parallel: usize, pids: &[u32]) -> Measured {
+async fn measure(
+    entrants: Vec<Entrant>,
+    games: u32,
+    parallel: usize,
+    outputs: bool,
+    pids: &[u32],
+) -> Measured {
     let out = tempfile::tempdir().expect("a temporary folder");
     let settings = TournamentSettings {
         game: GameConfig::default(),
@@ -174,7 +188,12 @@ async fn measure(entrants: Vec<Entrant>, games: u32, parallel: usize, pids: &[u3
         },
         out_dir: out.path().join("run"),
     };
-    let tournament = Tournament::new(entrants, settings).expect("a valid run");
+    let mut tournament = Tournament::new(entrants, settings).expect("a valid run");
+    if outputs {
+        tournament = tournament.with_observers(std::sync::Arc::new(|context: &GameContext<'_>| {
+            dealer::observe::GameOutputs::create(context.dir, &context.setup.players)
+        }));
+    }
     let players_before = players_cpu(pids);
     let dealer_before = own_cpu();
     let started = Instant::now();

@@ -547,10 +547,11 @@ fn print_demo(report: &RunReport) {
             (false, Some(round)) => format!("out in hand {round}"),
             (false, None) => String::new(),
         };
-        println!(
+        let line = format!(
             "  {:>2}  {:<width$}  {:>6}  {:>10}  {ended}",
             standing.place, standing.name, standing.points, standing.final_stack
         );
+        println!("{}", line.trim_end());
     }
     print_bans(report);
     let dir = report
