@@ -746,6 +746,9 @@ fn read_config(path: &Path) -> Result<ConfigFile, Failure> {
 
 fn print_run(report: &RunReport) {
     let results = &report.results;
+    if results.games.is_empty() {
+        return;
+    }
     println!();
     println!(
         "Points after {} of {} game{} (seed {}):",

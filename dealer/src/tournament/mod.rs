@@ -387,7 +387,8 @@ impl Tournament {
                 Err(failure) => {
                     abort_handle.stop();
                     let message = format!("game {number}: {failure}");
-                    tracing::error!("{message}");
+                    // The caller reports it (the CLI's one-line error).
+                    tracing::info!("{message}");
                     if matches!(end, RunEnd::Complete | RunEnd::Stopped) {
                         end = RunEnd::Failed(message);
                     }
