@@ -10,6 +10,33 @@
 //!
 //! Observers never change the game. An observer that fails (e.g. a full disk) is reported by
 //! the runner and not called again; the game itself goes on.
+//!
+//! The per-game files, one observer each (created together by [`GameOutputs::create`]):
+//!
+//! - [`viewer_log`]: `log.json`, the Lean Poker viewer log, in the live server's format;
+//! - [`requests`]: `requests.jsonl`, every `bet_request` as sent and answered (the SDK's
+//!   testing kit loads it);
+//! - [`phh`]: `hands/<round>.phh`, every hand as a PHH hand history (PokerKit reads it);
+//! - [`player_log`]: `players/<name>.log`, every request per player, for teams to debug.
+//!
+//! Each streams to a buffered file, flushes at least at every hand end, and never panics on
+//! odd input. Given the same events and exchanges (times zeroed in reproducible runs), every
+//! file is the same byte for byte. For the runner: pass [`Exchange::sent_json`] whenever the
+//! document was serialised (or serialise it once for in-process seats), so no observer has
+//! to serialise the same document again.
+
+pub mod outputs;
+pub mod phh;
+pub mod player_log;
+pub mod requests;
+mod text;
+pub mod viewer_log;
+
+pub use outputs::{GameOutputs, OutputSelection};
+pub use phh::PhhHands;
+pub use player_log::PlayerLogs;
+pub use requests::RequestsLog;
+pub use viewer_log::ViewerLog;
 
 use crate::engine::Game;
 use crate::event::GameEvent;

@@ -1,0 +1,177 @@
+//! The cost of the per-game files: the same games (6 seats, calling players, in-process
+//! answers) played with no observer, with each output alone, and with all of them, written
+//! to a temporary directory. Throughput is in hands.
+//!
+//! The exchanges carry the JSON sent, as the runner passes it (serialised once per request).
+//!
+//! Files go to a temporary directory under `OBSERVE_BENCH_DIR` (default: the system's
+//! temporary directory). Point it at a RAM disk (`/dev/shm`) to measure the observers' CPU
+//! cost without the file system's.
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use dealer::config::GameConfig;
+use dealer::engine::{Game, GameSetup, SeatAnswer, Step};
+use dealer::observe::{Exchange, GameOutputs, Observer, OutputSelection};
+use shared::protocol::Action;
+use shared::Seat;
+use std::path::Path;
+use std::time::{Duration, UNIX_EPOCH};
+
+const SEATS: usize = 6;
+const HANDS: u64 = 200;
+
+fn names() -> Vec<String> {
+    (0..SEATS).map(|seat| format!("player {seat}")).collect()
+}
+
+fn new_game(seed: u64) -> Game {
+    let config = GameConfig {
+        hand_limit: Some(HANDS),
+        ..GameConfig::default()
+    };
+    Game::new(GameSetup::new(config, names(), seed)).expect("valid setup")
+}
+
+/// Plays one game, feeding `observers` like the runner; returns the hands played.
+fn play(seed: u64, observers: &mut [Box<dyn Observer>]) -> u64 {
+    let mut game = new_game(seed);
+    let names = names();
+    let mut json = String::with_capacity(4096);
+    loop {
+        match game.step() {
+            Step::Event(event) => {
+                for observer in observers.iter_mut() {
+                    observer.on_event(&event, &game).expect("written");
+                }
+            }
+            Step::BetRequest { seat } => {
+                let state = game.bet_request_state().expect("pending");
+                let answer = state.call_amount();
+                let body = answer.to_string();
+                if !observers.is_empty() {
+                    json.clear();
+                    json.push_str(&state.to_json());
+                    let exchange = Exchange {
+                        round: game.round(),
+                        seat,
+                        player: &names[seat.index()],
+                        action: Action::BetRequest,
+                        sent_at: UNIX_EPOCH,
+                        state: None,
+                        sent_json: Some(&json),
+                        status: Some(200),
+                        body: Some(body.as_bytes()),
+                        latency: Duration::from_micros(800),
+                        failure: None,
+                    };
+                    for observer in observers.iter_mut() {
+                        observer.on_exchange(&exchange, &game).expect("written");
+                    }
+                }
+                game.answer(SeatAnswer::Bet(answer)).expect("pending");
+            }
+            Step::Showdown { round } => {
+                for (seat, name) in names.iter().enumerate() {
+                    let Some(state) = game.showdown_state(Seat(seat)) else {
+                        continue;
+                    };
+                    if observers.is_empty() {
+                        continue;
+                    }
+                    json.clear();
+                    json.push_str(&state.to_json());
+                    let exchange = Exchange {
+                        round,
+                        seat: Seat(seat),
+                        player: name,
+                        action: Action::Showdown,
+                        sent_at: UNIX_EPOCH,
+                        state: None,
+                        sent_json: Some(&json),
+                        status: Some(200),
+                        body: Some(b""),
+                        latency: Duration::from_micros(300),
+                        failure: None,
+                    };
+                    for observer in observers.iter_mut() {
+                        observer.on_exchange(&exchange, &game).expect("written");
+                    }
+                }
+            }
+            Step::Finished => break,
+        }
+    }
+    for observer in observers.iter_mut() {
+        observer.finish(&game).expect("written");
+    }
+    game.hands_played()
+}
+
+fn outputs(dir: &Path, selection: OutputSelection) -> Vec<Box<dyn Observer>> {
+    let names = names();
+    GameOutputs::create_selected(dir, &names, selection).expect("created")
+}
+
+fn bench_outputs(c: &mut Criterion) {
+    let hands = play(1, &mut []);
+    let mut group = c.benchmark_group("observe");
+    group.throughput(Throughput::Elements(hands));
+    group.sample_size(10);
+    let dir = match std::env::var_os("OBSERVE_BENCH_DIR") {
+        Some(parent) => tempfile::tempdir_in(parent),
+        None => tempfile::tempdir(),
+    }
+    .expect("temporary directory");
+    let cases = [
+        ("none", OutputSelection::NONE),
+        (
+            "log.json",
+            OutputSelection {
+                viewer_log: true,
+                ..OutputSelection::NONE
+            },
+        ),
+        (
+            "requests.jsonl",
+            OutputSelection {
+                requests: true,
+                ..OutputSelection::NONE
+            },
+        ),
+        (
+            "hands",
+            OutputSelection {
+                hands: true,
+                ..OutputSelection::NONE
+            },
+        ),
+        (
+            "players",
+            OutputSelection {
+                player_logs: true,
+                ..OutputSelection::NONE
+            },
+        ),
+        ("all", OutputSelection::ALL),
+    ];
+    for (name, selection) in cases {
+        group.bench_with_input(
+            BenchmarkId::new("6 seats", name),
+            &selection,
+            |b, &selection| {
+                b.iter(|| {
+                    let mut observers = if selection == OutputSelection::NONE {
+                        Vec::new()
+                    } else {
+                        outputs(&dir.path().join(name), selection)
+                    };
+                    play(1, &mut observers)
+                });
+            },
+        );
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_outputs);
+criterion_main!(benches);

@@ -1,0 +1,118 @@
+//! [`GameOutputs`]: every per-game file under one game directory, as observers for the runner.
+
+use super::phh::PhhHands;
+use super::player_log::PlayerLogs;
+use super::requests::RequestsLog;
+use super::viewer_log::ViewerLog;
+use super::Observer;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// Which per-game files to write (all by default).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OutputSelection {
+    /// `log.json`, the Lean Poker viewer log.
+    pub viewer_log: bool,
+    /// `requests.jsonl`, every `bet_request` with its answer.
+    pub requests: bool,
+    /// `hands/<round>.phh`, every hand as a PHH hand history.
+    pub hands: bool,
+    /// `players/<name>.log`, every request per player.
+    pub player_logs: bool,
+}
+
+impl Default for OutputSelection {
+    fn default() -> Self {
+        OutputSelection::ALL
+    }
+}
+
+impl OutputSelection {
+    /// Every file.
+    pub const ALL: OutputSelection = OutputSelection {
+        viewer_log: true,
+        requests: true,
+        hands: true,
+        player_logs: true,
+    };
+
+    /// No file.
+    pub const NONE: OutputSelection = OutputSelection {
+        viewer_log: false,
+        requests: false,
+        hands: false,
+        player_logs: false,
+    };
+}
+
+/// The files of one game under its directory (`game-<n>/`):
+///
+/// ```text
+/// game-1/
+///   log.json            viewer log (observe::viewer_log)
+///   requests.jsonl      every bet_request (observe::requests)
+///   hands/<round>.phh   every hand (observe::phh)
+///   players/<name>.log  every request per player (observe::player_log)
+/// ```
+pub struct GameOutputs;
+
+impl GameOutputs {
+    /// The viewer log's path in `dir`.
+    pub fn viewer_log_path(dir: &Path) -> PathBuf {
+        dir.join("log.json")
+    }
+
+    /// The recorded requests' path in `dir`.
+    pub fn requests_path(dir: &Path) -> PathBuf {
+        dir.join("requests.jsonl")
+    }
+
+    /// The PHH directory in `dir`.
+    pub fn hands_dir(dir: &Path) -> PathBuf {
+        dir.join("hands")
+    }
+
+    /// The player-log directory in `dir`.
+    pub fn players_dir(dir: &Path) -> PathBuf {
+        dir.join("players")
+    }
+
+    /// Creates `dir` and every file of a game played by `players` (names in seat order), and
+    /// returns one observer per file kind, to be fed every event and exchange of the game and
+    /// finished at its end.
+    ///
+    /// # Errors
+    /// A directory or file cannot be created.
+    pub fn create<S: AsRef<str>>(dir: &Path, players: &[S]) -> io::Result<Vec<Box<dyn Observer>>> {
+        GameOutputs::create_selected(dir, players, OutputSelection::ALL)
+    }
+
+    /// Like [`GameOutputs::create`], for the selected files only.
+    ///
+    /// # Errors
+    /// A directory or file cannot be created.
+    pub fn create_selected<S: AsRef<str>>(
+        dir: &Path,
+        players: &[S],
+        selection: OutputSelection,
+    ) -> io::Result<Vec<Box<dyn Observer>>> {
+        std::fs::create_dir_all(dir)?;
+        let mut observers: Vec<Box<dyn Observer>> = Vec::with_capacity(4);
+        if selection.viewer_log {
+            observers.push(Box::new(ViewerLog::create(&Self::viewer_log_path(dir))?));
+        }
+        if selection.requests {
+            observers.push(Box::new(RequestsLog::create(&Self::requests_path(dir))?));
+        }
+        if selection.hands {
+            observers.push(Box::new(PhhHands::create(&Self::hands_dir(dir))?));
+        }
+        if selection.player_logs {
+            observers.push(Box::new(PlayerLogs::create(
+                &Self::players_dir(dir),
+                players,
+            )?));
+        }
+        Ok(observers)
+    }
+}

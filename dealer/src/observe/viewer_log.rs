@@ -1,0 +1,487 @@
+//! `log.json`: the Lean Poker viewer log (spec §8), entry for entry in the live server's
+//! format.
+//!
+//! The file is a JSON array of entries, written as the game goes (one entry in memory at a
+//! time). The format was taken from a complete log of a live game (`temp3.json` in
+//! `green-tree/poker-player-nobrainers`, 967 entries, 57 hands) and the open-source croupier's
+//! message texts; `dealer/tests/observe_viewer_log.rs` compares our entries with real ones
+//! byte for byte.
+//!
+//! # Entries
+//!
+//! Keys in this order; `game_state` is the whole table with **every** player's hole cards
+//! (`[]` when none) and without `in_action`, `minimum_raise` and `bet_index`:
+//!
+//! | when | entry |
+//! |---|---|
+//! | a hand starts | `{"game_state":...}` only: nobody holds cards, bets and pot are 0, statuses reset |
+//! | each hole card, in deal order | `{"type":"card_deal","message":"Tooling received hole_card 9 of Clubs",...}` |
+//! | each blind | `{"type":"bet","on_turn":1,"message":"The QST Brothers made a bet of 4 (raise) and is left with 996 chips. The pot now contains 6 chips.",...}`: a blind is a `raise`, or `allin` when it empties the stack |
+//! | each answer | the same `bet` entry with `fold`, `check`, `call`, `raise` or `allin`; the amount is the chips put in by this answer |
+//! | each community card | `{"type":"card_deal","message":"community card Queen of Clubs",...}`, also for a board dealt out after an early end |
+//! | each revealed hand | `{"type":"showdown","message":"veithGolang showed Queen of Clubs,Queen of Spades,King of Hearts,King of Spades,King of Diamonds making a full house",...}`: bets and pot before the payout |
+//! | each winner of each pot | `{"type":"winner_announcement","message":"veithGolang won 4202",...}`: the state after the payout (`amount_won` on winners, busted players `out`) |
+//!
+//! Cards are named `2`..`10`, `Jack`, `Queen`, `King`, `Ace` `of` `Hearts`/`Diamonds`/
+//! `Spades`/`Clubs`. Hand names are the ranking gem's: `high card`, `pair`, `two pairs`,
+//! `three of a kind`, `straight`, `flush`, `full house`, `four of a kind`, `straight flush`.
+//!
+//! # Reproduced quirks of the live log
+//!
+//! - In a `fold` entry the folder is still `active` (the live server applies the fold after
+//!   logging it); the next entry shows `folded`.
+//! - Folded players stay `folded` in the winner announcements; the next hand's first entry
+//!   resets them.
+//! - A hand won without a contest has no `showdown` entry, only the board dealt out and
+//!   `NAME won N`, where N includes the winner's own uncalled bet (`amount_won`, gross).
+//! - The file has no trailing newline.
+//!
+//! # Decisions where the live log shows nothing (guesses)
+//!
+//! - **Revealed cards**: the five cards that make the hand, ascending by rank (ace high, also
+//!   in a wheel), cards of equal rank in the order hole cards then board (that is what every
+//!   live entry we saw shows). When several cards of one rank could play (a kicker pair on
+//!   the board), which one is named is the evaluator's choice.
+//! - **Several winners of one pot** (split pots): one announcement per winner in examination
+//!   order, each showing the state as the open-source croupier had it at that moment: the
+//!   pot already taken, the later winners not yet paid. The odd-chip rule is ours (spec §5).
+//! - **Side pots**: one announcement per winner per pot, in pot order; a hand is revealed once
+//!   per hand (the engine's reveal rule), where the open-source croupier may show it again
+//!   when the next pot is examined.
+//! - **Bans** (not seen in any live log; chips simply vanish there): a `bet` entry for the
+//!   banned player's turn, written as a fold of 0, showing the state after the ban (status
+//!   `out`, stack and bet 0, the pot without their chips), with the reason appended:
+//!   `NAME made a bet of 0 (fold) and is left with 0 chips. The pot now contains 30 chips.
+//!   Banned: timeout after 2000 ms; 990 chips left the game.` A parser of the usual message
+//!   still matches its beginning.
+//! - **Forgiven answers** (forgiving mode, not a live mode): logged as the check or fold they
+//!   counted as, with no mark (the reason is in `requests.jsonl` and the player's log).
+//! - **Chips returned after a ban** (no contender left for them): `NAME won N`, as they count
+//!   in `amount_won`.
+//!
+//! # Crashes
+//!
+//! Entries are buffered and the file is flushed at the end of every hand with the closing `]`
+//! in place, which the next entry overwrites: after every completed hand the file is a valid
+//! JSON array of everything logged so far. A crash in the middle of a hand leaves the
+//! complete hands intact; cut the text after the last complete entry and add `]` to read it.
+
+use super::text::{push_card_name, push_json_str};
+use super::Observer;
+use crate::engine::Game;
+use crate::event::{GameEvent, HandCategory, PotShare, SeatList};
+use shared::eval::{evaluate, Category};
+use shared::{BetAction, Card, Chips, GameState, PlayerStatus, Seat};
+use std::fmt::Write as _;
+use std::fs::File;
+use std::io::{self, BufWriter, Seek, SeekFrom, Write};
+use std::path::Path;
+
+/// The `type` of a log entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum EntryKind {
+    CardDeal,
+    Bet,
+    Showdown,
+    WinnerAnnouncement,
+}
+
+impl EntryKind {
+    const fn as_str(self) -> &'static str {
+        match self {
+            EntryKind::CardDeal => "card_deal",
+            EntryKind::Bet => "bet",
+            EntryKind::Showdown => "showdown",
+            EntryKind::WinnerAnnouncement => "winner_announcement",
+        }
+    }
+}
+
+/// The live log's name of a hand category (the ranking gem says "two pairs").
+fn hand_name(category: HandCategory) -> &'static str {
+    Category::from_rain_man_rank(category as u8).map_or("high card", Category::rain_man_name)
+}
+
+/// Writes `log.json`. See the [module docs](self).
+#[derive(Debug)]
+pub struct ViewerLog<W: Write + Seek> {
+    out: W,
+    /// Entries written so far.
+    entries: u64,
+    /// The output currently ends with the closing `]`.
+    closed: bool,
+    /// One entry's JSON, reused.
+    entry: Vec<u8>,
+    /// One message, reused.
+    message: String,
+}
+
+impl ViewerLog<BufWriter<File>> {
+    /// Creates (or truncates) the log file at `path` and writes the opening `[`.
+    ///
+    /// # Errors
+    /// The file cannot be created or written.
+    pub fn create(path: &Path) -> io::Result<Self> {
+        ViewerLog::new(BufWriter::with_capacity(64 * 1024, File::create(path)?))
+    }
+}
+
+impl<W: Write + Seek> ViewerLog<W> {
+    /// A log written to `out` (positioned at its start); writes the opening `[`.
+    ///
+    /// # Errors
+    /// Writing to `out` failed.
+    pub fn new(mut out: W) -> io::Result<Self> {
+        out.write_all(b"[")?;
+        Ok(ViewerLog {
+            out,
+            entries: 0,
+            closed: false,
+            entry: Vec::with_capacity(4096),
+            message: String::with_capacity(160),
+        })
+    }
+
+    /// The output, e.g. to read a log written to memory.
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+
+    /// Appends the entry in `self.entry`.
+    fn emit(&mut self) -> io::Result<()> {
+        if self.closed {
+            // Overwrite the `]` written at the last hand end.
+            self.out.seek(SeekFrom::Current(-1))?;
+            self.closed = false;
+        }
+        if self.entries > 0 {
+            self.out.write_all(b",")?;
+        }
+        self.out.write_all(&self.entry)?;
+        self.entries += 1;
+        Ok(())
+    }
+
+    /// Closes the array and flushes: the file is valid JSON from here on.
+    fn checkpoint(&mut self) -> io::Result<()> {
+        if !self.closed {
+            self.out.write_all(b"]")?;
+            self.closed = true;
+        }
+        self.out.flush()
+    }
+
+    /// Builds and appends one entry; `self.message` holds the message when `kind` is set.
+    fn write_entry(
+        &mut self,
+        kind: Option<EntryKind>,
+        on_turn: Option<Seat>,
+        state: &GameState,
+    ) -> io::Result<()> {
+        self.entry.clear();
+        self.entry.push(b'{');
+        if let Some(kind) = kind {
+            self.entry.extend_from_slice(b"\"type\":\"");
+            self.entry.extend_from_slice(kind.as_str().as_bytes());
+            self.entry.extend_from_slice(b"\",");
+            if let Some(seat) = on_turn {
+                // Writing into a Vec cannot fail.
+                let _ = write!(self.entry, "\"on_turn\":{seat},");
+            }
+            self.entry.extend_from_slice(b"\"message\":");
+            push_json_str(&mut self.entry, &self.message);
+            self.entry.push(b',');
+        }
+        self.entry.extend_from_slice(b"\"game_state\":");
+        state.write_json(&mut self.entry);
+        self.entry.push(b'}');
+        self.emit()
+    }
+
+    /// `NAME made a bet of N (action) and is left with S chips. The pot now contains P chips.`
+    fn bet_message(&mut self, name: &str, amount: Chips, action: &str, stack: Chips, pot: Chips) {
+        self.message.clear();
+        let _ = write!(
+            self.message,
+            "{name} made a bet of {amount} ({action}) and is left with {stack} chips. \
+             The pot now contains {pot} chips."
+        );
+    }
+
+    fn card_deal(&mut self, game: &Game, seat: Option<Seat>, card: Card) -> io::Result<()> {
+        self.message.clear();
+        match seat {
+            Some(seat) => {
+                self.message
+                    .push_str(game.player_name(seat).unwrap_or_default());
+                self.message.push_str(" received hole_card ");
+            }
+            None => self.message.push_str("community card "),
+        }
+        push_card_name(&mut self.message, card);
+        self.write_entry(Some(EntryKind::CardDeal), None, &game.viewer_state())
+    }
+
+    fn showdown(
+        &mut self,
+        game: &Game,
+        seat: Seat,
+        hole: [Card; 2],
+        category: HandCategory,
+    ) -> io::Result<()> {
+        let state = game.viewer_state();
+        let mut cards = Vec::with_capacity(7);
+        cards.extend_from_slice(&hole);
+        cards.extend_from_slice(&state.community_cards);
+        let shown = five_shown(&cards);
+        self.message.clear();
+        self.message
+            .push_str(game.player_name(seat).unwrap_or_default());
+        self.message.push_str(" showed ");
+        for (index, card) in shown.iter().enumerate() {
+            if index > 0 {
+                self.message.push(',');
+            }
+            push_card_name(&mut self.message, *card);
+        }
+        self.message.push_str(" making a ");
+        self.message.push_str(hand_name(category));
+        self.write_entry(Some(EntryKind::Showdown), None, &state)
+    }
+
+    fn winners(
+        &mut self,
+        game: &Game,
+        eligible: &SeatList<Seat>,
+        shares: &SeatList<PotShare>,
+    ) -> io::Result<()> {
+        // Announce in examination order, as the croupier does.
+        let mut ordered: SeatList<PotShare> = SeatList::new();
+        for seat in eligible {
+            for share in shares.iter().filter(|share| share.seat == *seat) {
+                ordered.push(*share);
+            }
+        }
+        for share in shares {
+            if !ordered.iter().any(|known| known.seat == share.seat) {
+                ordered.push(*share);
+            }
+        }
+        let mut state = game.viewer_state();
+        // The state as it was when the first winner was paid: later winners not yet credited.
+        for share in ordered.iter().skip(1) {
+            adjust_credit(&mut state, *share, false);
+        }
+        for (index, share) in ordered.iter().enumerate() {
+            if index > 0 {
+                adjust_credit(&mut state, *share, true);
+            }
+            if share.amount.is_zero() {
+                continue;
+            }
+            self.winner_message(game, share.seat, share.amount);
+            self.write_entry(Some(EntryKind::WinnerAnnouncement), None, &state)?;
+        }
+        Ok(())
+    }
+
+    fn winner_message(&mut self, game: &Game, seat: Seat, amount: Chips) {
+        self.message.clear();
+        let name = game.player_name(seat).unwrap_or_default();
+        let _ = write!(self.message, "{name} won {amount}");
+    }
+}
+
+/// Adds (or takes back) a winner's share in a snapshot taken after the whole pot was paid.
+fn adjust_credit(state: &mut GameState, share: PotShare, credit: bool) {
+    let Some(player) = state.players.get_mut(share.seat.index()) else {
+        return;
+    };
+    let won = player.amount_won.unwrap_or_default();
+    let (stack, won) = if credit {
+        (player.stack + share.amount, won + share.amount)
+    } else {
+        (
+            player.stack.saturating_sub(share.amount),
+            won.saturating_sub(share.amount),
+        )
+    };
+    player.stack = stack;
+    player.amount_won = (!won.is_zero()).then_some(won);
+}
+
+/// The five cards a revealed hand plays, as the live log lists them: ascending by rank,
+/// equal ranks in the order hole cards then board. Fewer than five cards (never at a real
+/// showdown) are listed as they are.
+fn five_shown(cards: &[Card]) -> Vec<Card> {
+    let mut shown: Vec<Card> = match evaluate(cards) {
+        Ok(hand) => {
+            let best = hand.best_five();
+            cards
+                .iter()
+                .copied()
+                .filter(|card| best.contains(card))
+                .collect()
+        }
+        Err(_) => cards.to_vec(),
+    };
+    // Stable: equal ranks keep the hole-then-board order.
+    shown.sort_by_key(|card| card.rank.value());
+    shown
+}
+
+impl<W: Write + Seek + Send> Observer for ViewerLog<W> {
+    fn on_event(&mut self, event: &GameEvent, game: &Game) -> io::Result<()> {
+        match event {
+            GameEvent::HandStarted { .. } => {
+                self.write_entry(None, None, &game.viewer_state())?;
+            }
+            GameEvent::HoleCardDealt { seat, card } => self.card_deal(game, Some(*seat), *card)?,
+            GameEvent::CommunityCardDealt { card, .. } => self.card_deal(game, None, *card)?,
+            GameEvent::BlindPosted {
+                seat,
+                amount,
+                all_in,
+                pot_after,
+                ..
+            } => {
+                let state = game.viewer_state();
+                let stack = state
+                    .players
+                    .get(seat.index())
+                    .map_or(Chips::ZERO, |player| player.stack);
+                let action = if *all_in {
+                    BetAction::AllIn
+                } else {
+                    BetAction::Raise
+                };
+                let name = game.player_name(*seat).unwrap_or_default();
+                self.bet_message(name, *amount, action.as_str(), stack, *pot_after);
+                self.write_entry(Some(EntryKind::Bet), Some(*seat), &state)?;
+            }
+            GameEvent::BetPlaced {
+                seat,
+                action,
+                put_in,
+                stack_after,
+                pot_after,
+                ..
+            } => {
+                let name = game.player_name(*seat).unwrap_or_default();
+                self.bet_message(name, *put_in, action.as_str(), *stack_after, *pot_after);
+                let mut state = game.viewer_state();
+                if *action == BetAction::Fold {
+                    // LIVE logs the fold before applying it.
+                    if let Some(player) = state.players.get_mut(seat.index()) {
+                        player.status = PlayerStatus::Active;
+                    }
+                }
+                self.write_entry(Some(EntryKind::Bet), Some(*seat), &state)?;
+            }
+            GameEvent::Banned {
+                seat,
+                reason,
+                chips_removed,
+                pot_after,
+                ..
+            } => {
+                let name = game.player_name(*seat).unwrap_or_default();
+                self.bet_message(name, Chips::ZERO, "fold", Chips::ZERO, *pot_after);
+                let _ = write!(
+                    self.message,
+                    " Banned: {reason}; {chips_removed} chips left the game."
+                );
+                self.write_entry(Some(EntryKind::Bet), Some(*seat), &game.viewer_state())?;
+            }
+            GameEvent::HandRevealed {
+                seat,
+                cards,
+                category,
+                ..
+            } => self.showdown(game, *seat, *cards, *category)?,
+            GameEvent::PotAwarded {
+                eligible, shares, ..
+            } => self.winners(game, eligible, shares)?,
+            GameEvent::ChipsReturned { seat, amount } => {
+                self.winner_message(game, *seat, *amount);
+                self.write_entry(
+                    Some(EntryKind::WinnerAnnouncement),
+                    None,
+                    &game.viewer_state(),
+                )?;
+            }
+            GameEvent::HandEnded { .. } | GameEvent::GameEnded { .. } => self.checkpoint()?,
+            GameEvent::GameStarted { .. }
+            | GameEvent::AnswerForgiven { .. }
+            | GameEvent::PlayerEliminated { .. } => {}
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, _game: &Game) -> io::Result<()> {
+        self.checkpoint()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shared::card::parse_cards;
+
+    fn names(cards: &[Card]) -> String {
+        let mut text = String::new();
+        for (index, card) in cards.iter().enumerate() {
+            if index > 0 {
+                text.push(',');
+            }
+            push_card_name(&mut text, *card);
+        }
+        text
+    }
+
+    #[test]
+    fn shown_cards_follow_the_live_order() {
+        // Live log, hand 0: Team Stuttgart (9h Jh) and veithGolang (Ad Kh) on Qc 5s Ks Kd Qs.
+        let stuttgart = parse_cards("9h Jh Qc 5s Ks Kd Qs").unwrap();
+        assert_eq!(
+            names(&five_shown(&stuttgart)),
+            "Jack of Hearts,Queen of Clubs,Queen of Spades,King of Spades,King of Diamonds"
+        );
+        let veith = parse_cards("Ad Kh Qc 5s Ks Kd Qs").unwrap();
+        assert_eq!(
+            names(&five_shown(&veith)),
+            "Queen of Clubs,Queen of Spades,King of Hearts,King of Spades,King of Diamonds"
+        );
+        // Live log, hand 56: 4h As on Ks 8d Tc Ad Kd.
+        let last = parse_cards("4h As Ks 8d Tc Ad Kd").unwrap();
+        assert_eq!(
+            names(&five_shown(&last)),
+            "10 of Clubs,King of Spades,King of Diamonds,Ace of Spades,Ace of Diamonds"
+        );
+    }
+
+    #[test]
+    fn hand_names_are_the_ranking_gems() {
+        assert_eq!(hand_name(HandCategory::TwoPair), "two pairs");
+        assert_eq!(hand_name(HandCategory::FullHouse), "full house");
+        assert_eq!(hand_name(HandCategory::HighCard), "high card");
+        assert_eq!(hand_name(HandCategory::StraightFlush), "straight flush");
+    }
+
+    #[test]
+    fn the_file_is_a_valid_array_after_every_hand() {
+        let mut log = ViewerLog::new(io::Cursor::new(Vec::new())).unwrap();
+        log.checkpoint().unwrap();
+        assert_eq!(log.out.get_ref().as_slice(), b"[]");
+        log.message.push('m');
+        log.entry = b"{\"a\":1}".to_vec();
+        log.emit().unwrap();
+        log.checkpoint().unwrap();
+        assert_eq!(log.out.get_ref().as_slice(), b"[{\"a\":1}]");
+        log.entry = b"{\"b\":2}".to_vec();
+        log.emit().unwrap();
+        log.checkpoint().unwrap();
+        log.checkpoint().unwrap();
+        assert_eq!(log.out.get_ref().as_slice(), b"[{\"a\":1},{\"b\":2}]");
+    }
+}
