@@ -169,10 +169,15 @@ mod tests {
 
     #[test]
     fn answers_panics_and_overruns() {
+        // A generous budget for the panic: with RUST_BACKTRACE=1 the first panic of a process
+        // spends ~100 ms resolving a backtrace in a debug build.
+        let patient = StrategyRunner::new(4, Duration::from_secs(5)).unwrap();
         let runner = StrategyRunner::new(4, Duration::from_millis(200)).unwrap();
         runtime().block_on(async {
-            assert_eq!(runner.run("test", || 42).await, Ok(42));
-            let panicked = runner.run("test", || -> u32 { panic!("boom {}", 7) }).await;
+            assert_eq!(patient.run("test", || 42).await, Ok(42));
+            let panicked = patient
+                .run("test", || -> u32 { panic!("boom {}", 7) })
+                .await;
             assert_eq!(panicked, Err(CallFailure::Panicked("boom 7".into())));
             let started = Instant::now();
             let slow = runner

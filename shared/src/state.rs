@@ -229,7 +229,7 @@ impl GameStateError {
         let suffix = format!(" at line {} column {}", error.line(), error.column());
         let message = full.strip_suffix(&suffix).unwrap_or(&full).to_string();
         GameStateError {
-            path: if path.is_empty() || path == "." {
+            path: if path.is_empty() || path == "." || path == "?" {
                 "document".to_string()
             } else {
                 path

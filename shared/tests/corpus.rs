@@ -184,6 +184,10 @@ fn invalid_documents_name_the_field_and_position() {
     let error = error_for(&format!("{json} trailing"));
     assert_eq!(error.path, "document");
 
+    // A syntax error before any field is known.
+    let error = error_for("x");
+    assert_eq!(error.path, "document", "{error}");
+
     let error = error_for("");
     assert_eq!(error.path, "document");
     assert!(error
