@@ -20,6 +20,7 @@
 
 use serde::de::{SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use shared::eval::Category;
 use shared::{BetAction, Card, Chips, Seat, Street};
 use std::fmt;
 use std::ops::{Deref, DerefMut};
@@ -154,7 +155,7 @@ pub enum GameEvent {
         /// The two hole cards.
         cards: [Card; 2],
         /// The kind of hand made with the board.
-        category: HandCategory,
+        category: Category,
         /// A plain-English description, e.g. `pair of aces`.
         description: String,
     },
@@ -249,54 +250,6 @@ pub enum GameEndReason {
     LastPlayerStanding,
     /// The configured hand limit was reached; survivors are ranked by chips.
     HandLimit,
-}
-
-/// The kind of poker hand, weakest first; the discriminant is Rain Man's `rank` (spec §8).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[repr(u8)]
-pub enum HandCategory {
-    /// No pair.
-    HighCard = 0,
-    /// One pair.
-    Pair = 1,
-    /// Two pairs.
-    TwoPair = 2,
-    /// Three of a kind.
-    ThreeOfAKind = 3,
-    /// Five in sequence.
-    Straight = 4,
-    /// Five of one suit.
-    Flush = 5,
-    /// Three of a kind and a pair.
-    FullHouse = 6,
-    /// Four of a kind.
-    FourOfAKind = 7,
-    /// A straight in one suit.
-    StraightFlush = 8,
-}
-
-impl HandCategory {
-    /// The plain English name: "high card", "pair", ..., "straight flush".
-    pub const fn name(self) -> &'static str {
-        match self {
-            HandCategory::HighCard => "high card",
-            HandCategory::Pair => "pair",
-            HandCategory::TwoPair => "two pair",
-            HandCategory::ThreeOfAKind => "three of a kind",
-            HandCategory::Straight => "straight",
-            HandCategory::Flush => "flush",
-            HandCategory::FullHouse => "full house",
-            HandCategory::FourOfAKind => "four of a kind",
-            HandCategory::StraightFlush => "straight flush",
-        }
-    }
-}
-
-impl fmt::Display for HandCategory {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
 }
 
 /// A list of at most [`MAX_SEATS`] items, used for per-seat values and lists of seats in

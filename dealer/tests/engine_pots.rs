@@ -5,8 +5,9 @@ mod engine_support;
 
 use dealer::config::{GameConfig, OddChipRule};
 use dealer::engine::SeatAnswer;
-use dealer::event::{EliminationReason, GameEvent, HandCategory};
+use dealer::event::{EliminationReason, GameEvent};
 use engine_support::{Table, TableBuilder};
+use shared::eval::Category;
 use shared::{Chips, PlayerStatus, Seat};
 
 fn pots(table: &Table) -> Vec<(u64, Vec<(usize, u64)>)> {
@@ -59,7 +60,7 @@ fn spec_5_three_way_all_in_two_side_pots_and_a_folded_contributor() {
     // Examined from the last aggressor (seat 3): queens shown, then aces; kings are worse than
     // aces in the first examination and shown in the side pot's (first contender there).
     assert_eq!(reveals(&table), vec![3, 1, 2]);
-    let shown: Vec<(usize, HandCategory, String)> = table.collect(|event| match event {
+    let shown: Vec<(usize, Category, String)> = table.collect(|event| match event {
         GameEvent::HandRevealed {
             seat,
             category,
@@ -68,10 +69,7 @@ fn spec_5_three_way_all_in_two_side_pots_and_a_folded_contributor() {
         } => Some((seat.index(), *category, description.clone())),
         _ => None,
     });
-    assert_eq!(
-        shown[1],
-        (1, HandCategory::Pair, "a pair of aces".to_string())
-    );
+    assert_eq!(shown[1], (1, Category::Pair, "a pair of aces".to_string()));
     let state = &states[0];
     let stacks: Vec<u64> = state.players.iter().map(|p| p.stack.get()).collect();
     assert_eq!(stacks, vec![950, 350, 400, 700]);

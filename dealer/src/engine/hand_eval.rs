@@ -4,7 +4,6 @@
 //! share the pot), the hand's category, and a plain-English description for reveals. The
 //! board is folded once per showdown, so each player costs two card additions and one lookup.
 
-use crate::event::HandCategory;
 use shared::eval::{Category, HandKey, HandStrength};
 use shared::Card;
 
@@ -14,29 +13,13 @@ pub(crate) struct Strength(HandStrength);
 
 impl Strength {
     /// The kind of hand.
-    pub(crate) fn category(self) -> HandCategory {
-        HandCategory::from(self.0.category())
+    pub(crate) fn category(self) -> Category {
+        self.0.category()
     }
 
     /// A plain-English description, e.g. `a pair of aces`.
     pub(crate) fn description(self) -> String {
         self.0.description()
-    }
-}
-
-impl From<Category> for HandCategory {
-    fn from(category: Category) -> HandCategory {
-        match category {
-            Category::HighCard => HandCategory::HighCard,
-            Category::Pair => HandCategory::Pair,
-            Category::TwoPair => HandCategory::TwoPair,
-            Category::ThreeOfAKind => HandCategory::ThreeOfAKind,
-            Category::Straight => HandCategory::Straight,
-            Category::Flush => HandCategory::Flush,
-            Category::FullHouse => HandCategory::FullHouse,
-            Category::FourOfAKind => HandCategory::FourOfAKind,
-            Category::StraightFlush => HandCategory::StraightFlush,
-        }
     }
 }
 
@@ -77,10 +60,10 @@ mod tests {
         let ace_high = strength("Js Ac", board);
         let queen_high = strength("Jh Qh", board);
         assert!(ace_high > queen_high);
-        assert_eq!(ace_high.category(), HandCategory::HighCard);
+        assert_eq!(ace_high.category(), Category::HighCard);
         assert_eq!(ace_high.description(), "high card ace");
         let straight = strength("5h 6h", board);
-        assert_eq!(straight.category(), HandCategory::Straight);
+        assert_eq!(straight.category(), Category::Straight);
         assert!(straight > ace_high);
         // The board plays for both: a split.
         assert_eq!(

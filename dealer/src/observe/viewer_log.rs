@@ -69,7 +69,7 @@
 use super::text::{push_card_name, push_json_str};
 use super::Observer;
 use crate::engine::Game;
-use crate::event::{GameEvent, HandCategory, PotShare, SeatList};
+use crate::event::{GameEvent, PotShare, SeatList};
 use shared::eval::{evaluate, Category};
 use shared::{BetAction, Card, Chips, GameState, PlayerStatus, Seat};
 use std::fmt::Write as _;
@@ -98,8 +98,8 @@ impl EntryKind {
 }
 
 /// The live log's name of a hand category (the ranking gem says "two pairs").
-fn hand_name(category: HandCategory) -> &'static str {
-    Category::from_rain_man_rank(category as u8).map_or("high card", Category::rain_man_name)
+fn hand_name(category: Category) -> &'static str {
+    category.rain_man_name()
 }
 
 /// Writes `log.json`. See the [module docs](self).
@@ -227,7 +227,7 @@ impl<W: Write + Seek> ViewerLog<W> {
         game: &Game,
         seat: Seat,
         hole: [Card; 2],
-        category: HandCategory,
+        category: Category,
     ) -> io::Result<()> {
         let state = game.viewer_state();
         let mut cards = Vec::with_capacity(7);
@@ -462,10 +462,10 @@ mod tests {
 
     #[test]
     fn hand_names_are_the_ranking_gems() {
-        assert_eq!(hand_name(HandCategory::TwoPair), "two pairs");
-        assert_eq!(hand_name(HandCategory::FullHouse), "full house");
-        assert_eq!(hand_name(HandCategory::HighCard), "high card");
-        assert_eq!(hand_name(HandCategory::StraightFlush), "straight flush");
+        assert_eq!(hand_name(Category::TwoPair), "two pairs");
+        assert_eq!(hand_name(Category::FullHouse), "full house");
+        assert_eq!(hand_name(Category::HighCard), "high card");
+        assert_eq!(hand_name(Category::StraightFlush), "straight flush");
     }
 
     #[test]

@@ -87,7 +87,11 @@ pub enum EvalError {
 }
 
 /// The kind of poker hand, weakest first. The discriminant is Rain Man's `rank` number.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// Serialises in snake case (`"two_pair"`), as the dealer's events do.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
 #[repr(u8)]
 pub enum Category {
     /// No pair: five unrelated cards.
