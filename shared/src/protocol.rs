@@ -175,9 +175,33 @@ pub fn encode_request(action: Action, game_state_json: Option<&str>) -> String {
     body.push_str(action.as_str());
     if let Some(json) = game_state_json {
         body.push_str("&game_state=");
-        body.extend(form_urlencoded::byte_serialize(json.as_bytes()));
+        push_form_encoded(&mut body, json);
     }
     body
+}
+
+/// Appends `text` form-encoded exactly as `form_urlencoded::byte_serialize` does (ASCII
+/// alphanumerics and `*-._` kept, space as `+`, every other byte as `%XX`), with one table
+/// lookup per byte: the dealer encodes a game state for every request it sends.
+fn push_form_encoded(out: &mut String, text: &str) {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    let mut bytes = std::mem::take(out).into_bytes();
+    bytes.reserve(text.len() * 2);
+    for &byte in text.as_bytes() {
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'*' | b'-' | b'.' | b'_') {
+            bytes.push(byte);
+        } else if byte == b' ' {
+            bytes.push(b'+');
+        } else {
+            bytes.extend_from_slice(&[
+                b'%',
+                HEX[usize::from(byte >> 4)],
+                HEX[usize::from(byte & 0x0f)],
+            ]);
+        }
+    }
+    // Only ASCII was pushed onto what was already a valid String.
+    *out = String::from_utf8(bytes).unwrap_or_default();
 }
 
 /// Why a `bet_request` answer body is not a bet (spec §6: only ASCII digits are valid).
@@ -424,6 +448,24 @@ mod tests {
                 .len()
                 < 200
         );
+    }
+
+    #[test]
+    fn form_encoding_matches_form_urlencoded_byte_for_byte() {
+        let mut samples: Vec<String> = vec![
+            String::new(),
+            " ~!*'();:@&=+$,/?#[]%\"{}<>|^`\\-._".to_string(),
+            "Ultimate chan killer \u{e9}\u{1f0cf}\u{0}\n\t".to_string(),
+            include_str!("../tests/fixtures/gamestates/10-preflop-r23-8-seats-facing-all-in.json")
+                .to_string(),
+        ];
+        samples.push((0u8..=127).map(char::from).collect());
+        for sample in samples {
+            let mut ours = String::new();
+            push_form_encoded(&mut ours, &sample);
+            let theirs: String = form_urlencoded::byte_serialize(sample.as_bytes()).collect();
+            assert_eq!(ours, theirs, "{sample:?}");
+        }
     }
 
     #[test]
