@@ -9,8 +9,9 @@
 //!   multiset of up to seven ranks (each at most four times) has a different sum. Multiplying
 //!   by an odd constant is a bijection, and because it is linear it is folded into the
 //!   per-card keys: evaluation never multiplies.
-//! * Cards are addressed by slot `suit * 16 + rank value` (one `lea` from a `Card`), for the key
-//!   table and for the card set (a 64-bit mask with one 16-bit lane per suit).
+//! * The per-card tables are indexed by the card's code `rank value | suit << 8`: a `Card`'s
+//!   two bytes read as one little-endian `u16` (see `Card`'s layout). A card set is a 64-bit mask with one 16-bit lane per suit: the card's bit is
+//!   its slot `suit * 16 + rank value`, so a suit's ranks are one shift away.
 //! * A flush hand is looked up by its flush suit's 13-bit rank pattern (8,192 entries). With
 //!   at most seven cards, a hand holding a flush can hold nothing better than a straight flush,
 //!   so the rest of the hand never matters.
@@ -85,14 +86,17 @@ fn main() {
 
     let (multiplier, displacements, lookup) = build_perfect_hash(&entries);
 
-    // Per-card keys by slot (suit * 16 + rank value); unused slots stay 0.
-    let mut card_keys = vec![0u64; 64];
+    // Per-card keys and card-set bits by card code (rank value | suit << 8); unused codes
+    // stay 0.
+    let mut card_keys = vec![0u64; 1024];
+    let mut card_bits = vec![0u64; 1024];
     for suit in 0..4 {
         for rank in 0..13 {
-            card_keys[suit * 16 + rank + 2] = (RANK_KEYS[rank].wrapping_mul(multiplier)
-                << HASH_SHIFT)
+            let code = (rank + 2) | suit << 8;
+            card_keys[code] = (RANK_KEYS[rank].wrapping_mul(multiplier) << HASH_SHIFT)
                 + (1u64 << COUNT_SHIFT)
                 + (1u64 << (4 * suit));
+            card_bits[code] = 1u64 << (suit * 16 + rank + 2);
         }
     }
 
@@ -121,15 +125,6 @@ fn main() {
     // One static, so code inlined into other crates reaches every table from one address.
     let _ = writeln!(out, "pub(super) static TABLES: Tables = Tables {{");
     write_array(&mut out, "card_keys", &card_keys);
-    let card_bits: Vec<u64> = (0..64)
-        .map(|slot| {
-            if card_keys[slot] == 0 {
-                0
-            } else {
-                1u64 << slot
-            }
-        })
-        .collect();
     write_array(&mut out, "card_bits", &card_bits);
     write_array(&mut out, "displacements", &displacements);
     write_array(&mut out, "lookup", &lookup);

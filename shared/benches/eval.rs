@@ -41,10 +41,10 @@ fn seven_card_throughput(c: &mut Criterion) {
     let ours = random_hands(HANDS);
     let theirs: Vec<[rs_poker::core::Card; 7]> =
         ours.iter().map(|hand| hand.map(Into::into)).collect();
-    // The evaluator's own input: slot bytes (suit * 16 + rank value), converted beforehand.
-    let slots: Vec<[u8; 7]> = ours
+    // The evaluator's own input: card codes (the table index), converted beforehand.
+    let codes: Vec<[u16; 7]> = ours
         .iter()
-        .map(|hand| hand.map(bench_support::slot))
+        .map(|hand| hand.map(bench_support::code))
         .collect();
     // Board + hole cards, as simulations use it: a board key built once per five hands.
     let boards: Vec<(HandKey, [Card; 2])> = ours
@@ -78,11 +78,11 @@ fn seven_card_throughput(c: &mut Criterion) {
             black_box(acc)
         })
     });
-    group.bench_function("shared raw: slot bytes, no validation", |b| {
+    group.bench_function("shared raw: card codes, no validation", |b| {
         b.iter(|| {
             let mut acc = 0u16;
-            for hand in &slots {
-                acc ^= bench_support::strength_index_of_slots(hand);
+            for hand in &codes {
+                acc ^= bench_support::strength_index_of_codes(hand);
             }
             black_box(acc)
         })

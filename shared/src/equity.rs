@@ -28,7 +28,7 @@
 //! driven by unbiased bounded integers (Lemire's method with rejection).
 
 use crate::card::Card;
-use crate::eval::{card_slot, HandKey, HandStrength};
+use crate::eval::{card_code, HandKey, HandStrength};
 use crate::state::GameState;
 use std::time::{Duration, Instant};
 use thiserror::Error;
@@ -185,13 +185,13 @@ impl Scenario {
         52 - self.known.count_ones() as usize
     }
 
-    /// The cards not known to be anywhere, as evaluator slots.
-    fn deck(&self) -> ([u8; 52], usize) {
-        let mut deck = [0u8; 52];
+    /// The cards not known to be anywhere, as evaluator codes.
+    fn deck(&self) -> ([u16; 52], usize) {
+        let mut deck = [0u16; 52];
         let mut len = 0;
         for card in Card::deck() {
             if self.known & card_bit(card) == 0 {
-                deck[len] = card_slot(card);
+                deck[len] = card_code(card);
                 len += 1;
             }
         }
@@ -279,14 +279,14 @@ impl Scenario {
         let deck = &deck[..len];
         let to_board = 5 - self.board_len;
         let mut tally = ExactTally::default();
-        let mut board_cards = [0u8; 5];
+        let mut board_cards = [0u16; 5];
         for_each_subset(deck, to_board, &mut board_cards, &mut |extra| {
             let mut board = self.board;
             for &index in extra {
-                board = board.add_slot_unchecked(index);
+                board = board.add_code_unchecked(index);
             }
             let ours = board.join_unchecked(self.hole).strength_unchecked();
-            let mut rest = [0u8; 52];
+            let mut rest = [0u16; 52];
             let mut rest_len = 0;
             for &index in deck {
                 if !extra.contains(&index) {
@@ -301,14 +301,14 @@ impl Scenario {
 }
 
 /// Calls `visit` with every `k`-subset of `items` (k <= 5), in lexicographic order.
-fn for_each_subset(items: &[u8], k: usize, buffer: &mut [u8; 5], visit: &mut dyn FnMut(&[u8])) {
+fn for_each_subset(items: &[u16], k: usize, buffer: &mut [u16; 5], visit: &mut dyn FnMut(&[u16])) {
     fn recurse(
-        items: &[u8],
+        items: &[u16],
         start: usize,
         depth: usize,
         k: usize,
-        buffer: &mut [u8; 5],
-        visit: &mut dyn FnMut(&[u8]),
+        buffer: &mut [u16; 5],
+        visit: &mut dyn FnMut(&[u16]),
     ) {
         if depth == k {
             visit(&buffer[..k]);
@@ -331,6 +331,13 @@ fn binomial(n: u64, k: u64) -> u64 {
         result = result * (n - i) / (i + 1);
     }
     result
+}
+
+/// A distinct index below 64 for the card with evaluator `code` (`rank value | suit << 8`):
+/// `suit * 16 + rank value`, for the per-card tables of the exact enumeration.
+#[inline(always)]
+fn small_index(code: u16) -> usize {
+    usize::from(code >> 8 & 3) << 4 | usize::from(code & 15)
 }
 
 /// Exact counts over equally likely deals.
@@ -358,7 +365,7 @@ struct HoldingStats {
     cards: u64,
     beaten: u64,
     tied: u64,
-    /// Per card slot: holdings in `W` / `T` containing that card.
+    /// Per card code: holdings in `W` / `T` containing that card.
     beaten_by_card: [u64; 64],
     tied_by_card: [u64; 64],
 }
@@ -401,7 +408,7 @@ fn disjoint_pairs(cards: u64, beaten: u64, tied: u64, sums: &CardSums) -> (u64, 
 
 impl ExactTally {
     /// Adds every holding of the opponents (one to three) from `rest` on a complete `board`.
-    fn add_board(&mut self, board: HandKey, ours: HandStrength, rest: &[u8], opponents: usize) {
+    fn add_board(&mut self, board: HandKey, ours: HandStrength, rest: &[u16], opponents: usize) {
         let mut stats = HoldingStats {
             cards: rest.len() as u64,
             beaten: 0,
@@ -409,13 +416,13 @@ impl ExactTally {
             beaten_by_card: [0; 64],
             tied_by_card: [0; 64],
         };
-        // Outcome of each holding, by slot pair (slots are < 64).
+        // Outcome of each holding, by code pair (codes are < 64).
         let mut outcome = [LOSE; 64 * 64];
         for (i, &first) in rest.iter().enumerate() {
-            let with_first = board.add_slot_unchecked(first);
+            let with_first = board.add_code_unchecked(first);
             for &second in &rest[i + 1..] {
-                let theirs = with_first.add_slot_unchecked(second).strength_unchecked();
-                let (a, b) = (usize::from(first & 63), usize::from(second & 63));
+                let theirs = with_first.add_code_unchecked(second).strength_unchecked();
+                let (a, b) = (small_index(first), small_index(second));
                 let result = if theirs < ours {
                     stats.beaten += 1;
                     stats.beaten_by_card[a] += 1;
@@ -442,7 +449,7 @@ impl ExactTally {
             2 => {
                 let mut sums = CardSums::default();
                 for &card in rest {
-                    let c = usize::from(card & 63);
+                    let c = small_index(card);
                     sums.add(stats.beaten_by_card[c], stats.tied_by_card[c]);
                 }
                 let (all, both_beaten, beaten_tied, both_tied) =
@@ -459,20 +466,20 @@ impl ExactTally {
     /// Three opponents: for each holding of one of them, the other two are counted as pairs
     /// among the remaining cards. Every deal is met three times (once per opponent taken
     /// first), hence the division.
-    fn add_three(&mut self, stats: &HoldingStats, outcome: &[u8; 64 * 64], rest: &[u8]) {
+    fn add_three(&mut self, stats: &HoldingStats, outcome: &[u8; 64 * 64], rest: &[u16]) {
         let mut tally = ExactTally::default();
         let beats = |a: usize, b: usize| u64::from(outcome[a * 64 + b] == WIN);
         let ties = |a: usize, b: usize| u64::from(outcome[a * 64 + b] == TIE);
         for (i, &first) in rest.iter().enumerate() {
             for &second in &rest[i + 1..] {
-                let (a, b) = (usize::from(first & 63), usize::from(second & 63));
+                let (a, b) = (small_index(first), small_index(second));
                 // The holdings left once `a` and `b` are gone.
                 let beaten =
                     stats.beaten + beats(a, b) - stats.beaten_by_card[a] - stats.beaten_by_card[b];
                 let tied = stats.tied + ties(a, b) - stats.tied_by_card[a] - stats.tied_by_card[b];
                 let mut sums = CardSums::default();
                 for &other in rest {
-                    let c = usize::from(other & 63);
+                    let c = small_index(other);
                     if c != a && c != b {
                         sums.add(
                             stats.beaten_by_card[c] - beats(c, a) - beats(c, b),
@@ -520,7 +527,7 @@ impl ExactTally {
 
 /// Monte Carlo state: the deck, the generator and the counts so far.
 struct Sampler {
-    deck: [u8; 52],
+    deck: [u16; 52],
     deck_len: usize,
     board: HandKey,
     hole: HandKey,
@@ -573,15 +580,15 @@ impl Sampler {
             }
             let mut board = self.board;
             for &index in &deck[..self.to_board] {
-                board = board.add_slot_unchecked(index);
+                board = board.add_code_unchecked(index);
             }
             let ours = board.join_unchecked(self.hole).strength_unchecked();
             let mut tied = 0;
             let mut lost = false;
             for holding in deck[self.to_board..needed].chunks_exact(2) {
                 let theirs = board
-                    .add_slot_unchecked(holding[0])
-                    .add_slot_unchecked(holding[1])
+                    .add_code_unchecked(holding[0])
+                    .add_code_unchecked(holding[1])
                     .strength_unchecked();
                 if theirs > ours {
                     lost = true;

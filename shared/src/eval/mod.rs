@@ -40,25 +40,25 @@ pub use rain_man::{rain_man_rank, rain_man_rank_json, RainManRank};
 
 /// Not part of the API: the evaluator's raw entry point, for benchmarks that measure its
 /// ceiling without input validation and `Card` conversion. Memory-safe for any input, but an
-/// invalid or repeated slot gives an unspecified strength; use [`strength_of`] or [`HandKey`].
+/// invalid or repeated code gives an unspecified strength; use [`strength_of`] or [`HandKey`].
 #[doc(hidden)]
 pub mod bench_support {
     use super::fast;
     use crate::card::Card;
 
-    /// A card's slot byte (`suit * 16 + rank value`).
-    pub fn slot(card: Card) -> u8 {
-        fast::slot(card)
+    /// A card's code (`rank value | suit << 8`), the evaluator's table index.
+    pub fn code(card: Card) -> u16 {
+        fast::code(card) as u16
     }
 
-    /// The strength index of seven distinct cards given as slots (no validation).
+    /// The strength index of seven distinct cards given as codes (no validation).
     #[inline]
-    pub fn strength_index_of_slots(slots: &[u8; 7]) -> u16 {
+    pub fn strength_index_of_codes(codes: &[u16; 7]) -> u16 {
         let mut key = fast::EMPTY_KEY;
         let mut mask = 0u64;
-        for &slot in slots {
-            key = key.wrapping_add(fast::slot_key(slot));
-            mask |= 1u64 << (slot & 63);
+        for &code in codes {
+            key = key.wrapping_add(fast::code_key(usize::from(code)));
+            mask |= fast::code_bit(usize::from(code));
         }
         fast::strength(key, mask)
     }
@@ -290,13 +290,14 @@ impl fmt::Display for HandStrength {
 /// `suit * 16 + rank value` (see `fast.rs`).
 #[inline(always)]
 fn card_bit(card: Card) -> u64 {
-    1u64 << fast::slot(card)
+    fast::code_bit(fast::code(card))
 }
 
-/// The slot of `card` (`suit * 16 + rank value`), for the equity code's decks.
+/// The evaluator's code of `card` (`rank value | suit << 8`, below 1024), for the equity
+/// code's decks.
 #[inline(always)]
-pub(crate) fn card_slot(card: Card) -> u8 {
-    fast::slot(card)
+pub(crate) fn card_code(card: Card) -> u16 {
+    fast::code(card) as u16
 }
 
 /// The cards of a card set, in slot order (spades, clubs, hearts, diamonds; low to high).
@@ -483,13 +484,14 @@ impl std::ops::Add<Card> for HandKey {
 
     #[inline(always)]
     fn add(self, card: Card) -> HandKey {
-        let bit = card_bit(card);
+        let code = fast::code(card);
+        let bit = fast::code_bit(code);
         // All ones when the card is new, zero when it is already in.
         let new = u64::from(self.mask & bit == 0);
         HandKey {
             key: self
                 .key
-                .wrapping_add(fast::slot_key(fast::slot(card)) & new.wrapping_neg()),
+                .wrapping_add(fast::code_key(code) & new.wrapping_neg()),
             mask: self.mask | bit,
         }
     }
@@ -538,9 +540,9 @@ impl HandKey {
         let mut mask = 0u64;
         let mut bit_sum = 0u64;
         for &card in cards {
-            let slot = fast::slot(card);
-            let bit = fast::slot_bit(slot);
-            key = key.wrapping_add(fast::slot_key(slot));
+            let code = fast::code(card);
+            let bit = fast::code_bit(code);
+            key = key.wrapping_add(fast::code_key(code));
             mask |= bit;
             bit_sum = bit_sum.wrapping_add(bit);
         }
@@ -596,13 +598,14 @@ impl HandKey {
         set_cards(self.mask)
     }
 
-    /// Adds the card in `slot` (see [`card_slot`]), which the caller knows is not in the set
+    /// Adds the card with `code` (see [`card_code`]), which the caller knows is not in the set
     /// and keeps the set at seven cards or fewer (the equity code deals from a deck).
     #[inline(always)]
-    pub(crate) fn add_slot_unchecked(self, slot: u8) -> HandKey {
+    pub(crate) fn add_code_unchecked(self, code: u16) -> HandKey {
+        let code = usize::from(code);
         HandKey {
-            key: self.key.wrapping_add(fast::slot_key(slot)),
-            mask: self.mask | (1u64 << (slot & 63)),
+            key: self.key.wrapping_add(fast::code_key(code)),
+            mask: self.mask | fast::code_bit(code),
         }
     }
 
