@@ -8,7 +8,7 @@
 //! per suit; a card's bit there is its *slot* `suit * 16 + rank value`, so that the flush
 //! suit's ranks are one shift away.
 //!
-//! Memory: 256 KiB slot table, 32 KiB displacements, 16 KiB flush table, 29 KiB strength
+//! Memory: 256 KiB slot table, 8 KiB displacements, 16 KiB flush table, 29 KiB strength
 //! decoding table, 16 KiB card keys and bits (sparse: 52 of 1,024 entries each, in about
 //! ten cache lines), all in one static. Every index is in range by construction (a shifted or
 //! masked value below the table length), so safe indexing compiles without bounds checks.
@@ -22,7 +22,7 @@ pub(super) struct Tables {
     /// Each card's bit in a card set, `1 << slot`, by code (0 for unused codes).
     card_bits: [u64; 1024],
     /// Per-bucket XOR displacement of the perfect hash.
-    displacements: [u32; 8192],
+    displacements: [u16; 4096],
     /// Strength of every rank multiset of five to seven cards (no flush), by hash slot.
     lookup: [u16; 131072],
     /// Strength of the best hand within one suit, by 13-bit rank pattern (five or more bits).
@@ -80,7 +80,8 @@ pub(super) fn strength(key: u64, mask: u64) -> u16 {
         TABLES.flush[((mask >> (lane + 2)) & 0x1FFF) as usize]
     } else {
         let bucket = (key >> BUCKET_SHIFT) as usize;
-        let slot = ((key >> HASH_SHIFT) as u32 ^ TABLES.displacements[bucket]) & SLOT_MASK;
+        let slot =
+            ((key >> HASH_SHIFT) as u32 ^ u32::from(TABLES.displacements[bucket])) & SLOT_MASK;
         TABLES.lookup[slot as usize]
     }
 }
