@@ -11,7 +11,7 @@
 //!   per-card keys: evaluation never multiplies.
 //! * The per-card tables are indexed by the card's code `rank value | suit << 8`: a `Card`'s
 //!   two bytes read as one little-endian `u16` (see `Card`'s layout). A card set is a 64-bit mask with one 16-bit lane per suit: the card's bit is
-//!   its slot `suit * 16 + rank value`, so a suit's ranks are one shift away.
+//!   its slot `suit * 16 + rank value - 2`, so a suit's ranks are one shift away.
 //! * A flush hand is looked up by its flush suit's 13-bit rank pattern (8,192 entries). With
 //!   at most seven cards, a hand holding a flush can hold nothing better than a straight flush,
 //!   so the rest of the hand never matters.
@@ -99,7 +99,7 @@ fn main() {
             card_keys[code] = (RANK_KEYS[rank].wrapping_mul(multiplier) << HASH_SHIFT)
                 + (1u64 << COUNT_SHIFT)
                 + (1u64 << (4 * suit));
-            card_bits[code] = 1u64 << (suit * 16 + rank + 2);
+            card_bits[code] = 1u64 << (suit * 16 + rank);
         }
     }
 

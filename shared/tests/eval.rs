@@ -246,6 +246,55 @@ fn bad_input_is_an_error_not_a_panic() {
     assert!(message.contains("Kd appears more than once"), "{message}");
 }
 
+/// Every multiset of five to seven cards from a pool that holds the highest card of each
+/// suit (where a repeated card's bits would overflow a 64-bit sum soonest): a repeat is always
+/// [`EvalError::DuplicateCard`], never a strength (`Ad` five times once slipped through).
+#[test]
+fn repeated_cards_are_errors_in_every_multiplicity() {
+    let pool = cards("Ad Kd Qd As Ac Ah 2d 7c 9h");
+    fn visit(pool: &[Card], start: usize, hand: &mut Vec<Card>, check: &mut dyn FnMut(&[Card])) {
+        if (5..=7).contains(&hand.len()) {
+            check(hand);
+        }
+        if hand.len() == 7 {
+            return;
+        }
+        for index in start..pool.len() {
+            hand.push(pool[index]);
+            visit(pool, index, hand, check);
+            hand.pop();
+        }
+    }
+    let mut checked = 0;
+    visit(&pool, 0, &mut Vec::new(), &mut |hand| {
+        checked += 1;
+        let repeated = hand.windows(2).any(|pair| pair[0] == pair[1]);
+        let label = short(hand);
+        if repeated {
+            assert!(
+                matches!(strength_of(hand), Err(EvalError::DuplicateCard(_))),
+                "{label}"
+            );
+            assert!(
+                matches!(HandKey::from_cards(hand), Err(EvalError::DuplicateCard(_))),
+                "{label}"
+            );
+            assert!(
+                matches!(evaluate(hand), Err(EvalError::DuplicateCard(_))),
+                "{label}"
+            );
+        } else {
+            assert_eq!(
+                strength_of(hand),
+                Ok(evaluate(hand).unwrap().strength()),
+                "{label}"
+            );
+        }
+    });
+    // Multisets of 5, 6 and 7 from 9 cards: C(13, 5) + C(14, 6) + C(15, 7).
+    assert_eq!(checked, 1_287 + 3_003 + 6_435);
+}
+
 #[test]
 fn hand_key_is_a_set_of_up_to_seven_cards() {
     let board = HandKey::from_cards(&cards("Ah Kh 7c 7d 2s")).unwrap();

@@ -5,8 +5,10 @@
 //!
 //! The per-card tables are indexed by the card's *code* `rank value | suit << 8` (below 783):
 //! a [`Card`]'s two bytes read as one `u16`. A card set is a 64-bit mask with one 16-bit lane
-//! per suit; a card's bit there is its *slot* `suit * 16 + rank value`, so that the flush
-//! suit's ranks are one shift away.
+//! per suit; a card's bit there is its *slot* `suit * 16 + rank value - 2` (deuce at bit 0),
+//! so that the flush suit's ranks are one shift away, and so that the highest slot is 60:
+//! duplicate detection adds the bits of up to seven cards, which must not wrap around 2^64
+//! (with the ace of the last suit at bit 62, five of them summed to exactly its own bit).
 //!
 //! Memory: 256 KiB slot table, 8 KiB displacements, 16 KiB flush table, 29 KiB strength
 //! decoding table, 16 KiB card keys and bits (sparse: 52 of 1,024 entries each, in about
@@ -47,7 +49,7 @@ pub(super) fn code(card: Card) -> usize {
 
 /// The card in `slot`, if the slot is a card.
 pub(super) fn card_of_slot(slot: u8) -> Option<Card> {
-    let rank = crate::card::Rank::from_value(slot & 15)?;
+    let rank = crate::card::Rank::from_value((slot & 15) + 2)?;
     let suit = *crate::card::Suit::ALL.get(usize::from(slot >> 4))?;
     Some(Card::new(rank, suit))
 }
@@ -75,9 +77,9 @@ pub(super) fn count(key: u64) -> u32 {
 pub(super) fn strength(key: u64, mask: u64) -> u16 {
     let flush = key & FLUSH_BITS;
     if flush != 0 {
-        // The flush suit's lane, ranks 2..=14 at bits 2..=14.
+        // The flush suit's lane, deuce to ace at bits 0..=12.
         let lane = (flush.trailing_zeros() / 4) * 16;
-        TABLES.flush[((mask >> (lane + 2)) & 0x1FFF) as usize]
+        TABLES.flush[((mask >> lane) & 0x1FFF) as usize]
     } else {
         let bucket = (key >> BUCKET_SHIFT) as usize;
         let slot =

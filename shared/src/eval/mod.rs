@@ -287,7 +287,7 @@ impl fmt::Display for HandStrength {
 }
 
 /// A card set is a 64-bit mask with one 16-bit lane per suit; a card's bit is its slot,
-/// `suit * 16 + rank value` (see `fast.rs`).
+/// `suit * 16 + rank value - 2` (see `fast.rs`).
 #[inline(always)]
 fn card_bit(card: Card) -> u64 {
     fast::code_bit(fast::code(card))
@@ -309,7 +309,7 @@ fn set_cards(mask: u64) -> impl Iterator<Item = Card> {
 
 /// Per-suit 13-bit rank masks of a card set.
 fn suit_masks(mask: u64) -> [u16; 4] {
-    [0, 1, 2, 3].map(|suit| ((mask >> (16 * suit + 2)) & 0x1FFF) as u16)
+    [0, 1, 2, 3].map(|suit| ((mask >> (16 * suit)) & 0x1FFF) as u16)
 }
 
 /// The card set of `cards`, rejecting duplicates.
@@ -547,7 +547,8 @@ impl HandKey {
             bit_sum = bit_sum.wrapping_add(bit);
         }
         // Adding a card's bit twice carries, so the sum differs from the union exactly when a
-        // card repeats.
+        // card repeats, provided the sum does not wrap: with every bit at most 2^60, seven
+        // cards (the most any caller trusts this for) sum below 2^63.
         (HandKey { key, mask }, bit_sum != mask)
     }
 
