@@ -66,10 +66,11 @@ pub(super) fn code_bit(code: usize) -> u64 {
     TABLES.card_bits[code & 1023]
 }
 
-/// How many cards a key holds.
+/// Whether a key holds five, six or seven cards: one mask, one subtraction and one compare
+/// on the count field in place.
 #[inline(always)]
-pub(super) fn count(key: u64) -> u32 {
-    ((key >> COUNT_SHIFT) & 63) as u32
+pub(super) fn five_to_seven(key: u64) -> bool {
+    (key & 63 << COUNT_SHIFT).wrapping_sub(5 << COUNT_SHIFT) < 3 << COUNT_SHIFT
 }
 
 /// The strength of five to seven distinct cards given by key and card set.

@@ -637,8 +637,7 @@ impl HandKey {
     pub fn strength(self) -> Result<HandStrength, EvalError> {
         // The key's own card count is exact up to twelve cards of a suit; beyond that a suit
         // counter carries into it, which only ever raises it, so 5..=7 stays exact.
-        let count = fast::count(self.key) as usize;
-        if (5..=7).contains(&count) {
+        if fast::five_to_seven(self.key) {
             Ok(self.strength_unchecked())
         } else {
             Err(EvalError::CardCount(self.len()))
