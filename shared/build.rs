@@ -94,9 +94,9 @@ fn main() {
     let mut card_keys = vec![0u64; 1024];
     let mut card_bits = vec![0u64; 1024];
     for suit in 0..4 {
-        for rank in 0..13 {
+        for (rank, rank_key) in RANK_KEYS.iter().enumerate() {
             let code = (rank + 2) | suit << 8;
-            card_keys[code] = (RANK_KEYS[rank].wrapping_mul(multiplier) << HASH_SHIFT)
+            card_keys[code] = (rank_key.wrapping_mul(multiplier) << HASH_SHIFT)
                 + (1u64 << COUNT_SHIFT)
                 + (1u64 << (4 * suit));
             card_bits[code] = 1u64 << (suit * 16 + rank);
