@@ -300,6 +300,25 @@ pub(crate) fn card_code(card: Card) -> u16 {
     fast::code(card) as u16
 }
 
+/// A card's two contributions to a [`HandKey`] (its key and its bit), looked up once: the
+/// equity code deals these from its deck and adds them without touching the tables.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct CardEntry {
+    key: u64,
+    bit: u64,
+}
+
+impl CardEntry {
+    /// The entry of `card`.
+    pub(crate) fn of(card: Card) -> CardEntry {
+        let code = fast::code(card);
+        CardEntry {
+            key: fast::code_key(code),
+            bit: fast::code_bit(code),
+        }
+    }
+}
+
 /// The cards of a card set, in slot order (spades, clubs, hearts, diamonds; low to high).
 fn set_cards(mask: u64) -> impl Iterator<Item = Card> {
     (0..64u8)
@@ -607,6 +626,16 @@ impl HandKey {
         HandKey {
             key: self.key.wrapping_add(fast::code_key(code)),
             mask: self.mask | fast::code_bit(code),
+        }
+    }
+
+    /// Adds the card of `entry`, which the caller knows is not in the set and keeps the set at
+    /// seven cards or fewer.
+    #[inline(always)]
+    pub(crate) fn add_entry_unchecked(self, entry: CardEntry) -> HandKey {
+        HandKey {
+            key: self.key.wrapping_add(entry.key),
+            mask: self.mask | entry.bit,
         }
     }
 
