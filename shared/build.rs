@@ -2,9 +2,9 @@
 //!
 //! The design (see `src/eval/fast.rs` for how the tables are read):
 //!
-//! * Every card has a 64-bit key; a hand's key is the sum of its cards' keys. Bits 0..16 hold
-//!   four 4-bit suit counters (starting at 3, so a nibble reaches 8 exactly when a suit has
-//!   five cards: a flush); bits 16..22 count the cards; bits 22..64 hold
+//! * Every card has a 64-bit key; a hand's key is the sum of its cards' keys. Bits 0..6 count
+//!   the cards; bits 6..22 hold four 4-bit suit counters (starting at 3, so a nibble reaches 8
+//!   exactly when a suit has five cards: a flush); bits 22..64 hold
 //!   `rank_sum * MULTIPLIER` (mod 2^42), where each rank has a multiplier chosen so that every
 //!   multiset of up to seven ranks (each at most four times) has a different sum. Multiplying
 //!   by an odd constant is a bijection, and because it is linear it is folded into the
@@ -43,10 +43,14 @@ const RANK_KEYS: [u64; 13] = [
 ];
 const BUCKET_BITS: u32 = 12;
 const SLOT_BITS: u32 = 17;
+/// The card count sits lowest, below the suit counters, so that one mask and one compare tell
+/// "five to seven cards and no flush" (the common case) from everything else: with any flush
+/// bit set the masked value is far above the valid counts.
+const COUNT_SHIFT: u32 = 0;
+const SUIT_SHIFT: u32 = 6;
 /// Suit counters start at 3 so that bit 3 of a nibble means "five or more of this suit".
-const INITIAL_KEY: u64 = 0x3333;
-const FLUSH_BITS: u64 = 0x8888;
-const COUNT_SHIFT: u32 = 16;
+const INITIAL_KEY: u64 = 0x3333 << SUIT_SHIFT;
+const FLUSH_BITS: u64 = 0x8888 << SUIT_SHIFT;
 const HASH_SHIFT: u32 = 22;
 
 fn main() {
@@ -98,7 +102,7 @@ fn main() {
             let code = (rank + 2) | suit << 8;
             card_keys[code] = (rank_key.wrapping_mul(multiplier) << HASH_SHIFT)
                 + (1u64 << COUNT_SHIFT)
-                + (1u64 << (4 * suit));
+                + (1u64 << (SUIT_SHIFT as usize + 4 * suit));
             card_bits[code] = 1u64 << (suit * 16 + rank);
         }
     }
@@ -114,6 +118,7 @@ fn main() {
     let _ = writeln!(out, "pub(super) const INITIAL_KEY: u64 = {INITIAL_KEY:#x};");
     let _ = writeln!(out, "pub(super) const FLUSH_BITS: u64 = {FLUSH_BITS:#x};");
     let _ = writeln!(out, "pub(super) const COUNT_SHIFT: u32 = {COUNT_SHIFT};");
+    let _ = writeln!(out, "pub(super) const SUIT_SHIFT: u32 = {SUIT_SHIFT};");
     let _ = writeln!(out, "pub(super) const HASH_SHIFT: u32 = {HASH_SHIFT};");
     let _ = writeln!(
         out,

@@ -66,27 +66,49 @@ pub(super) fn code_bit(code: usize) -> u64 {
     TABLES.card_bits[code & 1023]
 }
 
-/// Whether a key holds five, six or seven cards: one mask, one subtraction and one compare
-/// on the count field in place.
+/// The count field of a key.
+const COUNT_MASK: u64 = 63 << COUNT_SHIFT;
+
+/// Whether a key holds five, six or seven cards.
 #[inline(always)]
 pub(super) fn five_to_seven(key: u64) -> bool {
-    (key & 63 << COUNT_SHIFT).wrapping_sub(5 << COUNT_SHIFT) < 3 << COUNT_SHIFT
+    (key & COUNT_MASK).wrapping_sub(5 << COUNT_SHIFT) < 3 << COUNT_SHIFT
+}
+
+/// Whether a key holds five, six or seven cards and no flush: the common case, in one mask
+/// and one compare (the count field sits right below the flush bits, so any flush bit puts
+/// the masked value far above the valid counts).
+#[inline(always)]
+pub(super) fn five_to_seven_no_flush(key: u64) -> bool {
+    (key & (COUNT_MASK | FLUSH_BITS)).wrapping_sub(5 << COUNT_SHIFT) < 3 << COUNT_SHIFT
 }
 
 /// The strength of five to seven distinct cards given by key and card set.
 #[inline(always)]
 pub(super) fn strength(key: u64, mask: u64) -> u16 {
-    let flush = key & FLUSH_BITS;
-    if flush != 0 {
-        // The flush suit's lane, deuce to ace at bits 0..=12.
-        let lane = (flush.trailing_zeros() / 4) * 16;
-        TABLES.flush[((mask >> lane) & 0x1FFF) as usize]
+    if key & FLUSH_BITS != 0 {
+        flush_strength(key, mask)
     } else {
-        let bucket = (key >> BUCKET_SHIFT) as usize;
-        let slot =
-            ((key >> HASH_SHIFT) as u32 ^ u32::from(TABLES.displacements[bucket])) & SLOT_MASK;
-        TABLES.lookup[slot as usize]
+        rank_strength(key)
     }
+}
+
+/// The strength of five to seven distinct cards holding a flush.
+#[inline(always)]
+pub(super) fn flush_strength(key: u64, mask: u64) -> u16 {
+    // With at most seven cards only one suit can hold five; its flush bit is bit 3 of its
+    // counter, and its lane holds deuce to ace at bits 0..=12.
+    let suit = (key & FLUSH_BITS).trailing_zeros().wrapping_sub(SUIT_SHIFT) / 4;
+    TABLES.flush[((mask >> ((suit * 16) & 63)) & 0x1FFF) as usize]
+}
+
+/// The strength of five to seven distinct cards without a flush: the perfect hash of their
+/// rank multiset.
+#[inline(always)]
+pub(super) fn rank_strength(key: u64) -> u16 {
+    let bucket = (key >> BUCKET_SHIFT) as usize;
+    let slot = ((key >> HASH_SHIFT) as u32 ^ u32::from(TABLES.displacements[bucket])) & SLOT_MASK;
+    TABLES.lookup[slot as usize]
 }
 
 /// The reference evaluator's canonical number for a dense strength (0 for 0).

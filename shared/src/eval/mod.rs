@@ -664,10 +664,12 @@ impl HandKey {
     /// [`EvalError::CardCount`] unless the set holds five, six or seven cards.
     #[inline(always)]
     pub fn strength(self) -> Result<HandStrength, EvalError> {
-        // The key's own card count is exact up to twelve cards of a suit; beyond that a suit
-        // counter carries into it, which only ever raises it, so 5..=7 stays exact.
-        if fast::five_to_seven(self.key) {
-            Ok(self.strength_unchecked())
+        // The key's count field counts every card (at most 52, it never overflows); a suit
+        // counter past twelve cards carries upwards, away from it.
+        if fast::five_to_seven_no_flush(self.key) {
+            Ok(HandStrength(fast::rank_strength(self.key)))
+        } else if fast::five_to_seven(self.key) {
+            Ok(HandStrength(fast::flush_strength(self.key, self.mask)))
         } else {
             Err(EvalError::CardCount(self.len()))
         }
