@@ -446,8 +446,12 @@ pub fn evaluate(cards: &[Card]) -> Result<Hand, EvalError> {
 #[inline]
 pub fn strength_of(cards: &[Card]) -> Result<HandStrength, EvalError> {
     let (set, repeated) = HandKey::sum(cards);
-    if (5..=7).contains(&cards.len()) && !repeated {
-        Ok(set.strength_unchecked())
+    // The common case (five to seven distinct cards, no flush) takes one branch; the key's
+    // own count equals `cards.len()` whenever no card repeats.
+    if !repeated & fast::five_to_seven_no_flush(set.key) {
+        Ok(HandStrength(fast::rank_strength(set.key)))
+    } else if (5..=7).contains(&cards.len()) && !repeated {
+        Ok(HandStrength(fast::flush_strength(set.key, set.mask)))
     } else {
         Err(strength_error(cards))
     }
