@@ -295,6 +295,36 @@ fn repeated_cards_are_errors_in_every_multiplicity() {
     assert_eq!(checked, 1_287 + 3_003 + 6_435);
 }
 
+/// More than seven cards is an error whatever they are, including long slices whose repeats
+/// make the sum of card bits wrap around to their union and whose length wraps the key's
+/// six-bit card count to 5..=7 (e.g. 45 distinct cards, then the ace of diamonds 8 more times
+/// and the king of diamonds 16 more times: 8 * 2^60 + 16 * 2^59 = 2^64).
+#[test]
+fn long_slices_are_errors_even_when_the_checks_wrap() {
+    let ace = cards("Ad")[0];
+    let king = cards("Kd")[0];
+    let others: Vec<Card> = Card::deck().filter(|&c| c != ace && c != king).collect();
+    for distinct_others in 43..=45 {
+        for skip in 0..=others.len() - distinct_others {
+            let mut hand = vec![ace, king];
+            hand.extend(others.iter().skip(skip).take(distinct_others));
+            hand.extend(std::iter::repeat_n(ace, 8));
+            hand.extend(std::iter::repeat_n(king, 16));
+            let count = hand.len();
+            assert!((5..=7).contains(&(count % 64)), "{count}");
+            assert_eq!(strength_of(&hand), Err(EvalError::CardCount(count)));
+            assert_eq!(evaluate(&hand), Err(EvalError::CardCount(count)));
+            assert_eq!(HandKey::from_cards(&hand), Err(EvalError::CardCount(count)));
+            let key = hand.iter().fold(HandKey::EMPTY, |key, &card| key + card);
+            assert_eq!(key.len(), distinct_others + 2);
+            assert_eq!(
+                key.strength(),
+                Err(EvalError::CardCount(distinct_others + 2))
+            );
+        }
+    }
+}
+
 #[test]
 fn hand_key_is_a_set_of_up_to_seven_cards() {
     let board = HandKey::from_cards(&cards("Ah Kh 7c 7d 2s")).unwrap();

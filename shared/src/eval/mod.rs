@@ -446,11 +446,13 @@ pub fn evaluate(cards: &[Card]) -> Result<Hand, EvalError> {
 #[inline]
 pub fn strength_of(cards: &[Card]) -> Result<HandStrength, EvalError> {
     let (set, repeated) = HandKey::sum(cards);
-    // The common case (five to seven distinct cards, no flush) takes one branch; the key's
-    // own count equals `cards.len()` whenever no card repeats.
-    if !repeated & fast::five_to_seven_no_flush(set.key) {
+    // The duplicate check is only exact for up to seven cards (see `HandKey::sum`), so the
+    // length is checked first; it costs nothing for arrays.
+    let valid = (5..=7).contains(&cards.len()) && !repeated;
+    // The common case (no flush) takes one more branch.
+    if valid & fast::five_to_seven_no_flush(set.key) {
         Ok(HandStrength(fast::rank_strength(set.key)))
-    } else if (5..=7).contains(&cards.len()) && !repeated {
+    } else if valid {
         Ok(HandStrength(fast::flush_strength(set.key, set.mask)))
     } else {
         Err(strength_error(cards))
