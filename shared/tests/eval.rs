@@ -617,6 +617,51 @@ fn all_five_card_hands() {
     assert_eq!(HandStrength::from_index(7463), None);
 }
 
+/// `evaluate` picks the best five from the fast strength; the reference evaluator (behind
+/// `rain_man_rank`) picks them from scratch. They agree on category, the five cards and their
+/// order, for random hands of five to seven cards, and for hands drawn from two suits only
+/// (mostly flushes and straight flushes).
+#[test]
+fn evaluate_agrees_with_the_reference_evaluator() {
+    let mut rng = TestRng(0x5EED_0004);
+    let two_suits: Vec<Card> = Card::deck()
+        .filter(|card| matches!(card.suit, shared::Suit::Hearts | shared::Suit::Clubs))
+        .collect();
+    let mut flushes = 0;
+    for round in 0..40_000 {
+        let count = 5 + round % 3;
+        let cards = if round % 4 == 3 {
+            // Seven of the 26 cards of two suits: a flush at least every other time.
+            let mut pool = two_suits.clone();
+            for i in 0..count {
+                let j = i + (rng.next() % (pool.len() - i) as u64) as usize;
+                pool.swap(i, j);
+            }
+            pool.truncate(count);
+            pool
+        } else {
+            rng.hand(count)
+        };
+        let hand = evaluate(&cards).unwrap();
+        let reference = rain_man_rank(&cards).unwrap();
+        assert_eq!(hand.rain_man(), reference, "{}", short(&cards));
+        assert_eq!(hand.category().rain_man_rank(), reference.rank);
+        let mut reference_five = reference.cards_used.clone();
+        reference_five.reverse();
+        assert_eq!(
+            hand.best_five().to_vec(),
+            reference_five,
+            "{}",
+            short(&cards)
+        );
+        assert_eq!(strength_of(&hand.best_five()), Ok(hand.strength()));
+        if matches!(hand.category(), Category::Flush | Category::StraightFlush) {
+            flushes += 1;
+        }
+    }
+    assert!(flushes > 1_500, "{flushes}");
+}
+
 /// The fast path and the full evaluation agree on random six- and seven-card hands, and the
 /// incremental key gives the same answer in any card order.
 #[test]

@@ -373,14 +373,42 @@ pub struct Hand {
 }
 
 impl Hand {
-    fn from_set(mask: u64) -> Option<Hand> {
-        let classified = classify_set(mask)?;
-        Some(Hand {
-            strength: HandStrength::from_classified(&classified),
-            category: Category::from_rain_man_rank(classified.category)?,
-            best_five: classified.cards.map(to_card),
-            cards: mask,
-        })
+    /// The hand of five to seven distinct cards, from their fast strength and their set.
+    ///
+    /// The strength's canonical number holds the category and the five ranks in order of
+    /// significance, so the cards are picked exactly as the reference evaluator picks them:
+    /// all from the flush suit for a flush or straight flush (with seven cards or fewer a hand
+    /// holding a flush has nothing better), otherwise for each rank in turn the card of that
+    /// rank with the lowest suit index not yet taken. The tests compare every pick with the
+    /// reference (through [`rain_man_rank`]).
+    fn from_fast(strength: HandStrength, set: HandKey) -> Hand {
+        let canonical = strength.canonical();
+        let category =
+            Category::from_rain_man_rank((canonical >> 20) as u8).unwrap_or(Category::HighCard);
+        // Each rank's position in a suit's lane, in order of significance: nibble 0 is the
+        // wheel's low ace (lane bit 12), nibbles 1..=13 are deuce..ace (lane bits 0..=12).
+        const LANE_BIT: [u8; 16] = [12, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 12, 12];
+        let lane_bits = [16, 12, 8, 4, 0].map(|shift| LANE_BIT[(canonical >> shift & 15) as usize]);
+        let best_five = if matches!(category, Category::Flush | Category::StraightFlush) {
+            let lane = 16 * fast::flush_suit(set.key);
+            lane_bits.map(|bit| fast::SLOT_CARDS[(lane + bit as usize) & 63])
+        } else {
+            let mut left = set.mask;
+            lane_bits.map(|bit| {
+                // The rank's bit in every suit's lane; the lowest one left is the lowest suit.
+                // A strength of these cards only names ranks they hold, so one is left.
+                let holders = left & fast::RANK_IN_EVERY_SUIT << bit;
+                let lowest = holders & holders.wrapping_neg();
+                left &= !lowest;
+                fast::SLOT_CARDS[lowest.trailing_zeros() as usize & 63]
+            })
+        };
+        Hand {
+            strength,
+            category,
+            best_five,
+            cards: set.mask,
+        }
     }
 
     /// The strength, for comparing with other hands.
@@ -433,9 +461,12 @@ impl fmt::Display for Hand {
 /// [`EvalError::CardCount`] for fewer than five or more than seven cards,
 /// [`EvalError::DuplicateCard`] when a card appears twice.
 pub fn evaluate(cards: &[Card]) -> Result<Hand, EvalError> {
-    check_count(cards.len())?;
-    let mask = card_set(cards)?;
-    Hand::from_set(mask).ok_or(EvalError::CardCount(cards.len()))
+    let (set, repeated) = HandKey::sum(cards);
+    if (5..=7).contains(&cards.len()) && !repeated {
+        Ok(Hand::from_fast(set.strength_unchecked(), set))
+    } else {
+        Err(strength_error(cards))
+    }
 }
 
 /// The strength of five, six or seven distinct cards, without working out the best five:
