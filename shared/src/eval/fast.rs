@@ -116,7 +116,7 @@ pub(super) const RANK_IN_EVERY_SUIT: u64 = 0x0001_0001_0001_0001;
 #[inline(always)]
 pub(super) fn flush_suit(key: u64) -> usize {
     // The flush bit is bit 3 of the suit's counter.
-    ((key & FLUSH_BITS).trailing_zeros().wrapping_sub(SUIT_SHIFT) / 4 & 3) as usize
+    (((key & FLUSH_BITS).trailing_zeros().wrapping_sub(SUIT_SHIFT) / 4) & 3) as usize
 }
 
 /// The strength of five to seven distinct cards holding a flush.
