@@ -518,8 +518,9 @@ fn strength_error(cards: &[Card]) -> EvalError {
 /// ```
 ///
 /// Internally the sum of the cards' 64-bit keys and a card set (one 16-bit lane per suit):
-/// adding a card is two table loads, an add and an or; evaluating is a count check, a flush
-/// test and two table loads (see the notes in `build.rs`).
+/// adding a card is two table loads (indexed by the card's two bytes), an add and an or;
+/// evaluating is one test of the count and the flush bits together and two table loads (see
+/// the notes in `build.rs`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct HandKey {
     key: u64,
