@@ -28,7 +28,7 @@
 //! driven by unbiased bounded integers (Lemire's method with rejection).
 
 use crate::card::Card;
-use crate::eval::{card_slot, HandKey, HandStrength};
+use crate::eval::{card_code, CardEntry, HandKey, HandStrength};
 use crate::state::GameState;
 use std::time::{Duration, Instant};
 use thiserror::Error;
@@ -185,13 +185,13 @@ impl Scenario {
         52 - self.known.count_ones() as usize
     }
 
-    /// The cards not known to be anywhere, as evaluator slots.
-    fn deck(&self) -> ([u8; 52], usize) {
-        let mut deck = [0u8; 52];
+    /// The cards not known to be anywhere, as evaluator codes.
+    fn deck(&self) -> ([u16; 52], usize) {
+        let mut deck = [0u16; 52];
         let mut len = 0;
         for card in Card::deck() {
             if self.known & card_bit(card) == 0 {
-                deck[len] = card_slot(card);
+                deck[len] = card_code(card);
                 len += 1;
             }
         }
@@ -279,14 +279,14 @@ impl Scenario {
         let deck = &deck[..len];
         let to_board = 5 - self.board_len;
         let mut tally = ExactTally::default();
-        let mut board_cards = [0u8; 5];
+        let mut board_cards = [0u16; 5];
         for_each_subset(deck, to_board, &mut board_cards, &mut |extra| {
             let mut board = self.board;
             for &index in extra {
-                board = board.add_slot_unchecked(index);
+                board = board.add_code_unchecked(index);
             }
             let ours = board.join_unchecked(self.hole).strength_unchecked();
-            let mut rest = [0u8; 52];
+            let mut rest = [0u16; 52];
             let mut rest_len = 0;
             for &index in deck {
                 if !extra.contains(&index) {
@@ -301,14 +301,14 @@ impl Scenario {
 }
 
 /// Calls `visit` with every `k`-subset of `items` (k <= 5), in lexicographic order.
-fn for_each_subset(items: &[u8], k: usize, buffer: &mut [u8; 5], visit: &mut dyn FnMut(&[u8])) {
+fn for_each_subset(items: &[u16], k: usize, buffer: &mut [u16; 5], visit: &mut dyn FnMut(&[u16])) {
     fn recurse(
-        items: &[u8],
+        items: &[u16],
         start: usize,
         depth: usize,
         k: usize,
-        buffer: &mut [u8; 5],
-        visit: &mut dyn FnMut(&[u8]),
+        buffer: &mut [u16; 5],
+        visit: &mut dyn FnMut(&[u16]),
     ) {
         if depth == k {
             visit(&buffer[..k]);
@@ -331,6 +331,13 @@ fn binomial(n: u64, k: u64) -> u64 {
         result = result * (n - i) / (i + 1);
     }
     result
+}
+
+/// A distinct index below 64 for the card with evaluator `code` (`rank value | suit << 8`):
+/// `suit * 16 + rank value`, for the per-card tables of the exact enumeration.
+#[inline(always)]
+fn small_index(code: u16) -> usize {
+    usize::from(code >> 8 & 3) << 4 | usize::from(code & 15)
 }
 
 /// Exact counts over equally likely deals.
@@ -358,7 +365,7 @@ struct HoldingStats {
     cards: u64,
     beaten: u64,
     tied: u64,
-    /// Per card slot: holdings in `W` / `T` containing that card.
+    /// Per card code: holdings in `W` / `T` containing that card.
     beaten_by_card: [u64; 64],
     tied_by_card: [u64; 64],
 }
@@ -401,7 +408,7 @@ fn disjoint_pairs(cards: u64, beaten: u64, tied: u64, sums: &CardSums) -> (u64, 
 
 impl ExactTally {
     /// Adds every holding of the opponents (one to three) from `rest` on a complete `board`.
-    fn add_board(&mut self, board: HandKey, ours: HandStrength, rest: &[u8], opponents: usize) {
+    fn add_board(&mut self, board: HandKey, ours: HandStrength, rest: &[u16], opponents: usize) {
         let mut stats = HoldingStats {
             cards: rest.len() as u64,
             beaten: 0,
@@ -409,13 +416,13 @@ impl ExactTally {
             beaten_by_card: [0; 64],
             tied_by_card: [0; 64],
         };
-        // Outcome of each holding, by slot pair (slots are < 64).
+        // Outcome of each holding, by code pair (codes are < 64).
         let mut outcome = [LOSE; 64 * 64];
         for (i, &first) in rest.iter().enumerate() {
-            let with_first = board.add_slot_unchecked(first);
+            let with_first = board.add_code_unchecked(first);
             for &second in &rest[i + 1..] {
-                let theirs = with_first.add_slot_unchecked(second).strength_unchecked();
-                let (a, b) = (usize::from(first & 63), usize::from(second & 63));
+                let theirs = with_first.add_code_unchecked(second).strength_unchecked();
+                let (a, b) = (small_index(first), small_index(second));
                 let result = if theirs < ours {
                     stats.beaten += 1;
                     stats.beaten_by_card[a] += 1;
@@ -442,7 +449,7 @@ impl ExactTally {
             2 => {
                 let mut sums = CardSums::default();
                 for &card in rest {
-                    let c = usize::from(card & 63);
+                    let c = small_index(card);
                     sums.add(stats.beaten_by_card[c], stats.tied_by_card[c]);
                 }
                 let (all, both_beaten, beaten_tied, both_tied) =
@@ -459,20 +466,20 @@ impl ExactTally {
     /// Three opponents: for each holding of one of them, the other two are counted as pairs
     /// among the remaining cards. Every deal is met three times (once per opponent taken
     /// first), hence the division.
-    fn add_three(&mut self, stats: &HoldingStats, outcome: &[u8; 64 * 64], rest: &[u8]) {
+    fn add_three(&mut self, stats: &HoldingStats, outcome: &[u8; 64 * 64], rest: &[u16]) {
         let mut tally = ExactTally::default();
         let beats = |a: usize, b: usize| u64::from(outcome[a * 64 + b] == WIN);
         let ties = |a: usize, b: usize| u64::from(outcome[a * 64 + b] == TIE);
         for (i, &first) in rest.iter().enumerate() {
             for &second in &rest[i + 1..] {
-                let (a, b) = (usize::from(first & 63), usize::from(second & 63));
+                let (a, b) = (small_index(first), small_index(second));
                 // The holdings left once `a` and `b` are gone.
                 let beaten =
                     stats.beaten + beats(a, b) - stats.beaten_by_card[a] - stats.beaten_by_card[b];
                 let tied = stats.tied + ties(a, b) - stats.tied_by_card[a] - stats.tied_by_card[b];
                 let mut sums = CardSums::default();
                 for &other in rest {
-                    let c = usize::from(other & 63);
+                    let c = small_index(other);
                     if c != a && c != b {
                         sums.add(
                             stats.beaten_by_card[c] - beats(c, a) - beats(c, b),
@@ -520,7 +527,9 @@ impl ExactTally {
 
 /// Monte Carlo state: the deck, the generator and the counts so far.
 struct Sampler {
-    deck: [u8; 52],
+    /// The cards left, as evaluator entries; positions past `deck_len` are unused. 64 long so
+    /// that a position masked with 63 is always in range.
+    deck: [CardEntry; 64],
     deck_len: usize,
     board: HandKey,
     hole: HandKey,
@@ -528,14 +537,28 @@ struct Sampler {
     opponents: usize,
     rng: WyRand,
     trials: u64,
-    wins: u64,
-    /// `ties[k]`: trials where we shared the pot with `k` opponents.
-    ties: [u64; MAX_OPPONENTS + 1],
+    /// `outcomes[0]`: trials won alone; `outcomes[k]` for `k` in `1..=MAX_OPPONENTS`: trials
+    /// where we shared the pot with `k` opponents; `outcomes[LOST]`: trials lost.
+    outcomes: [u64; OUTCOMES],
 }
+
+/// Where [`Sampler`] counts lost trials.
+const LOST: usize = MAX_OPPONENTS + 1;
+/// The length of [`Sampler`]'s outcome counts: a power of two above [`LOST`], so that a masked
+/// index needs no bounds check.
+const OUTCOMES: usize = 32;
 
 impl Sampler {
     fn new(scenario: &Scenario, seed: u64) -> Sampler {
-        let (deck, deck_len) = scenario.deck();
+        let mut deck = [CardEntry::default(); 64];
+        let mut deck_len = 0;
+        // The same order as `Scenario::deck`: the deals depend on it.
+        for card in Card::deck() {
+            if scenario.known & card_bit(card) == 0 {
+                deck[deck_len] = CardEntry::of(card);
+                deck_len += 1;
+            }
+        }
         Sampler {
             deck,
             deck_len,
@@ -545,71 +568,75 @@ impl Sampler {
             opponents: scenario.opponents,
             rng: WyRand::new(seed),
             trials: 0,
-            wins: 0,
-            ties: [0; MAX_OPPONENTS + 1],
+            outcomes: [0; OUTCOMES],
         }
     }
 
     fn run(&mut self, trials: u64) {
-        let needed = self.to_board + 2 * self.opponents;
-        let deck_len = self.deck_len;
+        // Locals, so that the hot loop keeps them in registers. `Scenario::check_deal`
+        // guarantees `needed <= deck_len <= 52` and at most `MAX_OPPONENTS` opponents; the
+        // `min`s only tell the compiler so.
+        let deck_len = self.deck_len.min(52);
+        let to_board = self.to_board.min(5);
+        let needed = (to_board + 2 * self.opponents.min(MAX_OPPONENTS)).min(deck_len);
+        let (board, hole) = (self.board, self.hole);
+        let mut deck = self.deck;
+        let mut rng = WyRand::new(self.rng.state);
+        let mut outcomes = self.outcomes;
         for _ in 0..trials {
             // A partial Fisher–Yates shuffle: positions 0..needed become a uniform random
             // sample in random order, whatever order the deck was left in by the last trial.
-            let deck = &mut self.deck[..deck_len];
+            // Every bound is at least 1 because `needed <= deck_len`.
             let mut i = 0;
             while i < needed {
                 // Two draws from one 64-bit output.
-                let bits = self.rng.next_u64();
-                let j = i + self.rng.below_from(bits as u32, (deck_len - i) as u32) as usize;
-                deck.swap(i, j);
+                let bits = rng.next_u64();
+                let j = i + rng.below_nonzero(bits as u32, (deck_len - i) as u32) as usize;
+                deck.swap(i & 63, j & 63);
                 i += 1;
                 if i < needed {
                     let bound = (deck_len - i) as u32;
-                    let j = i + self.rng.below_from((bits >> 32) as u32, bound) as usize;
-                    deck.swap(i, j);
+                    let j = i + rng.below_nonzero((bits >> 32) as u32, bound) as usize;
+                    deck.swap(i & 63, j & 63);
                     i += 1;
                 }
             }
-            let mut board = self.board;
-            for &index in &deck[..self.to_board] {
-                board = board.add_slot_unchecked(index);
+            let mut full_board = board;
+            for &entry in &deck[..to_board] {
+                full_board = full_board.add_entry_unchecked(entry);
             }
-            let ours = board.join_unchecked(self.hole).strength_unchecked();
+            let ours = full_board.join_unchecked(hole).strength_unchecked();
+            // Every opponent is evaluated (no early exit on a loss): a data-dependent branch
+            // per opponent costs more in mispredictions than the evaluations it saves.
+            let mut best = 0;
             let mut tied = 0;
-            let mut lost = false;
-            for holding in deck[self.to_board..needed].chunks_exact(2) {
-                let theirs = board
-                    .add_slot_unchecked(holding[0])
-                    .add_slot_unchecked(holding[1])
+            for holding in deck[to_board..needed].chunks_exact(2) {
+                let theirs = full_board
+                    .add_entry_unchecked(holding[0])
+                    .add_entry_unchecked(holding[1])
                     .strength_unchecked();
-                if theirs > ours {
-                    lost = true;
-                    break;
-                }
+                best = best.max(theirs.index());
                 tied += usize::from(theirs == ours);
             }
-            if !lost {
-                if tied == 0 {
-                    self.wins += 1;
-                } else {
-                    self.ties[tied] += 1;
-                }
-            }
+            // Won alone: nobody tied, index 0; split: index = opponents tied; lost: LOST.
+            let outcome = if ours.index() < best { LOST } else { tied };
+            outcomes[outcome & (OUTCOMES - 1)] += 1;
         }
+        self.deck = deck;
+        self.rng = rng;
+        self.outcomes = outcomes;
         self.trials += trials;
     }
 
     fn result(&self) -> EquityResult {
         let trials = self.trials.max(1) as f64;
-        let tie_share: f64 = self
-            .ties
+        let tie_share: f64 = self.outcomes[1..=MAX_OPPONENTS]
             .iter()
             .enumerate()
-            .map(|(others, &count)| count as f64 / (others as f64 + 1.0))
+            .map(|(others, &count)| count as f64 / (others as f64 + 2.0))
             .sum();
         EquityResult {
-            win: self.wins as f64 / trials,
+            win: self.outcomes[0] as f64 / trials,
             tie: tie_share / trials,
             trials: self.trials,
             exact: false,
@@ -636,12 +663,18 @@ impl WyRand {
         (product as u64) ^ ((product >> 64) as u64)
     }
 
-    /// A uniform integer in `0..bound` (`bound >= 1`) from the uniform 32-bit `first`,
+    /// A uniform integer in `0..bound` (`bound >= 1`; 0 for 0) from the uniform 32-bit
+    /// `first`.
+    #[cfg(test)]
+    fn below_from(&mut self, first: u32, bound: u32) -> u32 {
+        self.below_nonzero(first, bound.max(1))
+    }
+
+    /// A uniform integer in `0..bound` from the uniform 32-bit `first`, for `bound >= 1`,
     /// without bias: Lemire's multiply-shift, rejecting the few low products that would
     /// favour some results (then drawing fresh bits; probability below bound / 2^32).
     #[inline(always)]
-    fn below_from(&mut self, first: u32, bound: u32) -> u32 {
-        let bound = bound.max(1);
+    fn below_nonzero(&mut self, first: u32, bound: u32) -> u32 {
         let mut product = u64::from(first) * u64::from(bound);
         if (product as u32) < bound {
             let threshold = bound.wrapping_neg() % bound;

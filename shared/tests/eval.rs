@@ -246,6 +246,85 @@ fn bad_input_is_an_error_not_a_panic() {
     assert!(message.contains("Kd appears more than once"), "{message}");
 }
 
+/// Every multiset of five to seven cards from a pool that holds the highest card of each
+/// suit (where a repeated card's bits would overflow a 64-bit sum soonest): a repeat is always
+/// [`EvalError::DuplicateCard`], never a strength (`Ad` five times once slipped through).
+#[test]
+fn repeated_cards_are_errors_in_every_multiplicity() {
+    let pool = cards("Ad Kd Qd As Ac Ah 2d 7c 9h");
+    fn visit(pool: &[Card], start: usize, hand: &mut Vec<Card>, check: &mut dyn FnMut(&[Card])) {
+        if (5..=7).contains(&hand.len()) {
+            check(hand);
+        }
+        if hand.len() == 7 {
+            return;
+        }
+        for index in start..pool.len() {
+            hand.push(pool[index]);
+            visit(pool, index, hand, check);
+            hand.pop();
+        }
+    }
+    let mut checked = 0;
+    visit(&pool, 0, &mut Vec::new(), &mut |hand| {
+        checked += 1;
+        let repeated = hand.windows(2).any(|pair| pair[0] == pair[1]);
+        let label = short(hand);
+        if repeated {
+            assert!(
+                matches!(strength_of(hand), Err(EvalError::DuplicateCard(_))),
+                "{label}"
+            );
+            assert!(
+                matches!(HandKey::from_cards(hand), Err(EvalError::DuplicateCard(_))),
+                "{label}"
+            );
+            assert!(
+                matches!(evaluate(hand), Err(EvalError::DuplicateCard(_))),
+                "{label}"
+            );
+        } else {
+            assert_eq!(
+                strength_of(hand),
+                Ok(evaluate(hand).unwrap().strength()),
+                "{label}"
+            );
+        }
+    });
+    // Multisets of 5, 6 and 7 from 9 cards: C(13, 5) + C(14, 6) + C(15, 7).
+    assert_eq!(checked, 1_287 + 3_003 + 6_435);
+}
+
+/// More than seven cards is an error whatever they are, including long slices whose repeats
+/// make the sum of card bits wrap around to their union and whose length wraps the key's
+/// six-bit card count to 5..=7 (e.g. 45 distinct cards, then the ace of diamonds 8 more times
+/// and the king of diamonds 16 more times: 8 * 2^60 + 16 * 2^59 = 2^64).
+#[test]
+fn long_slices_are_errors_even_when_the_checks_wrap() {
+    let ace = cards("Ad")[0];
+    let king = cards("Kd")[0];
+    let others: Vec<Card> = Card::deck().filter(|&c| c != ace && c != king).collect();
+    for distinct_others in 43..=45 {
+        for skip in 0..=others.len() - distinct_others {
+            let mut hand = vec![ace, king];
+            hand.extend(others.iter().skip(skip).take(distinct_others));
+            hand.extend(std::iter::repeat_n(ace, 8));
+            hand.extend(std::iter::repeat_n(king, 16));
+            let count = hand.len();
+            assert!((5..=7).contains(&(count % 64)), "{count}");
+            assert_eq!(strength_of(&hand), Err(EvalError::CardCount(count)));
+            assert_eq!(evaluate(&hand), Err(EvalError::CardCount(count)));
+            assert_eq!(HandKey::from_cards(&hand), Err(EvalError::CardCount(count)));
+            let key = hand.iter().fold(HandKey::EMPTY, |key, &card| key + card);
+            assert_eq!(key.len(), distinct_others + 2);
+            assert_eq!(
+                key.strength(),
+                Err(EvalError::CardCount(distinct_others + 2))
+            );
+        }
+    }
+}
+
 #[test]
 fn hand_key_is_a_set_of_up_to_seven_cards() {
     let board = HandKey::from_cards(&cards("Ah Kh 7c 7d 2s")).unwrap();
@@ -536,6 +615,51 @@ fn all_five_card_hands() {
     assert_eq!(HandStrength::STRONGEST, strength("Ts Js Qs Ks As"));
     assert_eq!(HandStrength::from_index(0), None);
     assert_eq!(HandStrength::from_index(7463), None);
+}
+
+/// `evaluate` picks the best five from the fast strength; the reference evaluator (behind
+/// `rain_man_rank`) picks them from scratch. They agree on category, the five cards and their
+/// order, for random hands of five to seven cards, and for hands drawn from two suits only
+/// (mostly flushes and straight flushes).
+#[test]
+fn evaluate_agrees_with_the_reference_evaluator() {
+    let mut rng = TestRng(0x5EED_0004);
+    let two_suits: Vec<Card> = Card::deck()
+        .filter(|card| matches!(card.suit, shared::Suit::Hearts | shared::Suit::Clubs))
+        .collect();
+    let mut flushes = 0;
+    for round in 0..40_000 {
+        let count = 5 + round % 3;
+        let cards = if round % 4 == 3 {
+            // Seven of the 26 cards of two suits: a flush at least every other time.
+            let mut pool = two_suits.clone();
+            for i in 0..count {
+                let j = i + (rng.next() % (pool.len() - i) as u64) as usize;
+                pool.swap(i, j);
+            }
+            pool.truncate(count);
+            pool
+        } else {
+            rng.hand(count)
+        };
+        let hand = evaluate(&cards).unwrap();
+        let reference = rain_man_rank(&cards).unwrap();
+        assert_eq!(hand.rain_man(), reference, "{}", short(&cards));
+        assert_eq!(hand.category().rain_man_rank(), reference.rank);
+        let mut reference_five = reference.cards_used.clone();
+        reference_five.reverse();
+        assert_eq!(
+            hand.best_five().to_vec(),
+            reference_five,
+            "{}",
+            short(&cards)
+        );
+        assert_eq!(strength_of(&hand.best_five()), Ok(hand.strength()));
+        if matches!(hand.category(), Category::Flush | Category::StraightFlush) {
+            flushes += 1;
+        }
+    }
+    assert!(flushes > 1_500, "{flushes}");
 }
 
 /// The fast path and the full evaluation agree on random six- and seven-card hands, and the

@@ -12,10 +12,13 @@
 //! to 7,462 (a royal flush), [`HandStrength::index`].
 //!
 //! How it works: a plain reference evaluator (`reference.rs`) defines every hand class and
-//! picks the best five cards. The build script turns it into lookup tables (about 330 KiB, built at compile time):
-//! each card has a 64-bit key, a hand's key is the sum of its cards' keys, and the strength is
-//! one flush test plus two table loads (a perfect hash over rank multisets, or a 13-bit flush
-//! pattern). Details in `build.rs`. No `unsafe` anywhere.
+//! picks the best five cards. The build script turns it into lookup tables (about 330 KiB,
+//! built at compile time): each card has a 64-bit key, a hand's key is the sum of its cards'
+//! keys, and the strength is one test (count and flush together) plus two table loads (a
+//! perfect hash over rank multisets, or a 13-bit flush pattern). [`evaluate`] reads the
+//! category and the five ranks off the strength and picks the cards the way the reference
+//! does; [`rain_man_rank`] (any number of cards) uses the reference itself. Details in
+//! `build.rs` and `fast.rs`. No `unsafe` anywhere.
 //!
 //! ```
 //! use shared::card::parse_cards;
@@ -40,25 +43,25 @@ pub use rain_man::{rain_man_rank, rain_man_rank_json, RainManRank};
 
 /// Not part of the API: the evaluator's raw entry point, for benchmarks that measure its
 /// ceiling without input validation and `Card` conversion. Memory-safe for any input, but an
-/// invalid or repeated slot gives an unspecified strength; use [`strength_of`] or [`HandKey`].
+/// invalid or repeated code gives an unspecified strength; use [`strength_of`] or [`HandKey`].
 #[doc(hidden)]
 pub mod bench_support {
     use super::fast;
     use crate::card::Card;
 
-    /// A card's slot byte (`suit * 16 + rank value`).
-    pub fn slot(card: Card) -> u8 {
-        fast::slot(card)
+    /// A card's code (`rank value | suit << 8`), the evaluator's table index.
+    pub fn code(card: Card) -> u16 {
+        fast::code(card) as u16
     }
 
-    /// The strength index of seven distinct cards given as slots (no validation).
+    /// The strength index of seven distinct cards given as codes (no validation).
     #[inline]
-    pub fn strength_index_of_slots(slots: &[u8; 7]) -> u16 {
+    pub fn strength_index_of_codes(codes: &[u16; 7]) -> u16 {
         let mut key = fast::EMPTY_KEY;
         let mut mask = 0u64;
-        for &slot in slots {
-            key = key.wrapping_add(fast::slot_key(slot));
-            mask |= 1u64 << (slot & 63);
+        for &code in codes {
+            key = key.wrapping_add(fast::code_key(usize::from(code)));
+            mask |= fast::code_bit(usize::from(code));
         }
         fast::strength(key, mask)
     }
@@ -291,16 +294,36 @@ impl fmt::Display for HandStrength {
 }
 
 /// A card set is a 64-bit mask with one 16-bit lane per suit; a card's bit is its slot,
-/// `suit * 16 + rank value` (see `fast.rs`).
+/// `suit * 16 + rank value - 2` (see `fast.rs`).
 #[inline(always)]
 fn card_bit(card: Card) -> u64 {
-    1u64 << fast::slot(card)
+    fast::code_bit(fast::code(card))
 }
 
-/// The slot of `card` (`suit * 16 + rank value`), for the equity code's decks.
+/// The evaluator's code of `card` (`rank value | suit << 8`, below 1024), for the equity
+/// code's decks.
 #[inline(always)]
-pub(crate) fn card_slot(card: Card) -> u8 {
-    fast::slot(card)
+pub(crate) fn card_code(card: Card) -> u16 {
+    fast::code(card) as u16
+}
+
+/// A card's two contributions to a [`HandKey`] (its key and its bit), looked up once: the
+/// equity code deals these from its deck and adds them without touching the tables.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct CardEntry {
+    key: u64,
+    bit: u64,
+}
+
+impl CardEntry {
+    /// The entry of `card`.
+    pub(crate) fn of(card: Card) -> CardEntry {
+        let code = fast::code(card);
+        CardEntry {
+            key: fast::code_key(code),
+            bit: fast::code_bit(code),
+        }
+    }
 }
 
 /// The cards of a card set, in slot order (spades, clubs, hearts, diamonds; low to high).
@@ -312,7 +335,7 @@ fn set_cards(mask: u64) -> impl Iterator<Item = Card> {
 
 /// Per-suit 13-bit rank masks of a card set.
 fn suit_masks(mask: u64) -> [u16; 4] {
-    [0, 1, 2, 3].map(|suit| ((mask >> (16 * suit + 2)) & 0x1FFF) as u16)
+    [0, 1, 2, 3].map(|suit| ((mask >> (16 * suit)) & 0x1FFF) as u16)
 }
 
 /// The card set of `cards`, rejecting duplicates.
@@ -357,14 +380,42 @@ pub struct Hand {
 }
 
 impl Hand {
-    fn from_set(mask: u64) -> Option<Hand> {
-        let classified = classify_set(mask)?;
-        Some(Hand {
-            strength: HandStrength::from_classified(&classified),
-            category: Category::from_rain_man_rank(classified.category)?,
-            best_five: classified.cards.map(to_card),
-            cards: mask,
-        })
+    /// The hand of five to seven distinct cards, from their fast strength and their set.
+    ///
+    /// The strength's canonical number holds the category and the five ranks in order of
+    /// significance, so the cards are picked exactly as the reference evaluator picks them:
+    /// all from the flush suit for a flush or straight flush (with seven cards or fewer a hand
+    /// holding a flush has nothing better), otherwise for each rank in turn the card of that
+    /// rank with the lowest suit index not yet taken. The tests compare every pick with the
+    /// reference (through [`rain_man_rank`]).
+    fn from_fast(strength: HandStrength, set: HandKey) -> Hand {
+        let canonical = strength.canonical();
+        let category =
+            Category::from_rain_man_rank((canonical >> 20) as u8).unwrap_or(Category::HighCard);
+        // Each rank's position in a suit's lane, in order of significance: nibble 0 is the
+        // wheel's low ace (lane bit 12), nibbles 1..=13 are deuce..ace (lane bits 0..=12).
+        const LANE_BIT: [u8; 16] = [12, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 12, 12];
+        let lane_bits = [16, 12, 8, 4, 0].map(|shift| LANE_BIT[(canonical >> shift & 15) as usize]);
+        let best_five = if matches!(category, Category::Flush | Category::StraightFlush) {
+            let lane = 16 * fast::flush_suit(set.key);
+            lane_bits.map(|bit| fast::SLOT_CARDS[(lane + bit as usize) & 63])
+        } else {
+            let mut left = set.mask;
+            lane_bits.map(|bit| {
+                // The rank's bit in every suit's lane; the lowest one left is the lowest suit.
+                // A strength of these cards only names ranks they hold, so one is left.
+                let holders = left & fast::RANK_IN_EVERY_SUIT << bit;
+                let lowest = holders & holders.wrapping_neg();
+                left &= !lowest;
+                fast::SLOT_CARDS[lowest.trailing_zeros() as usize & 63]
+            })
+        };
+        Hand {
+            strength,
+            category,
+            best_five,
+            cards: set.mask,
+        }
     }
 
     /// The strength, for comparing with other hands.
@@ -417,9 +468,12 @@ impl fmt::Display for Hand {
 /// [`EvalError::CardCount`] for fewer than five or more than seven cards,
 /// [`EvalError::DuplicateCard`] when a card appears twice.
 pub fn evaluate(cards: &[Card]) -> Result<Hand, EvalError> {
-    check_count(cards.len())?;
-    let mask = card_set(cards)?;
-    Hand::from_set(mask).ok_or(EvalError::CardCount(cards.len()))
+    let (set, repeated) = HandKey::sum(cards);
+    if (5..=7).contains(&cards.len()) && !repeated {
+        Ok(Hand::from_fast(set.strength_unchecked(), set))
+    } else {
+        Err(strength_error(cards))
+    }
 }
 
 /// The strength of five, six or seven distinct cards, without working out the best five:
@@ -430,8 +484,14 @@ pub fn evaluate(cards: &[Card]) -> Result<Hand, EvalError> {
 #[inline]
 pub fn strength_of(cards: &[Card]) -> Result<HandStrength, EvalError> {
     let (set, repeated) = HandKey::sum(cards);
-    if (5..=7).contains(&cards.len()) && !repeated {
-        Ok(set.strength_unchecked())
+    // The duplicate check is only exact for up to seven cards (see `HandKey::sum`), so the
+    // length is checked first; it costs nothing for arrays.
+    let valid = (5..=7).contains(&cards.len()) && !repeated;
+    // The common case (no flush) takes one more branch.
+    if valid & fast::five_to_seven_no_flush(set.key) {
+        Ok(HandStrength(fast::rank_strength(set.key)))
+    } else if valid {
+        Ok(HandStrength(fast::flush_strength(set.key, set.mask)))
     } else {
         Err(strength_error(cards))
     }
@@ -462,8 +522,9 @@ fn strength_error(cards: &[Card]) -> EvalError {
 /// ```
 ///
 /// Internally the sum of the cards' 64-bit keys and a card set (one 16-bit lane per suit):
-/// adding a card is two table loads, an add and an or; evaluating is a count check, a flush
-/// test and two table loads (see the notes in `build.rs`).
+/// adding a card is two table loads (indexed by the card's two bytes), an add and an or;
+/// evaluating is one test of the count and the flush bits together and two table loads (see
+/// the notes in `build.rs`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct HandKey {
     key: u64,
@@ -487,13 +548,14 @@ impl std::ops::Add<Card> for HandKey {
 
     #[inline(always)]
     fn add(self, card: Card) -> HandKey {
-        let bit = card_bit(card);
+        let code = fast::code(card);
+        let bit = fast::code_bit(code);
         // All ones when the card is new, zero when it is already in.
         let new = u64::from(self.mask & bit == 0);
         HandKey {
             key: self
                 .key
-                .wrapping_add(fast::slot_key(fast::slot(card)) & new.wrapping_neg()),
+                .wrapping_add(fast::code_key(code) & new.wrapping_neg()),
             mask: self.mask | bit,
         }
     }
@@ -542,14 +604,15 @@ impl HandKey {
         let mut mask = 0u64;
         let mut bit_sum = 0u64;
         for &card in cards {
-            let slot = fast::slot(card);
-            let bit = fast::slot_bit(slot);
-            key = key.wrapping_add(fast::slot_key(slot));
+            let code = fast::code(card);
+            let bit = fast::code_bit(code);
+            key = key.wrapping_add(fast::code_key(code));
             mask |= bit;
             bit_sum = bit_sum.wrapping_add(bit);
         }
         // Adding a card's bit twice carries, so the sum differs from the union exactly when a
-        // card repeats.
+        // card repeats, provided the sum does not wrap: with every bit at most 2^60, seven
+        // cards (the most any caller trusts this for) sum below 2^63.
         (HandKey { key, mask }, bit_sum != mask)
     }
 
@@ -600,13 +663,24 @@ impl HandKey {
         set_cards(self.mask)
     }
 
-    /// Adds the card in `slot` (see [`card_slot`]), which the caller knows is not in the set
+    /// Adds the card with `code` (see [`card_code`]), which the caller knows is not in the set
     /// and keeps the set at seven cards or fewer (the equity code deals from a deck).
     #[inline(always)]
-    pub(crate) fn add_slot_unchecked(self, slot: u8) -> HandKey {
+    pub(crate) fn add_code_unchecked(self, code: u16) -> HandKey {
+        let code = usize::from(code);
         HandKey {
-            key: self.key.wrapping_add(fast::slot_key(slot)),
-            mask: self.mask | (1u64 << (slot & 63)),
+            key: self.key.wrapping_add(fast::code_key(code)),
+            mask: self.mask | fast::code_bit(code),
+        }
+    }
+
+    /// Adds the card of `entry`, which the caller knows is not in the set and keeps the set at
+    /// seven cards or fewer.
+    #[inline(always)]
+    pub(crate) fn add_entry_unchecked(self, entry: CardEntry) -> HandKey {
+        HandKey {
+            key: self.key.wrapping_add(entry.key),
+            mask: self.mask | entry.bit,
         }
     }
 
@@ -635,11 +709,12 @@ impl HandKey {
     /// [`EvalError::CardCount`] unless the set holds five, six or seven cards.
     #[inline(always)]
     pub fn strength(self) -> Result<HandStrength, EvalError> {
-        // The key's own card count is exact up to twelve cards of a suit; beyond that a suit
-        // counter carries into it, which only ever raises it, so 5..=7 stays exact.
-        let count = fast::count(self.key) as usize;
-        if (5..=7).contains(&count) {
-            Ok(self.strength_unchecked())
+        // The key's count field counts every card (at most 52, it never overflows); a suit
+        // counter past twelve cards carries upwards, away from it.
+        if fast::five_to_seven_no_flush(self.key) {
+            Ok(HandStrength(fast::rank_strength(self.key)))
+        } else if fast::five_to_seven(self.key) {
+            Ok(HandStrength(fast::flush_strength(self.key, self.mask)))
         } else {
             Err(EvalError::CardCount(self.len()))
         }
