@@ -343,10 +343,11 @@ async fn spec_7_absent_players_can_fail_the_game() {
         absent: AbsentPolicy::Fail,
         ..options()
     };
+    let recorder = Recorder::new();
     let error = run_game(
         setup(&["raiser", "down"], 21, None),
         vec![bot("raiser"), http(&client, refusing.url())],
-        vec![],
+        vec![recorder.boxed()],
         &options,
         &StopSignal::never(),
     )
@@ -356,6 +357,14 @@ async fn spec_7_absent_players_can_fail_the_game() {
     assert_eq!(
         error.to_string(),
         "1 player not up after 400 ms: down (connection refused)"
+    );
+    // The outputs opened for the game are still closed properly.
+    assert_eq!(
+        recorder.seen().last(),
+        Some(&Seen::Finish {
+            finished: false,
+            hands_played: 0
+        })
     );
 }
 
@@ -546,6 +555,43 @@ async fn a_stopped_game_finishes_its_observers_and_says_how_far_it_got() {
         Some(&Seen::Finish {
             finished: false,
             hands_played: 3
+        })
+    );
+}
+
+#[tokio::test]
+async fn a_game_stopped_while_its_players_are_checked_still_finishes_its_observers() {
+    // A player that never answers its check keeps the game in its up-check until the stop.
+    let hanging = spawn_player_with(Misbehaviour::NeverAnswers, on(&[Action::Check])).await;
+    let client =
+        HttpClient::new(HttpSettings::with_request_timeout(Duration::from_secs(30))).unwrap();
+    let (handle, signal) = stop_signal();
+    let recorder = Recorder::new();
+    let options = RunnerOptions {
+        check: CheckPolicy {
+            deadline: Duration::from_secs(30),
+            ..options().check
+        },
+        ..options()
+    };
+    let game = run_game(
+        setup(&["hangs", "station"], 1, None),
+        vec![http(&client, hanging.url()), bot("calling-station")],
+        vec![recorder.boxed()],
+        &options,
+        &signal,
+    );
+    let stopper = async {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        handle.stop();
+    };
+    let (result, ()) = tokio::join!(game, stopper);
+    assert_eq!(result.unwrap_err(), RunError::Stopped { hands_played: 0 });
+    assert_eq!(
+        recorder.seen().last(),
+        Some(&Seen::Finish {
+            finished: false,
+            hands_played: 0
         })
     );
 }

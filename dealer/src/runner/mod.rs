@@ -256,12 +256,18 @@ pub async fn run_game(
     let mut game = Game::new(setup.clone())?;
     let clock = options.clock;
 
+    // From here on every way out finishes the observers, so a game stopped or refused while
+    // its players are checked still leaves complete (valid JSON) logs behind.
+    let mut observers = ObserverSet::new(observers);
     let mut checks: Vec<(usize, SystemTime, Reply<()>)> = Vec::new();
     let attendance = tokio::select! {
         attendance = wait_until_up_reporting(&seats, options.check, |index, reply| {
             checks.push((index, clock.sent_before(reply.latency), reply.clone()));
         }) => attendance,
-        () = stop.stopped() => return Err(RunError::Stopped { hands_played: 0 }),
+        () = stop.stopped() => {
+            observers.finish(&game);
+            return Err(RunError::Stopped { hands_played: 0 });
+        }
     };
     let mut present = vec![true; seats.len()];
     let mut down = Vec::new();
@@ -275,10 +281,14 @@ pub async fn run_game(
     }
     if !down.is_empty() {
         match options.absent {
-            AbsentPolicy::Fail => return Err(RunError::PlayersDown { deadline_ms, down }),
+            AbsentPolicy::Fail => {
+                observers.finish(&game);
+                return Err(RunError::PlayersDown { deadline_ms, down });
+            }
             AbsentPolicy::SitOut => {
                 let up = present.iter().filter(|&&up| up).count();
                 if up < crate::engine::MIN_SEATS {
+                    observers.finish(&game);
                     return Err(RunError::TooFewUp {
                         up,
                         players: seats.len(),
@@ -286,7 +296,13 @@ pub async fn run_game(
                         down,
                     });
                 }
-                game = Game::with_table(setup.clone(), sit_out_table(&setup, &present))?;
+                game = match Game::with_table(setup.clone(), sit_out_table(&setup, &present)) {
+                    Ok(game) => game,
+                    Err(error) => {
+                        observers.finish(&game);
+                        return Err(error.into());
+                    }
+                };
             }
             AbsentPolicy::Play => {}
         }
@@ -312,7 +328,7 @@ pub async fn run_game(
         versions: vec![PlayerVersion::new(); seats.len()],
         bet_requests: vec![0; seats.len()],
         requests: 0,
-        observers: ObserverSet::new(observers),
+        observers,
         options,
         stop,
     };
