@@ -4,7 +4,12 @@
 //! ```text
 //! cargo bench -p lean-poker-dealer --bench http            # or dealer/benches/http.sh
 //! HTTP_BENCH_GAMES=40 cargo bench -p lean-poker-dealer --bench http
+//! HTTP_BENCH_PLAYERS=/tmp/old-players cargo bench -p lean-poker-dealer --bench http
 //! ```
+//!
+//! `HTTP_BENCH_PLAYERS` names a folder holding ready-made `player` and `calling-station`
+//! binaries: they are used as they are (nothing is built), so that two player builds can be
+//! compared side by side against the same dealer.
 //!
 //! Over HTTP, the players are **separate processes**: the release `player` binary (our SDK
 //! serving the template bot) and the example `calling-station` binary, six of them, each on
@@ -41,28 +46,12 @@ fn main() {
         .parent()
         .expect("dealer/ is in the workspace")
         .to_path_buf();
-    eprintln!("building the release player binaries...");
-    let built = Command::new(env!("CARGO"))
-        .current_dir(&workspace)
-        .args([
-            "build",
-            "--release",
-            "-p",
-            "lean-poker-player",
-            "--bin",
-            "player",
-            "-p",
-            "lean-poker-examples",
-            "--bin",
-            "calling-station",
-        ])
-        .status()
-        .expect("cargo runs");
-    assert!(built.success(), "cargo build --release failed");
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| workspace.join("target"));
-    let release = target.join("release");
+    // A folder with ready-made `player` and `calling-station` binaries (to compare player
+    // builds side by side); unset: the release binaries of this workspace, built first.
+    let release = match std::env::var_os("HTTP_BENCH_PLAYERS") {
+        Some(folder) => PathBuf::from(folder),
+        None => build_players(&workspace),
+    };
 
     // The dealer's runtime: `multi` (2 workers, as `dealer run`) or `current` (one thread).
     let runtime = match std::env::var("HTTP_BENCH_RUNTIME").as_deref() {
@@ -131,6 +120,32 @@ fn main() {
             measured.print(&label);
         }
     }
+}
+
+/// Builds the release player binaries; returns the folder that holds them.
+fn build_players(workspace: &std::path::Path) -> PathBuf {
+    eprintln!("building the release player binaries...");
+    let built = Command::new(env!("CARGO"))
+        .current_dir(workspace)
+        .args([
+            "build",
+            "--release",
+            "-p",
+            "lean-poker-player",
+            "--bin",
+            "player",
+            "-p",
+            "lean-poker-examples",
+            "--bin",
+            "calling-station",
+        ])
+        .status()
+        .expect("cargo runs");
+    assert!(built.success(), "cargo build --release failed");
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace.join("target"));
+    target.join("release")
 }
 
 fn env_number<T: std::str::FromStr>(name: &str, default: T) -> T {

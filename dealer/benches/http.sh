@@ -6,6 +6,7 @@
 #   dealer/benches/http.sh 40           # more games per scenario
 #   HTTP_BENCH_FILTER="HTTP, 6 template" dealer/benches/http.sh
 #   HTTP_BENCH_RUNTIME=current dealer/benches/http.sh   # the dealer on a one-thread runtime
+#   HTTP_BENCH_PLAYERS=/tmp/old dealer/benches/http.sh  # ready-made player binaries from /tmp/old
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 HTTP_BENCH_GAMES=${1:-${HTTP_BENCH_GAMES:-20}} exec cargo bench --locked -p lean-poker-dealer --bench http

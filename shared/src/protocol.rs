@@ -582,16 +582,16 @@ mod tests {
             format!("act%69on=bet_request&game%5Fstate{}", &state_field[10..]).into_bytes(),
             format!("action=bet%5Frequest&{state_field}&action=check").into_bytes(),
             format!("action=check&{state_field}").into_bytes(),
-            format!("action=version&game_state=%7Bbroken").into_bytes(),
-            format!("action=bet_request&game_state").into_bytes(),
-            format!("action&action=check").into_bytes(),
+            b"action=version&game_state=%7Bbroken".to_vec(),
+            b"action=bet_request&game_state".to_vec(),
+            b"action&action=check".to_vec(),
             format!("action=bet_request&game_state=&{state_field}").into_bytes(),
-            format!("action=bet_request&game_state=%7B%zz%4").into_bytes(),
-            format!("action=bet_request&game_state=%%7B%%7D%").into_bytes(),
+            b"action=bet_request&game_state=%7B%zz%4".to_vec(),
+            b"action=bet_request&game_state=%%7B%%7D%".to_vec(),
             format!("action=%FF%FE&{state_field}").into_bytes(),
             format!("action=check+&{state_field}").into_bytes(),
-            format!("action=check%20").into_bytes(),
-            format!("+action=check").into_bytes(),
+            b"action=check%20".to_vec(),
+            b"+action=check".to_vec(),
             encode_request(Action::Showdown, Some(&named)).into_bytes(),
             encode_request(Action::BetRequest, Some(&json.replace(' ', "+"))).into_bytes(),
             b"action=bet_request&game_state={}".to_vec(),
@@ -610,7 +610,9 @@ mod tests {
                 if index > 0 {
                     body.extend_from_slice(b"%FF");
                 }
-                body.extend_from_slice(encode_request(Action::Check, Some(piece))[24..].as_bytes());
+                body.extend_from_slice(
+                    &encode_request(Action::Check, Some(piece)).as_bytes()[24..],
+                );
             }
             // The same with a raw (not percent-encoded) invalid byte.
             let mut raw = Vec::new();
