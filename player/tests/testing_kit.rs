@@ -150,8 +150,9 @@ fn loads_directories_recursively_skipping_other_files() {
     // Name order: requests.jsonl, states-array.json, viewer-log.json.
     assert!(recordings[0].source.path.ends_with("requests.jsonl"));
     assert!(recordings[12].source.path.ends_with("viewer-log.json"));
-    // The whole tree: README.md and INDEX.md are skipped.
-    assert_eq!(load(fixtures()).len(), 24 + 13);
+    // The whole tree: 24 captures, the 13 recordings and the API page's example state used by
+    // the interop test; README.md, INDEX.md and the Python script are skipped.
+    assert_eq!(load(fixtures()).len(), 24 + 13 + 1);
 }
 
 #[test]
