@@ -674,4 +674,90 @@ mod tests {
             );
         }
     }
+
+    mod properties {
+        use super::*;
+        use proptest::prelude::*;
+
+        /// Pieces a form body is made of, so that random bodies are mostly almost-valid.
+        fn piece() -> impl Strategy<Value = Vec<u8>> {
+            let state = encode_request(
+                Action::BetRequest,
+                Some(include_str!(
+                    "../tests/fixtures/gamestates/09-preflop-r0-6-seats-first-request.json"
+                )),
+            );
+            let state_field = state.split_once('&').unwrap().1.as_bytes().to_vec();
+            prop_oneof![
+                Just(b"action=".to_vec()),
+                Just(b"game_state=".to_vec()),
+                Just(b"bet_request".to_vec()),
+                Just(b"showdown".to_vec()),
+                Just(b"check".to_vec()),
+                Just(b"version".to_vec()),
+                Just(b"&".to_vec()),
+                Just(b"=".to_vec()),
+                Just(b"+".to_vec()),
+                Just(b"%".to_vec()),
+                Just(b"%7B%7D".to_vec()),
+                Just(b"%FF".to_vec()),
+                Just(b"%C3%A9".to_vec()),
+                Just(state_field.clone()),
+                Just(state_field[..state_field.len() / 2].to_vec()),
+                proptest::collection::vec(any::<u8>(), 0..8),
+            ]
+        }
+
+        fn body() -> impl Strategy<Value = Vec<u8>> {
+            proptest::collection::vec(piece(), 0..8).prop_map(|pieces| pieces.concat())
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(2_000))]
+
+            /// Spec §1: whatever a caller sends, the one-pass decoder neither panics nor differs
+            /// from decoding with `form_urlencoded`.
+            #[test]
+            fn spec_1_decoding_any_body_matches_form_urlencoded(body in body()) {
+                prop_assert_eq!(Request::decode(&body), decode_with_form_urlencoded(&body));
+            }
+
+            /// The same on bytes with no structure at all.
+            #[test]
+            fn spec_1_decoding_random_bytes_matches_form_urlencoded(
+                body in proptest::collection::vec(any::<u8>(), 0..256)
+            ) {
+                prop_assert_eq!(Request::decode(&body), decode_with_form_urlencoded(&body));
+            }
+
+            /// Spec §6: a body is a bet exactly when it is a non-empty run of ASCII digits whose
+            /// value fits in chips, and then the bet is that value.
+            #[test]
+            fn spec_6_a_bet_is_exactly_a_run_of_digits(
+                body in prop_oneof![
+                    proptest::collection::vec(any::<u8>(), 0..24),
+                    "[0-9]{0,22}".prop_map(String::into_bytes),
+                    "[ +-]?[0-9]{1,5}[.,\n ]?[0-9]{0,2}".prop_map(String::into_bytes),
+                ]
+            ) {
+                let digits_only = !body.is_empty() && body.iter().all(u8::is_ascii_digit);
+                let expected = if digits_only {
+                    std::str::from_utf8(&body).unwrap().parse::<u64>().ok().map(Chips)
+                } else {
+                    None
+                };
+                match parse_bet_answer(&body) {
+                    Ok(chips) => prop_assert_eq!(Some(chips), expected),
+                    Err(error) => {
+                        prop_assert_eq!(expected, None);
+                        prop_assert_eq!(
+                            error.problem == BetAnswerProblem::TooLarge,
+                            digits_only
+                        );
+                        prop_assert!(!error.to_string().contains('\n'));
+                    }
+                }
+            }
+        }
+    }
 }
