@@ -106,7 +106,8 @@ impl Player for RandomBot {
             65..=84 => state.minimum_raise_amount(),
             85..=94 => {
                 // Raise to the current bet plus the pot, at least a minimum raise.
-                let pot_raise = state.raise_to_amount(state.current_buy_in + state.pot);
+                let pot_raise =
+                    state.raise_to_amount(state.current_buy_in.saturating_add(state.pot));
                 pot_raise
                     .max(state.minimum_raise_amount())
                     .min(state.all_in_amount())
@@ -162,7 +163,7 @@ impl Player for EquityBot {
         let fair_share = 1.0 / players_in_hand as f64;
         if equity >= (2.0 * fair_share).min(0.8) {
             // Raise to the current bet plus the pot, at least a minimum raise, at most all-in.
-            let pot_raise = state.raise_to_amount(state.current_buy_in + state.pot);
+            let pot_raise = state.raise_to_amount(state.current_buy_in.saturating_add(state.pot));
             return pot_raise
                 .max(state.minimum_raise_amount())
                 .min(state.all_in_amount());

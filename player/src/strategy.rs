@@ -84,7 +84,7 @@ impl TemplatePlayer {
     fn preflop(&self, state: &GameState, stack: Chips, score: f64) -> Chips {
         if score >= self.raise_score {
             // Raise to three times the current bet (at least the minimum raise).
-            return raise_to(state, state.current_buy_in * 3);
+            return raise_to(state, state.current_buy_in.saturating_mul(3));
         }
         let call = state.call_amount();
         let cheap = call.get() as f64 <= stack.get() as f64 * self.max_call_share;
@@ -97,7 +97,7 @@ impl TemplatePlayer {
     fn postflop(&self, state: &GameState, strength: f64) -> Chips {
         if strength >= self.value_bet_strength {
             // Bet about the pot.
-            return raise_to(state, state.current_buy_in + state.pot);
+            return raise_to(state, state.current_buy_in.saturating_add(state.pot));
         }
         match state.pot_odds() {
             Some(price) if strength >= price => state.call_amount(),

@@ -49,6 +49,22 @@ impl Chips {
         self.0.checked_add(other.0).map(Chips)
     }
 
+    /// `self + other`, stopping at the largest amount instead of overflowing: for numbers
+    /// read from a document, which may be anything.
+    ///
+    /// ```
+    /// use shared::Chips;
+    /// assert_eq!(Chips(u64::MAX).saturating_add(Chips(1)), Chips(u64::MAX));
+    /// ```
+    pub const fn saturating_add(self, other: Chips) -> Chips {
+        Chips(self.0.saturating_add(other.0))
+    }
+
+    /// `self * factor`, stopping at the largest amount instead of overflowing.
+    pub const fn saturating_mul(self, factor: u64) -> Chips {
+        Chips(self.0.saturating_mul(factor))
+    }
+
     /// Whether this is zero chips.
     pub const fn is_zero(self) -> bool {
         self.0 == 0

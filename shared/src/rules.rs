@@ -67,7 +67,8 @@ pub struct BetReading {
 impl BetReading {
     /// The player's `bet` after this action.
     pub fn new_bet(&self, context: &BetContext) -> Chips {
-        context.bet + self.put_in
+        // Saturating: the context may come from a document with any numbers in it.
+        context.bet.saturating_add(self.put_in)
     }
 
     /// The table's `current_buy_in` after this action.
@@ -131,7 +132,7 @@ pub fn read_bet(context: &BetContext, answer: Chips) -> BetReading {
         };
     }
     // From here on answer < stack, so bet + answer cannot overflow for any real stack.
-    let new_bet = bet.saturating_add_for_rules(answer);
+    let new_bet = bet.saturating_add(answer);
     // A raise must lift current_buy_in by at least one chip, even if minimum_raise is 0.
     let smallest_raise = minimum_raise.max(Chips(1));
     if answer > Chips::ZERO
@@ -158,13 +159,6 @@ pub fn read_bet(context: &BetContext, answer: Chips) -> BetReading {
     BetReading {
         action: BetAction::Fold,
         put_in: Chips::ZERO,
-    }
-}
-
-impl Chips {
-    /// Saturating addition, private to the rule so hostile numbers cannot wrap around.
-    fn saturating_add_for_rules(self, other: Chips) -> Chips {
-        Chips(self.0.saturating_add(other.0))
     }
 }
 

@@ -146,7 +146,7 @@ impl PlayerState {
 
     /// Chips the player has in total, behind and in the pot.
     pub fn total_chips(&self) -> Chips {
-        self.stack + self.bet
+        self.stack.saturating_add(self.bet)
     }
 }
 
@@ -328,7 +328,7 @@ impl GameState {
 
     /// The big blind: `big_blind` when present, else twice the small blind.
     pub fn big_blind(&self) -> Chips {
-        self.big_blind.unwrap_or(self.small_blind * 2)
+        self.big_blind.unwrap_or(self.small_blind.saturating_mul(2))
     }
 
     /// `minimum_raise` when present, else the rule's starting value: the small blind preflop,
@@ -378,7 +378,10 @@ impl GameState {
     pub fn minimum_raise_amount(&self) -> Chips {
         let me = self.me();
         let bet = me.map_or(Chips::ZERO, |p| p.bet);
-        let answer = self.current_buy_in.saturating_sub(bet) + self.minimum_raise().max(Chips(1));
+        let answer = self
+            .current_buy_in
+            .saturating_sub(bet)
+            .saturating_add(self.minimum_raise().max(Chips(1)));
         me.map_or(answer, |p| answer.min(p.stack))
     }
 
@@ -498,7 +501,7 @@ impl GameState {
         if call.is_zero() {
             return None;
         }
-        Some(call.get() as f64 / (self.pot + call).get() as f64)
+        Some(call.get() as f64 / self.pot.saturating_add(call).get() as f64)
     }
 
     /// Checks what a well-formed document from a dealer must satisfy, beyond types: ids match
@@ -528,9 +531,16 @@ impl GameState {
                 problems.push(format!("players[{index}] has more than two hole cards"));
             }
         }
-        let pot: Chips = self.players.iter().map(|p| p.bet).sum();
-        if pot != self.pot {
-            problems.push(format!("pot is {} but bets sum to {pot}", self.pot));
+        let pot = self
+            .players
+            .iter()
+            .try_fold(Chips::ZERO, |sum, p| sum.checked_add(p.bet));
+        match pot {
+            Some(pot) if pot != self.pot => {
+                problems.push(format!("pot is {} but bets sum to {pot}", self.pot));
+            }
+            Some(_) => {}
+            None => problems.push("the bets add up to more than a chip count can hold".into()),
         }
         let largest = self.players.iter().map(|p| p.bet).max().unwrap_or_default();
         if largest != self.current_buy_in {
@@ -554,7 +564,7 @@ impl GameState {
             ));
         }
         if let Some(big) = self.big_blind {
-            if big != self.small_blind * 2 {
+            if Some(big) != self.small_blind.0.checked_mul(2).map(Chips) {
                 problems.push(format!("big_blind {big} is not twice {}", self.small_blind));
             }
         }

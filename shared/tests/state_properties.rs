@@ -1,0 +1,77 @@
+//! Property tests: the game_state helpers take whatever a dealer (or a hand-written test state)
+//! puts in a document, numbers at the edges of `u64` included, without panicking, and their
+//! answers keep the promises their docs make.
+//!
+//! The documents here are deliberately inconsistent (a bet larger than the pot, `in_action`
+//! past the last seat, the same card twice): a player must still answer such a request.
+
+use proptest::prelude::*;
+use shared::rules::BetAction;
+use shared::{Chips, GameState, Seat};
+
+mod support;
+use support::arbitrary_state::{chips, playable_state, state};
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3_000))]
+
+    #[test]
+    fn helpers_answer_any_document_without_panicking(
+        state in prop_oneof![state(), playable_state()],
+        answer in chips()
+    ) {
+        let me = state.me().cloned();
+        if let Some(seat) = state.in_action() {
+            prop_assert!(seat.index() < state.players.len());
+        }
+        let _ = (state.my_cards(), state.big_blind(), state.minimum_raise(), state.street());
+        let stack = me.as_ref().map_or(Chips::ZERO, |p| p.stack);
+
+        // The helpers' answers never ask for more than the stack (when there is a receiver).
+        let call = state.call_amount();
+        let raise = state.minimum_raise_amount();
+        let all_in = state.all_in_amount();
+        let raise_to = state.raise_to_amount(answer);
+        if me.is_some() {
+            for amount in [call, raise, all_in, raise_to] {
+                prop_assert!(amount <= stack, "{amount} > stack {stack}");
+            }
+            prop_assert_eq!(all_in, stack);
+        }
+
+        // Reading any answer: at most the stack moves, and the reading is one of the five.
+        for amount in [answer, call, raise, all_in, raise_to, Chips(0), Chips(u64::MAX)] {
+            let reading = state.read_bet(amount);
+            let context = state.bet_context();
+            prop_assert!(reading.put_in <= context.stack);
+            let _ = (reading.new_bet(&context), reading.new_current_buy_in(&context));
+            if reading.action == BetAction::Fold || reading.action == BetAction::Check {
+                prop_assert_eq!(reading.put_in, Chips::ZERO);
+            }
+        }
+
+        let _ = state.active_opponents().count();
+        let _ = state.players_with_chips().count();
+        for index in 0..state.players.len() + 2 {
+            if let Some(position) = state.position(Seat(index)) {
+                prop_assert!(position < state.players.len());
+            }
+        }
+        if let Some(odds) = state.pot_odds() {
+            prop_assert!((0.0..=1.0).contains(&odds), "pot odds {odds}");
+        }
+        for player in &state.players {
+            let _ = (player.is_active(), player.can_act(), player.is_all_in(), player.total_chips());
+        }
+        let _ = state.validate();
+    }
+
+    /// Whatever the numbers, a document survives serialising and parsing unchanged.
+    #[test]
+    fn any_document_round_trips(state in state()) {
+        let json = state.to_json();
+        let parsed = GameState::from_json(&json);
+        prop_assert!(parsed.is_ok(), "{json}: {parsed:?}");
+        prop_assert_eq!(parsed.unwrap(), state);
+    }
+}

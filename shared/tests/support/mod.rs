@@ -1,0 +1,3 @@
+//! Helpers shared by this crate's integration tests.
+
+pub mod arbitrary_state;
