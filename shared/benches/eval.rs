@@ -124,31 +124,13 @@ fn seven_card_throughput(c: &mut Criterion) {
     group.finish();
 }
 
-/// Every 7-card hand through the public `HandKey`: the keys of the outer cards are summed once
-/// per loop level, the innermost card is added with `+` (which checks for a repeat) and
-/// `strength()` checks the count.
+/// Every 7-card hand through the public `HandKey` (see `for_each_seven_card_hand`): the
+/// innermost card is added with `+` (which checks for a repeat) and `strength()` checks the
+/// count.
 fn for_each_seven_card_hand(deck: &[Card], mut visit: impl FnMut(u16)) {
-    for a in 0..52 {
-        let k1 = HandKey::EMPTY + deck[a];
-        for b in a + 1..52 {
-            let k2 = k1 + deck[b];
-            for c in b + 1..52 {
-                let k3 = k2 + deck[c];
-                for d in c + 1..52 {
-                    let k4 = k3 + deck[d];
-                    for e in d + 1..52 {
-                        let k5 = k4 + deck[e];
-                        for f in e + 1..52 {
-                            let k6 = k5 + deck[f];
-                            for &card in &deck[f + 1..] {
-                                visit((k6 + card).strength().map_or(0, |s| s.index()));
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
+    bench_support::for_each_seven_card_hand(deck, |key| {
+        visit(key.strength().map_or(0, |s| s.index()))
+    });
 }
 
 fn enumerate_all(c: &mut Criterion) {

@@ -2,7 +2,8 @@
 //! strengths. Ignored by default because it needs a release build to be quick; CI runs
 //! `cargo test --release -p lean-poker-shared --test eval_exhaustive -- --ignored`.
 
-use shared::eval::{Category, HandKey, HandStrength};
+use shared::eval::bench_support::for_each_seven_card_hand;
+use shared::eval::{Category, HandStrength};
 use shared::Card;
 
 #[test]
@@ -12,29 +13,11 @@ fn all_seven_card_hands() {
     // Hands per strength index (1..=7462); 0 would be an evaluator failure.
     let mut per_strength = vec![0u64; 7463];
     let mut hands = 0u64;
-    for a in 0..52 {
-        let k1 = HandKey::EMPTY + deck[a];
-        for b in a + 1..52 {
-            let k2 = k1 + deck[b];
-            for c in b + 1..52 {
-                let k3 = k2 + deck[c];
-                for d in c + 1..52 {
-                    let k4 = k3 + deck[d];
-                    for e in d + 1..52 {
-                        let k5 = k4 + deck[e];
-                        for f in e + 1..52 {
-                            let k6 = k5 + deck[f];
-                            for &card in &deck[f + 1..] {
-                                let strength = (k6 + card).strength().unwrap();
-                                per_strength[usize::from(strength.index())] += 1;
-                                hands += 1;
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
+    for_each_seven_card_hand(&deck, |key| {
+        let strength = key.strength().unwrap();
+        per_strength[usize::from(strength.index())] += 1;
+        hands += 1;
+    });
     assert_eq!(hands, 133_784_560);
     assert_eq!(per_strength[0], 0);
 

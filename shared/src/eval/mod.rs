@@ -54,6 +54,35 @@ pub mod bench_support {
         fast::code(card) as u16
     }
 
+    /// Calls `visit` with the key of every seven-card hand of `deck` (in lexicographic order of
+    /// positions), for the exhaustive test and the enumeration benchmark. The keys of the outer
+    /// cards are summed once per loop level, so each hand costs one `+` and `visit`.
+    #[inline(always)]
+    pub fn for_each_seven_card_hand(deck: &[Card], mut visit: impl FnMut(super::HandKey)) {
+        let n = deck.len();
+        for a in 0..n {
+            let k1 = super::HandKey::EMPTY + deck[a];
+            for b in a + 1..n {
+                let k2 = k1 + deck[b];
+                for c in b + 1..n {
+                    let k3 = k2 + deck[c];
+                    for d in c + 1..n {
+                        let k4 = k3 + deck[d];
+                        for e in d + 1..n {
+                            let k5 = k4 + deck[e];
+                            for f in e + 1..n {
+                                let k6 = k5 + deck[f];
+                                for &card in &deck[f + 1..] {
+                                    visit(k6 + card);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// The strength index of seven distinct cards given as codes (no validation).
     #[inline]
     pub fn strength_index_of_codes(codes: &[u16; 7]) -> u16 {
