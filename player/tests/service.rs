@@ -165,6 +165,109 @@ async fn spec_1_bad_input_is_a_400_with_a_one_line_reason() {
     .await;
 }
 
+/// Bodies a caller might send by mistake or on purpose: pieces of real requests, broken JSON,
+/// random bytes. Seeded, so a failure replays.
+fn odd_bodies(count: usize, seed: u64) -> Vec<Vec<u8>> {
+    let mut state = seed;
+    let mut next = move || {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let json = capture("09-");
+    let state_field = bet_body().split_once('&').unwrap().1.to_string();
+    let pieces: Vec<Vec<u8>> = [
+        "action=",
+        "game_state=",
+        "bet_request",
+        "showdown",
+        "check",
+        "version",
+        "&",
+        "=",
+        "+",
+        "%",
+        "%7B",
+        "%7D",
+        "%22",
+        "%FF",
+        "%00",
+        "%C3%A9",
+    ]
+    .iter()
+    .map(|piece| piece.as_bytes().to_vec())
+    .chain([state_field.clone().into_bytes()])
+    .collect();
+    (0..count)
+        .map(|_| match next() % 3 {
+            // A sequence of pieces and random bytes.
+            0 => {
+                let mut body = Vec::new();
+                for _ in 0..next() % 8 {
+                    if next() % 4 == 0 {
+                        body.extend((0..next() % 6).map(|_| next() as u8));
+                    } else {
+                        body.extend_from_slice(&pieces[(next() as usize) % pieces.len()]);
+                    }
+                }
+                body
+            }
+            // A real document with one byte changed: mostly a JSON or type error.
+            1 => {
+                let mut broken = json.clone().into_bytes();
+                let at = (next() as usize) % broken.len();
+                const REPLACEMENTS: &[u8] = b"{}[]\",:0-9aT\x00";
+                broken[at] = REPLACEMENTS[(next() as usize) % REPLACEMENTS.len()];
+                form("bet_request", &String::from_utf8_lossy(&broken)).into_bytes()
+            }
+            // Random bytes.
+            _ => (0..next() % 64).map(|_| next() as u8).collect(),
+        })
+        .collect()
+}
+
+/// Whatever the body, the answer is a 200 or a 400 with a one-line reason (never a 5xx, never
+/// a hang), and the connection and the server keep working.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spec_1_any_body_gets_a_200_or_a_one_line_400() {
+    let server = start(Scripted {
+        answer: 7,
+        ..Scripted::default()
+    });
+    let address = server.local_addr();
+    blocking(move || {
+        let mut connection = Connection::open(address);
+        let mut statuses = std::collections::BTreeMap::new();
+        for body in odd_bodies(600, 21) {
+            let answer = connection.request(
+                "POST",
+                "/",
+                &["Content-Type: application/x-www-form-urlencoded"],
+                &body,
+            );
+            let shown = String::from_utf8_lossy(&body);
+            *statuses.entry(answer.status).or_insert(0) += 1;
+            match answer.status {
+                200 => assert!(
+                    ["OK", "7", "scripted 1"].contains(&answer.body.as_str()),
+                    "{shown}: {answer:?}"
+                ),
+                400 => assert!(
+                    !answer.body.is_empty() && !answer.body.contains('\n'),
+                    "{shown}: {answer:?}"
+                ),
+                _ => panic!("{shown}: {answer:?}"),
+            }
+        }
+        // Both kinds of answer were seen, so the bodies really were mixed.
+        assert!(statuses.len() == 2, "{statuses:?}");
+        assert_eq!(connection.post("action=check").status, 200);
+    })
+    .await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn body_over_the_limit_is_413() {
     let server = local(ServerBuilder::new(Scripted::default()).body_limit(1000));
