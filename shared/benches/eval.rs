@@ -124,9 +124,8 @@ fn seven_card_throughput(c: &mut Criterion) {
     group.finish();
 }
 
-/// Every 7-card hand through the public `HandKey` (see `for_each_seven_card_hand`): the
-/// innermost card is added with `+` (which checks for a repeat) and `strength()` checks the
-/// count.
+/// Every 7-card hand as a `HandKey` (see `bench_support::for_each_seven_card_hand`), through
+/// the public `strength()`, which checks the count and takes the flush or the rank path.
 fn for_each_seven_card_hand(deck: &[Card], mut visit: impl FnMut(u16)) {
     bench_support::for_each_seven_card_hand(deck, |key| {
         visit(key.strength().map_or(0, |s| s.index()))

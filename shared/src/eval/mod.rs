@@ -56,24 +56,40 @@ pub mod bench_support {
 
     /// Calls `visit` with the key of every seven-card hand of `deck` (in lexicographic order of
     /// positions), for the exhaustive test and the enumeration benchmark. The keys of the outer
-    /// cards are summed once per loop level, so each hand costs one `+` and `visit`.
+    /// cards are summed once per loop level, and each card's key and bit are looked up once, so
+    /// each hand costs two integer operations and `visit`. `deck` must not repeat a card (the
+    /// keys would then count it twice and `strength()` report an error).
     #[inline(always)]
     pub fn for_each_seven_card_hand(deck: &[Card], mut visit: impl FnMut(super::HandKey)) {
-        let n = deck.len();
+        let singles: Vec<super::HandKey> = deck
+            .iter()
+            .map(|&card| {
+                let code = fast::code(card);
+                super::HandKey {
+                    key: fast::code_key(code),
+                    mask: fast::code_bit(code),
+                }
+            })
+            .collect();
+        let join = |a: super::HandKey, b: super::HandKey| super::HandKey {
+            key: a.key.wrapping_add(b.key),
+            mask: a.mask | b.mask,
+        };
+        let n = singles.len();
         for a in 0..n {
-            let k1 = super::HandKey::EMPTY + deck[a];
+            let k1 = join(super::HandKey::EMPTY, singles[a]);
             for b in a + 1..n {
-                let k2 = k1 + deck[b];
+                let k2 = join(k1, singles[b]);
                 for c in b + 1..n {
-                    let k3 = k2 + deck[c];
+                    let k3 = join(k2, singles[c]);
                     for d in c + 1..n {
-                        let k4 = k3 + deck[d];
+                        let k4 = join(k3, singles[d]);
                         for e in d + 1..n {
-                            let k5 = k4 + deck[e];
+                            let k5 = join(k4, singles[e]);
                             for f in e + 1..n {
-                                let k6 = k5 + deck[f];
-                                for &card in &deck[f + 1..] {
-                                    visit(k6 + card);
+                                let k6 = join(k5, singles[f]);
+                                for &single in &singles[f + 1..] {
+                                    visit(join(k6, single));
                                 }
                             }
                         }
