@@ -285,8 +285,8 @@ impl StateBuilder {
     /// Builds the state, or says what is wrong with it.
     ///
     /// # Errors
-    /// A [`BuildError`] for bad card notation, an unknown seat, or a state that fails
-    /// [`GameState::validate`].
+    /// A [`BuildError`] for bad card notation, an unknown seat, chip amounts too large to add
+    /// up, or a state that fails [`GameState::validate`].
     pub fn try_build(self) -> Result<GameState, BuildError> {
         let StateBuilder {
             mut players,
@@ -306,6 +306,17 @@ impl StateBuilder {
         } = self;
         if !errors.is_empty() {
             return Err(errors.remove(0));
+        }
+        // With the big blind and every chip on the table below u64::MAX, none of the sums
+        // below can overflow.
+        let total_chips = players.iter().try_fold(0u64, |sum, player| {
+            sum.checked_add(player.stack.get())?
+                .checked_add(player.bet.get())
+        });
+        if small_blind.checked_mul(2).is_none() || total_chips.is_none() {
+            return Err(BuildError::Invalid(vec![
+                "the blinds or the chips on the table are too large to add up".to_string(),
+            ]));
         }
         let seats = players.len();
         for (player, explicit) in players.iter_mut().zip(&explicit_status) {
@@ -481,6 +492,17 @@ mod tests {
             .try_build()
             .unwrap_err();
         assert!(out_with_chips.to_string().contains("out but holds chips"));
+        // Numbers too large to add up are an error, not an overflow.
+        for huge in [
+            heads_up().blinds(u64::MAX / 2 + 1).try_build(),
+            heads_up().stack(0, u64::MAX).try_build(),
+            heads_up().stack(0, u64::MAX - 5).bet(0, 10).try_build(),
+        ] {
+            assert!(
+                matches!(&huge, Err(BuildError::Invalid(problems)) if problems[0].contains("too large")),
+                "{huge:?}"
+            );
+        }
     }
 
     #[test]
