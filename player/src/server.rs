@@ -212,7 +212,16 @@ impl ServerBuilder {
             self.secret = Secret::new(value);
         }
         if let Some(value) = lookup(TIME_BUDGET_ENV) {
-            let millis: u64 = parse(TIME_BUDGET_ENV, &value, "a whole number of milliseconds")?;
+            const EXPECTED: &str = "a positive whole number of milliseconds";
+            let millis: u64 = parse(TIME_BUDGET_ENV, &value, EXPECTED)?;
+            // Zero would answer every bet_request with the fallback: surely a mistake.
+            if millis == 0 {
+                return Err(ConfigError {
+                    name: TIME_BUDGET_ENV,
+                    value,
+                    expected: EXPECTED,
+                });
+            }
             self.time_budget = Duration::from_millis(millis);
         }
         if let Some(value) = lookup(WORKERS_ENV) {
@@ -606,6 +615,7 @@ mod tests {
             ("PORT", "-1"),
             ("PLAYER_HOST", "localhost:1"),
             ("PLAYER_TIME_BUDGET_MS", "1.5"),
+            ("PLAYER_TIME_BUDGET_MS", "0"),
             ("PLAYER_WORKERS", "0"),
             ("PLAYER_MAX_IN_FLIGHT", "none"),
         ] {
