@@ -81,13 +81,11 @@ pub(super) fn code_bit(code: usize) -> u64 {
     TABLES.card_bits[code & 1023]
 }
 
-/// The count field of a key.
-const COUNT_MASK: u64 = 63 << COUNT_SHIFT;
-
-/// Whether a key holds five, six or seven cards.
+/// Whether a key holds five, six or seven cards: its biased count field (see `build.rs`)
+/// leaves 0, 1 or 2 under `COUNT_MASK` exactly then.
 #[inline(always)]
 pub(super) fn five_to_seven(key: u64) -> bool {
-    (key & COUNT_MASK).wrapping_sub(5 << COUNT_SHIFT) < 3 << COUNT_SHIFT
+    key & COUNT_MASK < 3
 }
 
 /// Whether a key holds five, six or seven cards and no flush: the common case, in one mask
@@ -95,7 +93,7 @@ pub(super) fn five_to_seven(key: u64) -> bool {
 /// the masked value far above the valid counts).
 #[inline(always)]
 pub(super) fn five_to_seven_no_flush(key: u64) -> bool {
-    (key & (COUNT_MASK | FLUSH_BITS)).wrapping_sub(5 << COUNT_SHIFT) < 3 << COUNT_SHIFT
+    key & (COUNT_MASK | FLUSH_BITS) < 3
 }
 
 /// The strength of five to seven distinct cards given by key and card set.
