@@ -168,14 +168,9 @@ async fn spec_1_bad_input_is_a_400_with_a_one_line_reason() {
 /// Bodies a caller might send by mistake or on purpose: pieces of real requests, broken JSON,
 /// random bytes. Seeded, so a failure replays.
 fn odd_bodies(count: usize, seed: u64) -> Vec<Vec<u8>> {
-    let mut state = seed;
-    let mut next = move || {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
+    use rand::{RngCore, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut next = move || rng.next_u64();
     let json = capture("09-");
     let state_field = bet_body().split_once('&').unwrap().1.to_string();
     let pieces: Vec<Vec<u8>> = [
