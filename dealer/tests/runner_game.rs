@@ -359,13 +359,7 @@ async fn spec_7_absent_players_can_fail_the_game() {
         "1 player not up after 400 ms: down (connection refused)"
     );
     // The outputs opened for the game are still closed properly.
-    assert_eq!(
-        recorder.seen().last(),
-        Some(&Seen::Finish {
-            finished: false,
-            hands_played: 0
-        })
-    );
+    recorder.assert_finished_unfinished_after(0);
 }
 
 #[tokio::test]
@@ -550,13 +544,7 @@ async fn a_stopped_game_finishes_its_observers_and_says_how_far_it_got() {
     .await
     .unwrap_err();
     assert_eq!(error, RunError::Stopped { hands_played: 3 });
-    assert_eq!(
-        recorder.seen().last(),
-        Some(&Seen::Finish {
-            finished: false,
-            hands_played: 3
-        })
-    );
+    recorder.assert_finished_unfinished_after(3);
 }
 
 #[tokio::test]
@@ -587,13 +575,7 @@ async fn a_game_stopped_while_its_players_are_checked_still_finishes_its_observe
     };
     let (result, ()) = tokio::join!(game, stopper);
     assert_eq!(result.unwrap_err(), RunError::Stopped { hands_played: 0 });
-    assert_eq!(
-        recorder.seen().last(),
-        Some(&Seen::Finish {
-            finished: false,
-            hands_played: 0
-        })
-    );
+    recorder.assert_finished_unfinished_after(0);
 }
 
 #[tokio::test]

@@ -65,6 +65,18 @@ impl Recorder {
             .collect()
     }
 
+    /// Asserts the observer was finished last, on a game stopped after `hands_played` hands.
+    #[track_caller]
+    pub fn assert_finished_unfinished_after(&self, hands_played: u64) {
+        assert_eq!(
+            self.seen().last(),
+            Some(&Seen::Finish {
+                finished: false,
+                hands_played
+            })
+        );
+    }
+
     pub fn events(&self) -> Vec<GameEvent> {
         self.seen()
             .into_iter()
