@@ -323,8 +323,6 @@ pub enum BetAnswerProblem {
         /// Byte offset of the first such byte.
         position: usize,
     },
-    /// Only digits, but more than a chip count can hold.
-    TooLarge,
 }
 
 impl fmt::Display for BetAnswerProblem {
@@ -342,7 +340,6 @@ impl fmt::Display for BetAnswerProblem {
             BetAnswerProblem::NotDigit { position } => {
                 write!(f, "a non-digit at byte {position}")
             }
-            BetAnswerProblem::TooLarge => f.write_str("the number is too large for chips"),
         }
     }
 }
@@ -359,10 +356,16 @@ pub struct InvalidBetAnswer {
 
 /// Reads a `bet_request` answer body (spec §6): only a non-empty run of ASCII digits is valid.
 ///
+/// A run of digits too large for a `u64` is read as `Chips(u64::MAX)` (saturating), never as an
+/// error: spec §4 reads any digits-only answer at or above the stack as an all-in, and no stack
+/// reaches `u64::MAX`, so [`crate::rules::read_bet`] makes it an all-in like any other large
+/// number.
+///
 /// ```
 /// use shared::protocol::{parse_bet_answer, BetAnswerProblem};
 /// use shared::Chips;
 /// assert_eq!(parse_bet_answer(b"240"), Ok(Chips(240)));
+/// assert_eq!(parse_bet_answer(b"99999999999999999999999"), Ok(Chips(u64::MAX)));
 /// let error = parse_bet_answer(b"10\n").unwrap_err();
 /// assert_eq!(error.problem, BetAnswerProblem::Whitespace { position: 2 });
 /// assert_eq!(
@@ -382,17 +385,13 @@ pub fn parse_bet_answer(body: &[u8]) -> Result<Chips, InvalidBetAnswer> {
         return Err(invalid(BetAnswerProblem::Empty));
     }
     let mut value: u64 = 0;
-    let mut overflow = false;
     for (position, &byte) in body.iter().enumerate() {
         match byte {
+            // Saturating: every digit after the value passed u64::MAX keeps it there.
             b'0'..=b'9' => {
-                match value
-                    .checked_mul(10)
-                    .and_then(|v| v.checked_add(u64::from(byte - b'0')))
-                {
-                    Some(next) => value = next,
-                    None => overflow = true,
-                }
+                value = value
+                    .saturating_mul(10)
+                    .saturating_add(u64::from(byte - b'0'))
             }
             b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c => {
                 return Err(invalid(BetAnswerProblem::Whitespace { position }))
@@ -402,9 +401,6 @@ pub fn parse_bet_answer(body: &[u8]) -> Result<Chips, InvalidBetAnswer> {
             b'{' | b'[' | b'"' if position == 0 => return Err(invalid(BetAnswerProblem::Json)),
             _ => return Err(invalid(BetAnswerProblem::NotDigit { position })),
         }
-    }
-    if overflow {
-        return Err(invalid(BetAnswerProblem::TooLarge));
     }
     Ok(Chips(value))
 }
@@ -449,6 +445,37 @@ mod tests {
     }
 
     #[test]
+    fn spec_4_digits_beyond_64_bits_saturate_to_an_all_in() {
+        // Spec §4: any digits-only answer at or above the stack is an all-in; a number too
+        // large for chips is still such an answer, not an invalid one.
+        for body in [
+            &b"18446744073709551616"[..],
+            b"99999999999999999999999",
+            &[b'9'; 100],
+            b"000000000000000000000000000018446744073709551616",
+        ] {
+            assert_eq!(parse_bet_answer(body), Ok(Chips(u64::MAX)));
+        }
+        // A digit after a saturated value never wraps back to a small one.
+        assert_eq!(
+            parse_bet_answer(b"184467440737095516150"),
+            Ok(Chips(u64::MAX))
+        );
+        let context = crate::rules::BetContext {
+            stack: Chips(1000),
+            bet: Chips(0),
+            current_buy_in: Chips(4),
+            minimum_raise: Chips(2),
+        };
+        let reading = crate::rules::read_bet(
+            &context,
+            parse_bet_answer(b"99999999999999999999999").unwrap(),
+        );
+        assert_eq!(reading.action, crate::BetAction::AllIn);
+        assert_eq!(reading.put_in, Chips(1000));
+    }
+
+    #[test]
     fn spec_6_every_invalid_answer_says_why() {
         assert_eq!(problem(b""), BetAnswerProblem::Empty);
         assert_eq!(
@@ -473,8 +500,6 @@ mod tests {
         assert_eq!(problem(b"1e3"), BetAnswerProblem::NotDigit { position: 1 });
         assert_eq!(problem(b"abc"), BetAnswerProblem::NotDigit { position: 0 });
         assert_eq!(problem(b"\xff"), BetAnswerProblem::NotDigit { position: 0 });
-        assert_eq!(problem(b"18446744073709551616"), BetAnswerProblem::TooLarge);
-        assert_eq!(problem(&[b'9'; 100]), BetAnswerProblem::TooLarge);
     }
 
     #[test]
@@ -730,8 +755,9 @@ mod tests {
                 prop_assert_eq!(Request::decode(&body), decode_with_form_urlencoded(&body));
             }
 
-            /// Spec §6: a body is a bet exactly when it is a non-empty run of ASCII digits whose
-            /// value fits in chips, and then the bet is that value.
+            /// Spec §6: a body is a bet exactly when it is a non-empty run of ASCII digits, and
+            /// then the bet is its value, or `u64::MAX` chips when that does not fit (spec §4: an
+            /// all-in either way).
             #[test]
             fn spec_6_a_bet_is_exactly_a_run_of_digits(
                 body in prop_oneof![
@@ -742,7 +768,8 @@ mod tests {
             ) {
                 let digits_only = !body.is_empty() && body.iter().all(u8::is_ascii_digit);
                 let expected = if digits_only {
-                    std::str::from_utf8(&body).unwrap().parse::<u64>().ok().map(Chips)
+                    let text = std::str::from_utf8(&body).unwrap();
+                    Some(Chips(text.parse::<u64>().unwrap_or(u64::MAX)))
                 } else {
                     None
                 };
@@ -750,10 +777,6 @@ mod tests {
                     Ok(chips) => prop_assert_eq!(Some(chips), expected),
                     Err(error) => {
                         prop_assert_eq!(expected, None);
-                        prop_assert_eq!(
-                            error.problem == BetAnswerProblem::TooLarge,
-                            digits_only
-                        );
                         prop_assert!(!error.to_string().contains('\n'));
                     }
                 }
