@@ -14,21 +14,25 @@
 //!   nothing keeps running after a seat call returns; healthy connections go back to the pool.
 //!
 //! Keep-alive has one classic hazard: the player closes an idle pooled connection just as the
-//! dealer sends on it, and the request dies without any response byte. Such a request would
-//! ban an innocent player, so it is sent once more on a fresh connection (within the same
-//! deadline). Only then is "connection closed before the response was complete" recorded. Idle
-//! connections are also dropped after 3 s, before the usual 5 s server keep-alive timeouts.
+//! dealer sends on it. A request is sent again only when it **provably never reached the
+//! player**: the HTTP client hands it back unsent (hyper's "canceled" error: the connection was
+//! found closed before a byte of the request was written). hyper-util's pool already does this
+//! itself, invisibly, for a reused connection; the dealer does it once more, within the same
+//! deadline, when it happens on a fresh connection, and records the unsent attempt in
+//! [`Reply::unsent_attempts`]. A request that was written and then met a closed connection is
+//! never sent twice (the player may have seen it): it fails with "connection closed before the
+//! response was complete". Idle connections are also dropped after 3 s, before the usual 5 s
+//! server keep-alive timeouts, so the hazard is rare in the first place.
 //!
 //! Redirects are not followed (a `3xx` is `status 302`, a bad answer), environment proxies are
 //! ignored (players are on the LAN or loopback), and responses are never decompressed.
-
 //!
 //! The player's address is in `endpoint.rs`; reading a body through the cap and naming a
 //! transport failure in `transport.rs`.
 
 use super::endpoint::PlayerEndpoint;
 use super::failure::millis;
-use super::transport::{classify, error_chain, read_capped, BodyBuffer};
+use super::transport::{classify, error_chain, never_sent, read_capped, BodyBuffer};
 use super::{clean_version, Reply, SeatFailure};
 use bytes::Bytes;
 use reqwest::header::{HeaderValue, AUTHORIZATION, CONTENT_TYPE};
@@ -194,6 +198,7 @@ struct Exchange {
     body: Option<Bytes>,
     latency: Duration,
     result: Result<(), SeatFailure>,
+    unsent_attempts: Vec<SeatFailure>,
 }
 
 impl HttpSeat {
@@ -223,6 +228,7 @@ impl HttpSeat {
             status: exchange.status,
             body: exchange.body,
             latency: exchange.latency,
+            unsent_attempts: exchange.unsent_attempts,
             sent_json: Some(json),
         }
     }
@@ -238,6 +244,7 @@ impl HttpSeat {
             status: exchange.status,
             body: exchange.body,
             latency: exchange.latency,
+            unsent_attempts: exchange.unsent_attempts,
             sent_json: Some(json),
         }
     }
@@ -254,6 +261,7 @@ impl HttpSeat {
             status: exchange.status,
             body: exchange.body,
             latency: exchange.latency,
+            unsent_attempts: exchange.unsent_attempts,
             sent_json: None,
         }
     }
@@ -266,6 +274,7 @@ impl HttpSeat {
             status: exchange.status,
             body: exchange.body,
             latency: exchange.latency,
+            unsent_attempts: exchange.unsent_attempts,
             sent_json: None,
         }
     }
@@ -276,27 +285,29 @@ impl HttpSeat {
         let mut body = BodyBuffer::default();
         let started = Instant::now();
         let deadline = self.settings.request_timeout;
+        let mut unsent_attempts = Vec::new();
         let sent = async {
-            match self
-                .send_and_read(form, body_use, &mut status, &mut body)
-                .await
-            {
-                // Closed before any response byte: most likely a pooled keep-alive connection
-                // that the player closed as the request went out (its idle timer fired). One
-                // resend on a fresh connection, within the same deadline; a player that really
-                // hangs up on the request fails the same way again.
-                Err(SeatFailure::ConnectionClosed) if status.is_none() => {
-                    tracing::debug!(
-                        url = self.endpoint.url.as_str(),
-                        %action,
-                        "connection closed before any response: sending once more"
-                    );
-                    // Encoded again: the rare resend pays for it, not every request.
-                    let form = encode_request(action, json);
-                    self.send_and_read(form, body_use, &mut status, &mut body)
-                        .await
+            let mut form = Some(form);
+            loop {
+                let mut unsent = false;
+                // Encoded again for a resend: the rare resend pays for it, not every request.
+                let body_text = form.take().unwrap_or_else(|| encode_request(action, json));
+                let result = self
+                    .send_and_read(body_text, body_use, &mut status, &mut body, &mut unsent)
+                    .await;
+                match result {
+                    // Handed back unsent: the player cannot have seen it. One resend.
+                    Err(failure) if unsent && unsent_attempts.is_empty() => {
+                        tracing::info!(
+                            url = self.endpoint.url.as_str(),
+                            %action,
+                            %failure,
+                            "request not sent (connection closed first): sending it once more"
+                        );
+                        unsent_attempts.push(failure);
+                    }
+                    other => break other,
                 }
-                other => other,
             }
         };
         let result = match tokio::time::timeout(deadline, sent).await {
@@ -326,17 +337,20 @@ impl HttpSeat {
             body: body.finish(),
             latency,
             result,
+            unsent_attempts,
         }
     }
 
     /// Sends one request and reads the response through the body cap. Partial results land in
-    /// `status` and `body` so that they survive the caller's deadline dropping this future.
+    /// `status` and `body` so that they survive the caller's deadline dropping this future;
+    /// `unsent` is set when the client handed the request back without writing a byte of it.
     async fn send_and_read(
         &self,
         form: String,
         body_use: BodyUse,
         status: &mut Option<u16>,
         body: &mut BodyBuffer,
+        unsent: &mut bool,
     ) -> Result<(), SeatFailure> {
         // Per request, reqwest needs its own `Url` (one small copy); the header values are
         // static or shared, and the form body is moved, not copied.
@@ -351,11 +365,10 @@ impl HttpSeat {
         }
         *request.body_mut() = Some(form.into());
 
-        let mut response = self
-            .client
-            .execute(request)
-            .await
-            .map_err(|error| classify(&error, &self.settings))?;
+        let mut response = self.client.execute(request).await.map_err(|error| {
+            *unsent = never_sent(&error);
+            classify(&error, &self.settings)
+        })?;
         let code = response.status().as_u16();
         *status = Some(code);
         let limit = self.settings.body_limit;

@@ -59,6 +59,11 @@ pub struct Reply<T> {
     /// record the document sent without serialising it again. `None` in-process, where nothing
     /// is serialised.
     pub sent_json: Option<String>,
+    /// Earlier attempts of this same request that the HTTP client handed back **unsent** (the
+    /// connection was found closed before a byte of the request was written), oldest first, with
+    /// why each failed. The player never saw them; they are listed so that the logs can show
+    /// every attempt. Almost always empty, and never more than one (see `http.rs`).
+    pub unsent_attempts: Vec<SeatFailure>,
 }
 
 impl<T> Reply<T> {
@@ -69,6 +74,7 @@ impl<T> Reply<T> {
             body: None,
             latency,
             sent_json: None,
+            unsent_attempts: Vec::new(),
         }
     }
 
@@ -85,6 +91,12 @@ impl<T> Reply<T> {
     /// The body as a quoted, escaped, length-limited excerpt for one-line logs.
     pub fn body_excerpt(&self) -> Option<String> {
         self.body.as_deref().map(shared::protocol::excerpt)
+    }
+
+    /// How many times the request was handed to the transport: 1, plus any
+    /// [`Reply::unsent_attempts`].
+    pub fn attempts(&self) -> usize {
+        1 + self.unsent_attempts.len()
     }
 
     /// The failure, if any.
@@ -300,6 +312,7 @@ async fn poll_until_up(
                 body: None,
                 latency: attempt_started.elapsed(),
                 sent_json: None,
+                unsent_attempts: Vec::new(),
             },
         };
         report(&reply);

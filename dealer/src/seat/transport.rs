@@ -121,6 +121,21 @@ pub(super) fn classify(error: &reqwest::Error, settings: &HttpSettings) -> SeatF
     }
 }
 
+/// Whether the HTTP client gave up on the request before writing any of it, so that the player
+/// provably never saw it: hyper reports such a request as *canceled* (its connection was found
+/// closed first) and hands the request back; a request that was written and then met a closed
+/// connection is an *incomplete message* instead. Found by walking the error chain.
+pub(super) fn never_sent(error: &reqwest::Error) -> bool {
+    let mut source: Option<&(dyn StdError + 'static)> = Some(error);
+    while let Some(current) = source {
+        if let Some(hyper_error) = current.downcast_ref::<hyper::Error>() {
+            return hyper_error.is_canceled();
+        }
+        source = current.source();
+    }
+    false
+}
+
 /// `outer: inner: innermost` on one bounded line, skipping a cause whose text its parent
 /// already shows.
 pub(super) fn error_chain(error: &(dyn StdError + 'static)) -> String {
