@@ -577,6 +577,32 @@ async fn spec_1_versions_are_shown_verbatim() {
 }
 
 #[tokio::test]
+async fn a_version_over_the_cap_is_cut_not_unknown() {
+    // A declared length over the cap: the first `body_limit` bytes are the version.
+    let player =
+        spawn_player_with(Misbehaviour::HugeBody { bytes: 100_000 }, on_every_action()).await;
+    let client = HttpClient::new(settings()).unwrap();
+    let reply = seat_for(&client, player.url()).version().await;
+    assert_eq!(
+        reply.outcome,
+        Ok("9".repeat(dealer::seat::VERSION_MAX_CHARS))
+    );
+    player.stop().await;
+
+    // Cut on a char boundary: with a 20-byte cap, "a" and 9 two-byte chars, not a broken 10th.
+    const ACCENTED: &[u8] = "aéééééééééééééééééééé".as_bytes();
+    let player = spawn_player_with(Misbehaviour::Body(ACCENTED), on_every_action()).await;
+    let small = HttpClient::new(HttpSettings {
+        body_limit: HttpSettings::MIN_BODY_LIMIT,
+        ..settings()
+    })
+    .unwrap();
+    let reply = seat_for(&small, player.url()).version().await;
+    assert_eq!(reply.outcome, Ok(format!("a{}", "é".repeat(9))));
+    player.stop().await;
+}
+
+#[tokio::test]
 async fn showdown_with_a_dripping_body_still_counts_as_answered() {
     let player = spawn_player_with(
         Misbehaviour::SlowDrip {

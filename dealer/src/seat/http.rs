@@ -395,7 +395,13 @@ impl HttpSeat {
         if declared_too_large {
             return match body_use {
                 BodyUse::Bet => Err(SeatFailure::BodyTooLarge { limit }),
-                BodyUse::Text => read_capped(&mut response, body, limit, &self.settings).await,
+                // Free text is cut at the cap, whatever length was declared.
+                BodyUse::Text => {
+                    match read_capped(&mut response, body, limit, &self.settings).await {
+                        Err(SeatFailure::BodyTooLarge { .. }) => Ok(()),
+                        other => other,
+                    }
+                }
                 BodyUse::Ignored => Ok(()),
             };
         }

@@ -21,7 +21,7 @@ pub const UNKNOWN_VERSION: &str = "Unknown";
 /// assert_eq!(clean_version(b"\x1b[31mred\x1b[0m"), "[31mred[0m");
 /// ```
 pub fn clean_version(raw: &[u8]) -> String {
-    String::from_utf8_lossy(raw)
+    String::from_utf8_lossy(without_a_cut_last_char(raw))
         .chars()
         .filter(|c| !c.is_control())
         .take(VERSION_MAX_CHARS)
@@ -101,6 +101,35 @@ impl PlayerVersion {
     }
 }
 
+/// `raw` without an incomplete UTF-8 sequence at its very end: a body cut at the byte cap may
+/// end in the middle of a character, which is dropped rather than shown as U+FFFD. Invalid bytes
+/// anywhere else are left for the lossy decoding.
+fn without_a_cut_last_char(raw: &[u8]) -> &[u8] {
+    // A UTF-8 sequence is at most 4 bytes, so only the last 3 can start a cut one.
+    let tail_start = raw.len().saturating_sub(3);
+    for start in (tail_start..raw.len()).rev() {
+        let byte = raw[start];
+        if byte & 0xC0 == 0x80 {
+            continue; // a continuation byte: look further back for the lead byte
+        }
+        let needed = match byte {
+            0xC0..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            0xF0..=0xF7 => 4,
+            _ => return raw,
+        };
+        let tail = &raw[start..];
+        let complete_prefix =
+            std::str::from_utf8(tail).is_err_and(|error| error.error_len().is_none());
+        return if tail.len() < needed && complete_prefix {
+            &raw[..start]
+        } else {
+            raw
+        };
+    }
+    raw
+}
+
 /// Asks `version`, concurrently, of every seat whose [`PlayerVersion`] says so, and records the
 /// outcomes. Returns one entry per pair, in input order: the reply (for the logs) or `None` when
 /// the seat was not asked. Newly known versions are [`PlayerVersion::known`] afterwards.
@@ -171,6 +200,15 @@ mod tests {
         assert_eq!(clean_version(b"a\r\nb\tc\x00\x7f"), "abc");
         assert_eq!(clean_version(b"caf\xc3\xa9 \xff"), "café \u{fffd}");
         assert_eq!(clean_version(b""), "");
+        // A body cut at the byte cap in the middle of a character loses that character only.
+        assert_eq!(clean_version(b"caf\xc3"), "caf");
+        assert_eq!(
+            clean_version("v\u{1f0cf}".as_bytes().split_last().unwrap().1),
+            "v"
+        );
+        assert_eq!(clean_version(&"v\u{1f0cf}".as_bytes()[..2]), "v");
+        assert_eq!(clean_version(b"v\xff"), "v\u{fffd}");
+        assert_eq!(clean_version(b"v\xc3\xc3"), "v\u{fffd}");
         let long = clean_version("é".repeat(1000).as_bytes());
         assert_eq!(long.chars().count(), VERSION_MAX_CHARS);
     }
