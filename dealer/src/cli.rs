@@ -768,8 +768,8 @@ fn print_run(report: &RunReport) {
             index + 1,
             total.name,
             total.points,
-            total.wins,
-            total.seconds,
+            total.first_places,
+            total.second_places,
             total.games,
             total.bans,
             total.absent

@@ -23,7 +23,7 @@
 //! keeps the games it finished; see [`RunResults`]) and `game-<n>/` per game, which the
 //! observers fill ([`ObserverFactory`]).
 
-mod results;
+pub(crate) mod results;
 
 pub use results::{Absent, GameEntry, PlayerEntry, RunResults, Standing, Total};
 
