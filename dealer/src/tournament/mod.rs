@@ -25,7 +25,10 @@
 
 pub(crate) mod results;
 
-pub use results::{Absent, GameEntry, PlayerEntry, RunResults, Standing, Total};
+use results::ShowdownWarnings;
+pub use results::{
+    Absent, GameEntry, InterruptedGame, PlayerEntry, RequestWarning, RunResults, Standing, Total,
+};
 
 use crate::config::{ConfigError, GameConfig};
 use crate::engine::{object_id, GameSetup, MAX_SEATS, MIN_SEATS};
@@ -337,12 +340,13 @@ impl Tournament {
             absent_players: settings.runner.absent,
             players: players.clone(),
             games: Vec::new(),
+            interrupted: Vec::new(),
             totals: results::totals(&players, &[]),
         };
         write_results(&results_path, &results)?;
 
         let mut plan = plan(settings.seed, settings.games, self.entrants.len()).into_iter();
-        let mut running: JoinSet<(u32, Result<GameOutcome, GameFailure>)> = JoinSet::new();
+        let mut running: JoinSet<GameDone> = JoinSet::new();
         let mut finished: BTreeMap<u32, GameEntry> = BTreeMap::new();
         let mut end = RunEnd::Complete;
         // A failed game stops the others; so does the user's `stop`.
@@ -356,7 +360,7 @@ impl Tournament {
             let Some(joined) = running.join_next().await else {
                 break;
             };
-            let (number, outcome) = match joined {
+            let (number, outcome, showdown_warnings) = match joined {
                 Ok(done) => done,
                 Err(join_error) => {
                     abort_handle.stop();
@@ -371,7 +375,8 @@ impl Tournament {
                     let summary = summary(number, &outcome);
                     self.progress.game_done(&summary);
                     tracing::info!("{summary}");
-                    let entry = GameEntry::new(number, game_dir_name(number), outcome);
+                    let mut entry = GameEntry::new(number, game_dir_name(number), outcome);
+                    entry.showdown_warnings = showdown_warnings.take();
                     finished.insert(number, entry);
                     results.games = finished.values().cloned().collect();
                     results.totals = results::totals(&players, &results.games);
@@ -379,14 +384,29 @@ impl Tournament {
                         tracing::error!("{error}");
                     }
                 }
-                Err(GameFailure::Run(RunError::Stopped { .. })) => {
+                Err(GameFailure::Run(RunError::Stopped { hands_played })) => {
                     if end == RunEnd::Complete {
                         end = RunEnd::Stopped;
                     }
+                    results.interrupted.push(InterruptedGame {
+                        game: number,
+                        dir: game_dir_name(number),
+                        hands_played: Some(hands_played),
+                        reason: match &end {
+                            RunEnd::Failed(message) => format!("stopped because {message}"),
+                            _ => STOPPED_BY_THE_USER.to_string(),
+                        },
+                    });
                 }
                 Err(failure) => {
                     abort_handle.stop();
                     let message = format!("game {number}: {failure}");
+                    results.interrupted.push(InterruptedGame {
+                        game: number,
+                        dir: game_dir_name(number),
+                        hands_played: None,
+                        reason: failure.to_string(),
+                    });
                     // The caller reports it (the CLI's one-line error).
                     tracing::info!("{message}");
                     if matches!(end, RunEnd::Complete | RunEnd::Stopped) {
@@ -401,10 +421,11 @@ impl Tournament {
         if stop.is_stopped() && end == RunEnd::Complete {
             end = RunEnd::Stopped;
         }
+        results.interrupted.sort_by_key(|game| game.game);
         results.complete = end == RunEnd::Complete;
         results.stopped_because = match &end {
             RunEnd::Complete => None,
-            RunEnd::Stopped => Some("stopped by the user (Ctrl-C or SIGTERM)".to_string()),
+            RunEnd::Stopped => Some(STOPPED_BY_THE_USER.to_string()),
             RunEnd::Failed(message) => Some(message.clone()),
         };
         write_results(&results_path, &results)?;
@@ -421,8 +442,7 @@ impl Tournament {
         planned: &PlannedGame,
         client: &HttpClient,
         stop: &StopSignal,
-    ) -> impl std::future::Future<Output = (u32, Result<GameOutcome, GameFailure>)> + Send + 'static
-    {
+    ) -> impl std::future::Future<Output = GameDone> + Send + 'static {
         let number = planned.number;
         let seated: Vec<&Entrant> = planned.seating.iter().map(|&i| &self.entrants[i]).collect();
         let mut setup = GameSetup::new(
@@ -443,6 +463,7 @@ impl Tournament {
             .collect();
         let addresses: Vec<String> = seats.iter().map(|s| s.address().to_string()).collect();
         let dir = self.settings.out_dir.join(game_dir_name(number));
+        let showdown_warnings = ShowdownWarnings::default();
         let observers = (|| -> io::Result<Vec<Box<dyn Observer>>> {
             std::fs::create_dir_all(&dir)?;
             let mut observers: Vec<Box<dyn Observer>> = Vec::new();
@@ -455,6 +476,7 @@ impl Tournament {
                 })?;
             }
             observers.push(Box::new(self.progress.game(number)));
+            observers.push(Box::new(showdown_warnings.clone()));
             Ok(observers)
         })();
         let options = self.settings.runner.clone();
@@ -469,16 +491,23 @@ impl Tournament {
                             path: dir,
                             reason: source.to_string(),
                         }),
+                        showdown_warnings,
                     )
                 }
             };
             let outcome = run_game(setup, seats, observers, &options, &stop)
                 .await
                 .map_err(GameFailure::Run);
-            (number, outcome)
+            (number, outcome, showdown_warnings)
         }
     }
 }
+
+/// `stopped_because` (and an interrupted game's reason) after Ctrl-C or SIGTERM.
+const STOPPED_BY_THE_USER: &str = "stopped by the user (Ctrl-C or SIGTERM)";
+
+/// A game task's end: its number, how it went, and its failed `showdown`s.
+type GameDone = (u32, Result<GameOutcome, GameFailure>, ShowdownWarnings);
 
 /// Why one game of a run failed.
 #[derive(Debug, Error)]

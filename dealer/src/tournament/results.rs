@@ -3,10 +3,15 @@
 //! the file back with [`RunResults`].
 
 use crate::config::GameConfig;
+use crate::engine::Game;
+use crate::observe::{Exchange, Observer};
 use crate::result::GameResult;
 use crate::runner::{AbsentPolicy, ObserverFailure};
 use serde::{Deserialize, Serialize};
+use shared::protocol::Action;
 use std::collections::HashMap;
+use std::io;
+use std::sync::{Arc, Mutex};
 
 /// The whole run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -33,6 +38,11 @@ pub struct RunResults {
     pub players: Vec<PlayerEntry>,
     /// The games played, by number.
     pub games: Vec<GameEntry>,
+    /// Games that started but were not played to their end (a stop, or another game's
+    /// failure), by number. Their folders hold what was written until then; their `log.json`
+    /// is closed (valid JSON) and ends where the game stopped.
+    #[serde(default)]
+    pub interrupted: Vec<InterruptedGame>,
     /// Points per player over the games played, most first.
     pub totals: Vec<Total>,
 }
@@ -67,10 +77,74 @@ pub struct GameEntry {
     pub requests: u64,
     /// Outputs that failed during the game (their files are incomplete).
     pub observer_errors: Vec<ObserverFailure>,
+    /// `showdown` requests a player failed (spec §6: never a ban, so only listed here and in
+    /// the player's log), in the order they were sent.
+    #[serde(default)]
+    pub showdown_warnings: Vec<RequestWarning>,
     /// The engine's result: ids, seed, players (seat order), ranking (seats), places, points,
     /// hands played, why it ended, bans (with reasons and rounds), warnings, final stacks.
     #[serde(flatten)]
     pub result: GameResult,
+}
+
+/// A game that started and did not reach its end.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InterruptedGame {
+    /// 1-based game number.
+    pub game: u32,
+    /// The game's folder, relative to the run folder (`game-2`).
+    pub dir: String,
+    /// Hands completed before it stopped, when known.
+    pub hands_played: Option<u64>,
+    /// Why it stopped.
+    pub reason: String,
+}
+
+/// A request that failed without consequence for the game (a `showdown`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RequestWarning {
+    /// The hand it belonged to.
+    pub round: u64,
+    /// The player's seat in this game.
+    pub seat: usize,
+    /// The player.
+    pub name: String,
+    /// The request (`showdown`).
+    pub action: Action,
+    /// Why it failed, as a ban would say it.
+    pub reason: String,
+}
+
+/// Collects the failed `showdown` requests of one game for `results.json`. An observer like
+/// the logs (it only observes); the tournament keeps a clone and takes the list when the game
+/// ends.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ShowdownWarnings(Arc<Mutex<Vec<RequestWarning>>>);
+
+impl ShowdownWarnings {
+    /// The failures seen so far, leaving the list empty.
+    pub(crate) fn take(&self) -> Vec<RequestWarning> {
+        std::mem::take(&mut *self.0.lock().unwrap_or_else(|poison| poison.into_inner()))
+    }
+}
+
+impl Observer for ShowdownWarnings {
+    fn on_exchange(&mut self, exchange: &Exchange<'_>, _game: &Game) -> io::Result<()> {
+        if let (Action::Showdown, Some(failure)) = (exchange.action, exchange.failure) {
+            let warning = RequestWarning {
+                round: exchange.round,
+                seat: exchange.seat.index(),
+                name: exchange.player.to_string(),
+                action: exchange.action,
+                reason: failure.to_string(),
+            };
+            self.0
+                .lock()
+                .unwrap_or_else(|poison| poison.into_inner())
+                .push(warning);
+        }
+        Ok(())
+    }
 }
 
 /// One player's place in one game.
@@ -164,6 +238,7 @@ impl GameEntry {
             versions: outcome.seats.iter().map(|s| s.version.clone()).collect(),
             requests: outcome.requests,
             observer_errors: outcome.observer_failures,
+            showdown_warnings: Vec::new(),
             result,
         }
     }
