@@ -6,7 +6,8 @@
 mod support;
 
 use dealer::seat::{
-    HttpClient, HttpSeat, HttpSettings, PlayerEndpoint, PlayerSeat, Reply, SeatFailure,
+    HttpClient, HttpSeat, HttpSettings, PlayerEndpoint, PlayerSeat, PlayerVersion, Reply,
+    SeatFailure, VersionPolicy,
 };
 use shared::protocol::Action;
 use shared::{Chips, GameState};
@@ -587,6 +588,19 @@ async fn a_version_over_the_cap_is_cut_not_unknown() {
         reply.outcome,
         Ok("9".repeat(dealer::seat::VERSION_MAX_CHARS))
     );
+    // So it is known at once, and asked once per game rather than at every hand start.
+    let seat = PlayerSeat::from(seat_for(&client, player.url()));
+    let mut version = PlayerVersion::new();
+    let policy = VersionPolicy::default();
+    for _hand in 0..3 {
+        dealer::seat::ask_versions([(&seat, &mut version)], &policy).await;
+    }
+    assert_eq!(
+        version.known().map(str::len),
+        Some(dealer::seat::VERSION_MAX_CHARS)
+    );
+    assert_eq!(version.failed_attempts(), 0);
+    assert_eq!(player.requests(), 2, "one version request per game");
     player.stop().await;
 
     // Cut on a char boundary: with a 20-byte cap, "a" and 9 two-byte chars, not a broken 10th.
