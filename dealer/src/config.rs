@@ -4,8 +4,9 @@
 //! [`crate::seat::HttpSettings`] and [`crate::settings`] for the run's settings.
 //!
 //! Every field has the live server's behaviour as its default, so `GameConfig::default()` plays
-//! like LIVE (spec §5–§7). The struct is serde-(de)serialisable so the CLI can load it from
-//! TOML; unknown keys are rejected so that a typo never silently falls back to a default:
+//! like LIVE (spec §5–§7). The struct is serde-(de)serialisable (`results.json` records it as
+//! `config`; the run's config file shares its blind schedule and odd-chip forms); unknown keys
+//! are rejected so that a typo never silently falls back to a default:
 //!
 //! ```
 //! use dealer::config::{BadAnswerPolicy, BlindSchedule, GameConfig};
