@@ -103,8 +103,10 @@ impl Entrant {
 /// How a run is played.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TournamentSettings {
-    /// The rules of every game (its `request_timeout_ms` is the HTTP deadline).
+    /// The rules of every game.
     pub game: GameConfig,
+    /// How the dealer talks HTTP to the players: the request deadline and the connection pool.
+    pub http: HttpSettings,
     /// How many sit'n'gos.
     pub games: u32,
     /// The run seed (see the [module docs](self)).
@@ -282,6 +284,9 @@ impl Tournament {
             return Err(TournamentError::NoParallelism);
         }
         settings.game.validate()?;
+        if settings.http.request_timeout.is_zero() {
+            return Err(ClientError::ZeroTimeout.into());
+        }
         Ok(Tournament {
             tournament_id: tournament_id(settings.seed),
             entrants,
@@ -324,9 +329,7 @@ impl Tournament {
             path: out_dir.clone(),
             source,
         })?;
-        let client = HttpClient::new(HttpSettings::with_request_timeout(
-            self.settings.game.request_timeout(),
-        ))?;
+        let client = HttpClient::new(self.settings.http)?;
         let settings = &self.settings;
         let players: Vec<PlayerEntry> = self.entrants.iter().map(Entrant::entry).collect();
         let mut results = RunResults {
@@ -337,6 +340,7 @@ impl Tournament {
             complete: false,
             stopped_because: None,
             config: settings.game.clone(),
+            request_timeout_ms: settings.http.request_timeout.as_millis() as u64,
             absent_players: settings.runner.absent,
             players: players.clone(),
             games: Vec::new(),

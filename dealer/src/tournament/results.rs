@@ -32,6 +32,8 @@ pub struct RunResults {
     pub stopped_because: Option<String>,
     /// How every game was played.
     pub config: GameConfig,
+    /// The HTTP deadline of every request, in milliseconds (`--timeout-ms`).
+    pub request_timeout_ms: u64,
     /// What was done with players that did not come up.
     pub absent_players: AbsentPolicy,
     /// The entrants, in the order they were given.
