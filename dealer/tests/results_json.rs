@@ -9,7 +9,7 @@ use dealer::event::GameEvent;
 use dealer::house::BotKind;
 use dealer::observe::{GameOutputs, Observer};
 use dealer::runner::{stop_signal, RunnerOptions, StopHandle, StopSignal};
-use dealer::seat::{CheckPolicy, PlayerEndpoint};
+use dealer::seat::{CheckPolicy, HttpSettings, PlayerEndpoint};
 use dealer::tournament::{
     Entrant, GameContext, ObserverFactory, RunEnd, RunResults, Tournament, TournamentSettings,
 };
@@ -27,10 +27,10 @@ fn bot(name: &str, kind: &str) -> Entrant {
 fn settings(out_dir: &Path, games: u32, seed: u64) -> TournamentSettings {
     TournamentSettings {
         game: GameConfig {
-            request_timeout_ms: 300,
             hand_limit: Some(40),
             ..GameConfig::default()
         },
+        http: HttpSettings::with_request_timeout(Duration::from_millis(300)),
         games,
         seed,
         parallel: 1,
