@@ -144,6 +144,7 @@ impl HttpClient {
         if let Some(timeout) = settings.connect_timeout {
             builder = builder.connect_timeout(timeout);
         }
+        builder = trust_ssl_cert_file(builder)?;
         let client = builder
             .build()
             .map_err(|error| ClientError::Build(error_chain(&error)))?;
@@ -163,6 +164,42 @@ impl HttpClient {
             endpoint,
         }
     }
+}
+
+/// https players (the `tls` feature, on by default) are checked against Mozilla's roots (built
+/// in) and the system's store, which `SSL_CERT_FILE` replaces when set, as in OpenSSL. The file
+/// is also read here, so that a missing file or one without a certificate is a clear error at
+/// start-up instead of every https player failing its handshake later.
+#[cfg(feature = "tls")]
+fn trust_ssl_cert_file(
+    builder: reqwest::ClientBuilder,
+) -> Result<reqwest::ClientBuilder, ClientError> {
+    let Some(path) = std::env::var_os("SSL_CERT_FILE").filter(|path| !path.is_empty()) else {
+        return Ok(builder);
+    };
+    let problem = |reason: String| {
+        let shown = std::path::Path::new(&path).display();
+        ClientError::Build(format!("SSL_CERT_FILE={shown}: {reason}"))
+    };
+    let pem = std::fs::read(&path).map_err(|error| problem(error.to_string()))?;
+    let certificates = reqwest::Certificate::from_pem_bundle(&pem)
+        .map_err(|error| problem(error_chain(&error)))?;
+    if certificates.is_empty() {
+        return Err(problem("no PEM certificate in it".to_string()));
+    }
+    Ok(certificates
+        .into_iter()
+        .fold(builder, |builder, certificate| {
+            builder.add_root_certificate(certificate)
+        }))
+}
+
+/// Without the `tls` feature there is nothing to trust: https URLs are refused.
+#[cfg(not(feature = "tls"))]
+fn trust_ssl_cert_file(
+    builder: reqwest::ClientBuilder,
+) -> Result<reqwest::ClientBuilder, ClientError> {
+    Ok(builder)
 }
 
 /// How a player authenticates the dealer (the SDK accepts either).
@@ -202,8 +239,11 @@ pub enum EndpointError {
     /// A scheme other than `http` or `https`.
     #[error("invalid player URL: scheme {0:?} is not supported (expected http:// or https://)")]
     Scheme(String),
-    /// An `https` URL in a dealer built without the `tls` feature.
-    #[error("invalid player URL: https needs the dealer built with the `tls` feature")]
+    /// An `https` URL in a dealer built without the `tls` feature (on by default).
+    #[error(
+        "invalid player URL: https needs the dealer built with the `tls` feature (on by default; \
+         this one was built with --no-default-features)"
+    )]
     HttpsUnsupported,
     /// No host.
     #[error("invalid player URL: no host")]
@@ -724,7 +764,8 @@ mod tests {
         if !cfg!(feature = "tls") {
             assert_eq!(
                 error("https://host/"),
-                "invalid player URL: https needs the dealer built with the `tls` feature"
+                "invalid player URL: https needs the dealer built with the `tls` feature (on by \
+                 default; this one was built with --no-default-features)"
             );
         }
     }
