@@ -3,6 +3,7 @@
 #   docker build -t my-player .
 #   docker build -t calling-station --build-arg PACKAGE=lean-poker-examples --build-arg BIN=calling-station .
 #   docker run --rm -p 1337:1337 my-player          # PORT, PLAYER_AUTH, RUST_LOG... as env vars
+#   docker build --target dealer -t dealer .         # the dealer (no build arguments needed)
 #
 # player/tests/dockerfile.rs builds and starts the binary this file builds, with the same
 # command, so the two cannot drift apart (there is no Docker engine in CI).
@@ -31,13 +32,25 @@ COPY . .
 RUN cargo build --profile "$PROFILE" --locked --package "$PACKAGE" --bin "$BIN"
 RUN cp "target/$PROFILE/$BIN" /app/player-binary
 
-# --- The dealer, for examples/docker-compose.yml: the same build with
-#     --build-arg PACKAGE=lean-poker-dealer --build-arg BIN=dealer --target dealer.
-#     (Before `runtime`, so that a plain `docker build .` still builds the player.) ---
+# --- The dealer's build, a stage of its own so that `--target dealer` needs no build
+#     arguments (the player stage's PACKAGE and BIN do not apply to it) ---
+FROM chef AS dealer-builder
+ARG PROFILE=container
+COPY --from=planner /app/recipe.json recipe.json
+RUN cargo chef cook --profile "$PROFILE" --locked --package lean-poker-dealer --bin dealer --recipe-path recipe.json
+COPY . .
+RUN cargo build --profile "$PROFILE" --locked --package lean-poker-dealer --bin dealer
+RUN cp "target/$PROFILE/dealer" /app/dealer-binary
+
+# --- The dealer, for examples/docker-compose.yml: `docker build --target dealer -t dealer .`
+#     (before `runtime`, so that a plain `docker build .` still builds the player). It reaches
+#     https players with the system's CA certificates, or those in SSL_CERT_FILE. ---
 FROM debian:bookworm-slim AS dealer
-RUN useradd --system --uid 10001 --no-create-home --shell /usr/sbin/nologin dealer \
+RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates \
+    && rm -rf /var/lib/apt/lists/* \
+    && useradd --system --uid 10001 --no-create-home --shell /usr/sbin/nologin dealer \
     && mkdir -p /data/games && chown -R 10001:10001 /data
-COPY --from=builder /app/player-binary /usr/local/bin/dealer
+COPY --from=dealer-builder /app/dealer-binary /usr/local/bin/dealer
 USER 10001:10001
 # Runs write ./games/<time>/ here; a named volume keeps them (see the compose file).
 WORKDIR /data

@@ -3,65 +3,111 @@
 //! ```text
 //! player                 serve on 0.0.0.0:$PORT (default 1337) until SIGTERM or Ctrl-C
 //! player --healthcheck   GET / on 127.0.0.1:$PORT; exit 0 on 200, 1 otherwise
+//! player --version       the bot's version() text and the SDK version
+//! player --help          this, and the settings
 //! ```
 //!
 //! The health check exists so that a slim container image needs no `curl` for its
 //! `HEALTHCHECK`. All other settings come from the environment (see
-//! [`ServerBuilder::from_env`](crate::ServerBuilder::from_env)).
+//! [`ServerBuilder::from_env`](crate::ServerBuilder::from_env)). Three flags do not need
+//! `clap`, whose build is a tenth of the player's cold build: `lexopt` reads them, strictly.
 
 use crate::server::address_from_env;
-use crate::Player;
-use clap::Parser;
+use crate::{Player, SDK_VERSION};
 use std::io::{Read, Write};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpStream};
 use std::process::ExitCode;
 use std::time::Duration;
 use thiserror::Error;
 
-#[derive(Debug, Parser)]
-#[command(
-    about = "A Lean Poker player: answers the dealer's HTTP requests.",
-    after_help = "Environment: PORT (default 1337), PLAYER_HOST (default 0.0.0.0), PLAYER_AUTH \
-                  (shared secret; off when unset), PLAYER_TIME_BUDGET_MS (default 1500), \
-                  PLAYER_WORKERS (default: one per core), PLAYER_MAX_IN_FLIGHT (default 64), \
-                  RUST_LOG (default info)."
-)]
-struct Cli {
-    /// Check that the server on 127.0.0.1:$PORT answers GET / with 200, then exit (0 = healthy).
-    #[arg(long)]
-    healthcheck: bool,
+const HELP: &str = "A Lean Poker player: answers the dealer's HTTP requests.
+
+Usage: player [--healthcheck | --version | --help]
+
+Options:
+      --healthcheck  Check that the server on 127.0.0.1:$PORT answers GET / with 200, then exit (0 = healthy)
+  -V, --version      Print the bot's version (what the leaderboard shows) and the SDK version
+  -h, --help         Print this help
+
+Environment: PORT (default 1337), PLAYER_HOST (default 0.0.0.0), PLAYER_AUTH (shared secret;
+off when unset), PLAYER_TIME_BUDGET_MS (default 1500), PLAYER_WORKERS (default: one per core),
+PLAYER_MAX_IN_FLIGHT (default 64), RUST_LOG (default info).";
+
+/// What the command line asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Command {
+    Serve,
+    HealthCheck,
+    Version,
+    Help,
 }
 
-/// Runs a player binary: parses the command line, then serves `player` (see [`crate::serve`])
-/// or runs the health check. Returns the process exit code.
-pub fn main(player: impl Player) -> ExitCode {
-    let cli = Cli::parse();
-    if cli.healthcheck {
-        let address = match health_check_address() {
-            Ok(address) => address,
-            Err(error) => {
-                eprintln!("unhealthy: {error}");
-                return ExitCode::FAILURE;
-            }
+/// Reads the arguments (without the program name); the error is one line for stderr.
+fn parse(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Command, String> {
+    use lexopt::Arg::{Long, Short};
+    let mut parser = lexopt::Parser::from_args(args);
+    let mut command = Command::Serve;
+    while let Some(arg) = parser.next().map_err(|error| error.to_string())? {
+        let wanted = match arg {
+            Long("healthcheck") => Command::HealthCheck,
+            Short('V') | Long("version") => Command::Version,
+            Short('h') | Long("help") => return Ok(Command::Help),
+            other => return Err(other.unexpected().to_string()),
         };
-        return match health_check(address, Duration::from_secs(3)) {
-            Ok(status) => {
-                println!("healthy: {}", status.trim_end());
-                ExitCode::SUCCESS
+        if command != Command::Serve && command != wanted {
+            return Err("--healthcheck and --version cannot be used together".to_string());
+        }
+        command = wanted;
+    }
+    Ok(command)
+}
+
+/// Runs a player binary: parses the command line, then serves `player` (see [`crate::serve`]),
+/// runs the health check, or prints the version or help. Returns the process exit code.
+pub fn main(player: impl Player) -> ExitCode {
+    let command = match parse(std::env::args_os().skip(1)) {
+        Ok(command) => command,
+        Err(error) => {
+            eprintln!("error: {error}\n\nUsage: player [--healthcheck | --version | --help]");
+            return ExitCode::from(2);
+        }
+    };
+    match command {
+        Command::Help => {
+            println!("{HELP}");
+            ExitCode::SUCCESS
+        }
+        Command::Version => {
+            println!("{} ({SDK_VERSION})", player.version());
+            ExitCode::SUCCESS
+        }
+        Command::HealthCheck => {
+            let address = match health_check_address() {
+                Ok(address) => address,
+                Err(error) => {
+                    eprintln!("unhealthy: {error}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            match health_check(address, Duration::from_secs(3)) {
+                Ok(status) => {
+                    println!("healthy: {}", status.trim_end());
+                    ExitCode::SUCCESS
+                }
+                Err(error) => {
+                    eprintln!("unhealthy: {error}");
+                    ExitCode::FAILURE
+                }
             }
+        }
+        // The error goes to stderr once: not also through the log, which writes to stderr too.
+        Command::Serve => match crate::serve(player) {
+            Ok(()) => ExitCode::SUCCESS,
             Err(error) => {
-                eprintln!("unhealthy: {error}");
+                eprintln!("error: {error}");
                 ExitCode::FAILURE
             }
-        };
-    }
-    match crate::serve(player) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) => {
-            tracing::error!(%error, "the player stopped");
-            eprintln!("error: {error}");
-            ExitCode::FAILURE
-        }
+        },
     }
 }
 
@@ -133,4 +179,27 @@ pub fn health_check(address: SocketAddr, timeout: Duration) -> Result<String, He
         .map(|(_, body)| body.to_string())
         .unwrap_or_default();
     Ok(body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parsed(args: &[&str]) -> Result<Command, String> {
+        parse(args.iter().map(std::ffi::OsString::from))
+    }
+
+    #[test]
+    fn flags_are_read_strictly() {
+        assert_eq!(parsed(&[]), Ok(Command::Serve));
+        assert_eq!(parsed(&["--healthcheck"]), Ok(Command::HealthCheck));
+        assert_eq!(parsed(&["--version"]), Ok(Command::Version));
+        assert_eq!(parsed(&["-V"]), Ok(Command::Version));
+        assert_eq!(parsed(&["-h"]), Ok(Command::Help));
+        assert_eq!(parsed(&["--version", "--help"]), Ok(Command::Help));
+        assert!(parsed(&["--healthcheck", "--version"]).is_err());
+        assert!(parsed(&["--port=3"]).unwrap_err().contains("--port"));
+        assert!(parsed(&["serve"]).unwrap_err().contains("serve"));
+        assert!(parsed(&["--healthcheck=yes"]).is_err());
+    }
 }

@@ -101,6 +101,12 @@ pub use server::{
     DEFAULT_TIME_BUDGET, HOST_ENV, MAX_IN_FLIGHT_ENV, PORT_ENV, TIME_BUDGET_ENV, WORKERS_ENV,
 };
 
+/// The Rust snippets of `player/README.md`, compiled and run as doctests so that the page a
+/// team follows cannot go stale.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeSnippets;
+
 /// The shared crate (wire format, cards, rules), re-exported so a bot needs one dependency.
 pub use shared;
 pub use shared::rules::{BetAction, BetReading};

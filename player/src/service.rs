@@ -6,7 +6,8 @@
 //! | `POST /` `action=version` | `200` the player's version text (`500` if `version()` panics) |
 //! | `POST /` `action=bet_request` | `200` digits only (the fallback on panic, overrun or busy) |
 //! | `POST /` `action=showdown` | `200` `OK`, after `showdown()` returned, failed, or ran out of time |
-//! | `POST /` undecodable body | `400` one line saying why |
+//! | `POST /` `bet_request` or `showdown` with an unreadable `game_state` | `200` the fallback or `OK`, and an error log |
+//! | `POST /` any other undecodable body | `400` one line saying why |
 //! | `POST /` body over the limit | `413` |
 //! | `POST /` without valid credentials (auth on) | `401` with `WWW-Authenticate` |
 //! | `GET /`, `HEAD /` | `200` a short status: SDK name and version, the player's version |
@@ -23,7 +24,7 @@ use crate::{Player, SDK_VERSION};
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::{Method, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
-use shared::protocol::Request;
+use shared::protocol::{Action, Request, RequestError};
 use shared::Chips;
 use std::sync::Arc;
 use std::time::Instant;
@@ -144,7 +145,7 @@ pub(crate) async fn handle(
     };
     let decoded = match Request::decode(&body) {
         Ok(decoded) => decoded,
-        Err(error) => return reject(started, method, StatusCode::BAD_REQUEST, &error.to_string()),
+        Err(error) => return undecodable(&state, started, method, &body, error),
     };
     match decoded {
         Request::Check => {
@@ -154,6 +155,66 @@ pub(crate) async fn handle(
         Request::Version => version(&state, started).await,
         Request::BetRequest(game_state) => bet_request(&state, started, game_state).await,
         Request::Showdown(game_state) => showdown(&state, started, game_state).await,
+    }
+}
+
+/// A body [`Request::decode`] refused. A `bet_request` or `showdown` whose `game_state` is
+/// missing or has a type the SDK does not expect (a rank `"T"`) still gets a `200`: dealers
+/// treat any other status as a ban, which costs the team the game, while the fallback `0`
+/// costs at most a hand (docs/decisions.md, "Unreadable game_state"). The error is logged
+/// loudly, naming the field, so that the team sees it. Everything else is a `400`.
+fn undecodable(
+    state: &ServiceState,
+    started: Instant,
+    method: &Method,
+    body: &[u8],
+    error: RequestError,
+) -> HttpResponse {
+    let action = match &error {
+        RequestError::MissingGameState(action) => Some(*action),
+        RequestError::InvalidGameState(_) => requested_action(body),
+        RequestError::MissingAction | RequestError::UnknownAction(_) => None,
+    };
+    let latency_us = micros(started);
+    match action {
+        Some(Action::BetRequest) => {
+            tracing::error!(
+                action = "bet_request",
+                answer = state.fallback.get(),
+                latency_us,
+                reason = %error,
+                "could not read the bet_request; answered the fallback instead of a 400 (a ban)"
+            );
+            text(StatusCode::OK, state.fallback.get().to_string())
+        }
+        Some(Action::Showdown) => {
+            tracing::error!(
+                action = "showdown",
+                latency_us,
+                reason = %error,
+                "could not read the showdown; answered OK without calling showdown()"
+            );
+            text(StatusCode::OK, "OK")
+        }
+        _ => reject(started, method, StatusCode::BAD_REQUEST, &error.to_string()),
+    }
+}
+
+/// The action a body asks for, read on its own (the first `action` field, decoded exactly as
+/// [`Request::decode`] decodes it), for a body whose `game_state` could not be read.
+fn requested_action(body: &[u8]) -> Option<Action> {
+    let value = body
+        .split(|byte| *byte == b'&')
+        .filter_map(|field| {
+            let equals = field.iter().position(|byte| *byte == b'=')?;
+            (&field[..equals] == b"action").then_some(&field[equals + 1..])
+        })
+        .next()?;
+    let alone = [b"action=".as_slice(), value].concat();
+    match Request::decode(&alone) {
+        Ok(request) => Some(request.action()),
+        Err(RequestError::MissingGameState(action)) => Some(action),
+        Err(_) => None,
     }
 }
 

@@ -16,9 +16,11 @@
 //! `shared::eval::evaluate(&cards)` names and ranks a hand, `shared::equity` estimates the
 //! chance to win against random opponents.
 //!
-//! Tests: `player/tests/strategy.rs` runs this bot over real recorded games and hand-made
-//! spots (`cargo test -p lean-poker-player --test strategy`). Add your own spots there; drop
-//! game logs into `player/tests/fixtures/` or point `PLAYER_RECORDINGS` at them.
+//! Tests: `player/tests/strategy.rs` holds the checks that hold for any strategy (every answer
+//! on real recorded games is a legal bet); add your own spots there; drop game logs into
+//! `player/tests/fixtures/` or point `PLAYER_RECORDINGS` at them
+//! (`cargo test -p lean-poker-player --test strategy`). The tests at the end of this file pin
+//! what the *template* plays: when you change the strategy, rewrite or delete them with it.
 //!
 //! Answer `0` to check or fold. Every answer is checked in tests by
 //! [`check_bet`](crate::testing::check_bet): no chip should be ignored by the dealer.
@@ -186,5 +188,101 @@ mod tests {
         assert_eq!(score("Ah Kd"), 10.0);
         assert_eq!(score("Th 9h"), 8.0);
         assert_eq!(score("7c 2d"), -1.5);
+    }
+}
+
+/// What the template plays, pinned. These belong to the template, not to the SDK: when you
+/// change the strategy above, change or delete them (`player/tests/strategy.rs` keeps checking
+/// that every answer is a legal bet).
+#[cfg(test)]
+mod template_behaviour {
+    use super::*;
+    use crate::testing::{check_bet, heads_up, table};
+    use crate::BetAction;
+
+    fn bot() -> TemplatePlayer {
+        TemplatePlayer::default()
+    }
+
+    fn action(state: &GameState) -> BetAction {
+        let answer = bot().bet_request(state);
+        match check_bet(state, answer) {
+            Ok(reading) => reading.action,
+            Err(problem) => panic!("not a meaningful bet: {problem}"),
+        }
+    }
+
+    #[test]
+    fn raises_aces_preflop() {
+        let state = heads_up().hole_cards("Ah Ad").post_blinds().build();
+        assert_eq!(action(&state), BetAction::Raise);
+        // Raise to three times the big blind: 60 total, 50 more with the 10 already in.
+        assert_eq!(bot().bet_request(&state), Chips(50));
+    }
+
+    #[test]
+    fn folds_trash_facing_a_raise_and_checks_it_when_free() {
+        let facing = table(3)
+            .in_action(2)
+            .hole_cards("7c 2d")
+            .bets([10, 60, 20])
+            .build();
+        assert_eq!(action(&facing), BetAction::Fold);
+        let free = heads_up().hole_cards("7c 2d").bets([20, 20]).build();
+        assert_eq!(action(&free), BetAction::Check);
+    }
+
+    #[test]
+    fn calls_a_playable_hand_when_it_is_cheap() {
+        let state = table(4).hole_cards("Th 9h").post_blinds().build();
+        assert_eq!(action(&state), BetAction::Call);
+        let expensive = table(4)
+            .in_action(3)
+            .hole_cards("Th 9h")
+            .bets([10, 20, 400, 0])
+            .build();
+        assert_eq!(action(&expensive), BetAction::Fold);
+    }
+
+    #[test]
+    fn goes_all_in_with_exactly_the_stack_when_short() {
+        let state = heads_up()
+            .hole_cards("Ks Kd")
+            .stack(0, 35)
+            .post_blinds()
+            .build();
+        assert_eq!(state.me().unwrap().stack, Chips(25));
+        assert_eq!(bot().bet_request(&state), Chips(25));
+        assert_eq!(action(&state), BetAction::AllIn);
+    }
+
+    #[test]
+    fn bets_strong_made_hands_after_the_flop_and_gives_up_weak_ones() {
+        let set = heads_up()
+            .hole_cards("8s 8d")
+            .board("8c Kd 2h")
+            .bets([40, 40])
+            .build();
+        assert_eq!(action(&set), BetAction::Raise);
+        let air = heads_up()
+            .hole_cards("3s 4d")
+            .board("Ac Kd 9h")
+            .bets([40, 240])
+            .build();
+        assert_eq!(action(&air), BetAction::Fold);
+        // A flush draw facing a small bet has the price to call (about 35% against 1 in 6).
+        let draw = heads_up()
+            .hole_cards("Qh 9h")
+            .board("2h 7h Kc")
+            .bets([100, 120])
+            .build();
+        assert_eq!(action(&draw), BetAction::Call);
+        // Five-high against four broadway cards is not worth a pot-sized bet.
+        let hopeless = heads_up()
+            .hole_cards("5c 4c")
+            .board("Ac Kd Qh Js")
+            .bets([100, 600])
+            .build();
+        assert_eq!(action(&hopeless), BetAction::Fold);
     }
 }

@@ -10,17 +10,11 @@
 
 mod common;
 
+use common::process::{cargo, free_port, start, target_dir, wait_until_listening, workspace_root};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
-
-fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("player/ is inside the workspace")
-        .to_path_buf()
-}
 
 fn dockerfile() -> String {
     std::fs::read_to_string(workspace_root().join("Dockerfile")).expect("a root Dockerfile")
@@ -53,12 +47,18 @@ struct BuildRecipe {
 }
 
 fn build_recipe() -> BuildRecipe {
+    stage_recipe("builder")
+}
+
+/// The `ARG` defaults and `cargo build` command of the stage named `stage`.
+fn stage_recipe(stage: &str) -> BuildRecipe {
     let mut args = HashMap::new();
     let mut cargo_args = None;
     let mut in_builder = false;
+    let suffix = format!(" AS {stage}");
     for instruction in instructions(&dockerfile()) {
         if let Some(from) = instruction.strip_prefix("FROM ") {
-            in_builder = from.trim_end().ends_with(" AS builder");
+            in_builder = from.trim_end().ends_with(&suffix);
             continue;
         }
         if !in_builder {
@@ -81,7 +81,8 @@ fn build_recipe() -> BuildRecipe {
     }
     BuildRecipe {
         args,
-        cargo_args: cargo_args.expect("a RUN cargo build ... line in the builder stage"),
+        cargo_args: cargo_args
+            .unwrap_or_else(|| panic!("a RUN cargo build ... line in the {stage} stage")),
     }
 }
 
@@ -117,30 +118,11 @@ impl BuildRecipe {
     }
 }
 
-fn target_dir() -> PathBuf {
-    let output = Command::new(env!("CARGO"))
-        .args(["metadata", "--format-version", "1", "--no-deps"])
-        .current_dir(workspace_root())
-        .output()
-        .expect("cargo metadata");
-    let metadata: serde_json::Value = serde_json::from_slice(&output.stdout).expect("metadata");
-    PathBuf::from(
-        metadata["target_directory"]
-            .as_str()
-            .expect("target_directory"),
-    )
-}
-
 /// Builds like the Dockerfile does and returns the release binary's path.
 fn build_like_the_image(overrides: &[(&str, &str)]) -> PathBuf {
     let recipe = build_recipe();
     let args = recipe.cargo_args(overrides);
-    let status = Command::new(env!("CARGO"))
-        .args(&args)
-        .current_dir(workspace_root())
-        .status()
-        .expect("cargo runs");
-    assert!(status.success(), "cargo {args:?} failed");
+    cargo(&args);
     let binary = target_dir()
         .join(recipe.flag(overrides, "--profile"))
         .join(recipe.flag(overrides, "--bin"));
@@ -148,49 +130,10 @@ fn build_like_the_image(overrides: &[(&str, &str)]) -> PathBuf {
     binary
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-/// Kills the process if a test fails half-way.
-struct Running(Child);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn start(binary: &Path, port: u16) -> Running {
-    let child = Command::new(binary)
-        .env_clear()
-        .env("PORT", port.to_string())
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("the binary starts");
-    Running(child)
-}
-
-fn wait_until_listening(port: u16) {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "nothing listens on port {port}");
-        std::thread::sleep(Duration::from_millis(10));
-    }
-}
-
 /// Starts `binary` as the image would and checks the protocol, the health check and SIGTERM.
 fn check_binary(binary: &Path, expect_version: Option<&str>) {
     let port = free_port();
-    let mut running = start(binary, port);
+    let mut running = start(binary, &[], port);
     wait_until_listening(port);
     let address: std::net::SocketAddr = ([127, 0, 0, 1], port).into();
 
@@ -270,6 +213,43 @@ fn the_dockerfile_is_complete() {
     assert_eq!(recipe.flag(&[], "--profile"), "container");
     assert_eq!(recipe.flag(&[("BIN", "equity")], "--bin"), "equity");
     assert!(workspace_root().join(".dockerignore").exists());
+}
+
+/// `docker build --target dealer .` without build arguments installs the dealer binary as
+/// `dealer`, built in a stage of its own, whatever the player stage's arguments say.
+#[test]
+fn the_dealer_target_installs_the_dealer_binary_without_build_arguments() {
+    let recipe = stage_recipe("dealer-builder");
+    for overrides in [
+        &[][..],
+        &[("PACKAGE", "lean-poker-examples"), ("BIN", "equity")],
+    ] {
+        assert_eq!(recipe.flag(overrides, "--package"), "lean-poker-dealer");
+        assert_eq!(recipe.flag(overrides, "--bin"), "dealer");
+        assert_eq!(recipe.flag(overrides, "--profile"), "container");
+    }
+    let instructions = instructions(&dockerfile());
+    let stage_of = |instruction: &str| {
+        let mut stage = String::new();
+        for line in &instructions {
+            if let Some(from) = line.strip_prefix("FROM ") {
+                stage = from.rsplit(' ').next().unwrap_or_default().to_string();
+            }
+            if line == instruction {
+                return stage;
+            }
+        }
+        panic!("no instruction {instruction:?}");
+    };
+    let copy = "COPY --from=dealer-builder /app/dealer-binary /usr/local/bin/dealer";
+    assert_eq!(stage_of(copy), "dealer");
+    assert_eq!(
+        stage_of("RUN cp \"target/$PROFILE/dealer\" /app/dealer-binary"),
+        "dealer-builder"
+    );
+    assert!(instructions
+        .iter()
+        .any(|i| i == "ENTRYPOINT [\"/usr/local/bin/dealer\"]"));
 }
 
 #[test]

@@ -69,6 +69,7 @@ fn loads_a_viewer_log_with_entry_lines() {
             kind,
             message,
             on_turn,
+            ..
         } => {
             assert_eq!(kind.as_deref(), Some("bet"));
             assert!(message.as_deref().unwrap().contains("(allin)"));
@@ -80,8 +81,71 @@ fn loads_a_viewer_log_with_entry_lines() {
         &recorded[0].origin,
         Origin::LogEntry { kind: None, .. }
     ));
-    // Log entries are not bet requests (no in_action, every card visible).
+    // These entries are cut from different hands, so no decision can be rebuilt from them.
     assert!(recorded.iter().all(|r| !r.is_bet_request()));
+}
+
+/// Calls every bet.
+struct Caller;
+impl Player for Caller {
+    fn bet_request(&self, state: &GameState) -> Chips {
+        state.call_amount()
+    }
+}
+
+fn dealer_run() -> PathBuf {
+    fixtures().join("dealer-run")
+}
+
+#[test]
+fn loads_a_whole_dealer_run_folder_as_it_is() {
+    // results.json, hands/*.phh and players/*.log are skipped; log.json is skipped beside
+    // requests.jsonl (the same decisions), so every decision is there exactly once.
+    let recorded = load(dealer_run());
+    assert_eq!(recorded.len(), 49);
+    assert!(recorded
+        .iter()
+        .all(|r| r.is_bet_request() && matches!(r.origin, Origin::DealerRequest(_))));
+    let report = check_bets(&Caller, &recorded);
+    assert_eq!((report.checked, report.skipped), (49, 0));
+    // Named on its own, a file without game states is an error.
+    let error = try_load(dealer_run().join("results.json")).unwrap_err();
+    assert!(error.to_string().contains("results.json"), "{error}");
+}
+
+#[test]
+fn rebuilds_from_a_viewer_log_the_decisions_the_dealer_sent() {
+    let from_log: Vec<GameState> = load(dealer_run().join("game-1/log.json"))
+        .iter()
+        .filter_map(|r| r.bet_request().cloned())
+        .collect();
+    let sent: Vec<GameState> = load(dealer_run().join("game-1/requests.jsonl"))
+        .into_iter()
+        .map(|r| r.state)
+        .collect();
+    assert_eq!(from_log.len(), sent.len());
+    for (rebuilt, sent) in from_log.iter().zip(&sent) {
+        let at = format!("round {:?}, seat {:?}", sent.round, sent.in_action);
+        assert_eq!(rebuilt.round, sent.round, "{at}");
+        assert_eq!(rebuilt.in_action, sent.in_action, "{at}");
+        assert_eq!(rebuilt.minimum_raise, sent.minimum_raise, "{at}");
+        assert_eq!(rebuilt.current_buy_in, sent.current_buy_in, "{at}");
+        assert_eq!(rebuilt.pot, sent.pot, "{at}");
+        assert_eq!(rebuilt.community_cards, sent.community_cards, "{at}");
+        assert_eq!(rebuilt.players.len(), sent.players.len(), "{at}");
+        for (mine, theirs) in rebuilt.players.iter().zip(&sent.players) {
+            assert_eq!(
+                (&mine.name, mine.stack, mine.bet, mine.status),
+                (&theirs.name, theirs.stack, theirs.bet, theirs.status),
+                "{at}"
+            );
+            // Only the asked player's own cards are visible, as in a real bet_request.
+            assert_eq!(mine.hole_cards, theirs.hole_cards, "{at}: {}", mine.name);
+        }
+    }
+    // The log's entries themselves are unchanged: every card visible, no in_action.
+    let entries = load(dealer_run().join("game-1/log.json"));
+    assert!(entries.iter().all(|r| r.state.in_action.is_none()));
 }
 
 #[test]
@@ -150,9 +214,10 @@ fn loads_directories_recursively_skipping_other_files() {
     // Name order: requests.jsonl, states-array.json, viewer-log.json.
     assert!(recordings[0].source.path.ends_with("requests.jsonl"));
     assert!(recordings[12].source.path.ends_with("viewer-log.json"));
-    // The whole tree: 24 captures, the 13 recordings and the API page's example state used by
-    // the interop test; README.md, INDEX.md and the Python script are skipped.
-    assert_eq!(load(fixtures()).len(), 24 + 13 + 1);
+    // The whole tree: 24 captures, the 49 requests of the dealer run, the 13 recordings and
+    // the API page's example state used by the interop test; README.md, INDEX.md, the Python
+    // script and the dealer run's other files are skipped.
+    assert_eq!(load(fixtures()).len(), 24 + 49 + 13 + 1);
 }
 
 #[test]

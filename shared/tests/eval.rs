@@ -588,7 +588,7 @@ fn all_five_card_hands() {
                         per_strength[usize::from(strength.index())] += 1;
                         per_category[strength.category() as usize] += 1;
                         hands += 1;
-                        if hands % 31 == 0 {
+                        if hands.is_multiple_of(31) {
                             let five = [deck[a], deck[b], deck[c], deck[d], deck[e]];
                             let hand = evaluate(&five).unwrap();
                             assert_eq!(hand.strength(), strength, "{}", short(&five));

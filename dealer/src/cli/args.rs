@@ -125,7 +125,8 @@ pub struct DemoArgs {
 #[derive(Debug, Args)]
 pub struct RunArgs {
     /// A player served over HTTP, as NAME=URL (repeat for each player). Credentials may be in
-    /// the URL (http://user:secret@host:port/, sent as HTTP Basic).
+    /// the URL (http://user:secret@host:port/, sent as HTTP Basic). https:// URLs are checked
+    /// against the system's CA certificates, or those in the file SSL_CERT_FILE names.
     #[arg(long = "player", value_name = "NAME=URL", value_parser = player_arg)]
     pub(crate) players: Vec<(String, PlayerEndpoint)>,
     /// A house bot played in this process, as NAME=KIND (see `dealer bots`).

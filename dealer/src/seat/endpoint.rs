@@ -46,8 +46,11 @@ pub enum EndpointError {
     /// A scheme other than `http` or `https`.
     #[error("invalid player URL: scheme {0:?} is not supported (expected http:// or https://)")]
     Scheme(String),
-    /// An `https` URL in a dealer built without the `tls` feature.
-    #[error("invalid player URL: https needs the dealer built with the `tls` feature")]
+    /// An `https` URL in a dealer built without the `tls` feature (on by default).
+    #[error(
+        "invalid player URL: https needs the dealer built with the `tls` feature (on by default; \
+         this one was built with --no-default-features)"
+    )]
     HttpsUnsupported,
     /// No host.
     #[error("invalid player URL: no host")]
@@ -209,7 +212,8 @@ mod tests {
         if !cfg!(feature = "tls") {
             assert_eq!(
                 error("https://host/"),
-                "invalid player URL: https needs the dealer built with the `tls` feature"
+                "invalid player URL: https needs the dealer built with the `tls` feature (on by \
+                 default; this one was built with --no-default-features)"
             );
         }
     }

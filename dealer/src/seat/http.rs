@@ -150,6 +150,7 @@ impl HttpClient {
         if let Some(timeout) = settings.connect_timeout {
             builder = builder.connect_timeout(timeout);
         }
+        builder = trust_ssl_cert_file(builder)?;
         let client = builder
             .build()
             .map_err(|error| ClientError::Build(error_chain(&error)))?;
@@ -169,6 +170,42 @@ impl HttpClient {
             endpoint,
         }
     }
+}
+
+/// https players (the `tls` feature, on by default) are checked against Mozilla's roots (built
+/// in) and the system's store, which `SSL_CERT_FILE` replaces when set, as in OpenSSL. The file
+/// is also read here, so that a missing file or one without a certificate is a clear error at
+/// start-up instead of every https player failing its handshake later.
+#[cfg(feature = "tls")]
+fn trust_ssl_cert_file(
+    builder: reqwest::ClientBuilder,
+) -> Result<reqwest::ClientBuilder, ClientError> {
+    let Some(path) = std::env::var_os("SSL_CERT_FILE").filter(|path| !path.is_empty()) else {
+        return Ok(builder);
+    };
+    let problem = |reason: String| {
+        let shown = std::path::Path::new(&path).display();
+        ClientError::Build(format!("SSL_CERT_FILE={shown}: {reason}"))
+    };
+    let pem = std::fs::read(&path).map_err(|error| problem(error.to_string()))?;
+    let certificates = reqwest::Certificate::from_pem_bundle(&pem)
+        .map_err(|error| problem(error_chain(&error)))?;
+    if certificates.is_empty() {
+        return Err(problem("no PEM certificate in it".to_string()));
+    }
+    Ok(certificates
+        .into_iter()
+        .fold(builder, |builder, certificate| {
+            builder.add_root_certificate(certificate)
+        }))
+}
+
+/// Without the `tls` feature there is nothing to trust: https URLs are refused.
+#[cfg(not(feature = "tls"))]
+fn trust_ssl_cert_file(
+    builder: reqwest::ClientBuilder,
+) -> Result<reqwest::ClientBuilder, ClientError> {
+    Ok(builder)
 }
 
 /// One player reached over HTTP. Made by [`HttpClient::seat`]; all seats of a pool share its

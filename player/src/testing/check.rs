@@ -108,14 +108,14 @@ pub struct BetCheckReport {
 pub fn check_bets<P: Player + ?Sized>(player: &P, recorded: &[Recorded]) -> BetCheckReport {
     let mut report = BetCheckReport::default();
     for item in recorded {
-        if !item.is_bet_request() {
+        let Some(state) = item.bet_request() else {
             report.skipped += 1;
             continue;
-        }
+        };
         report.checked += 1;
-        match catch_unwind(AssertUnwindSafe(|| player.bet_request(&item.state))) {
+        match catch_unwind(AssertUnwindSafe(|| player.bet_request(state))) {
             Ok(answer) => {
-                if let Err(problem) = check_bet(&item.state, answer) {
+                if let Err(problem) = check_bet(state, answer) {
                     report.problems.push(BetProblem {
                         source: item.source.clone(),
                         answer: Some(answer),

@@ -7,12 +7,26 @@
 //! |---|---|
 //! | `.json` | one `game_state` object |
 //! | `.json` | an array of `game_state` objects |
-//! | `.json` | a Lean Poker viewer log: an array of `{"message", "game_state", "type", "on_turn"}` |
+//! | `.json` | a Lean Poker viewer log (`log.json`, also what the live server's log API returns): an array of `{"message", "game_state", "type", "on_turn"}` |
 //! | `.json` | one viewer-log entry (an object with a `game_state` key) |
 //! | `.jsonl` | our dealer's `requests.jsonl`: one object per line with `round`, `player`, `seat`, `game_state` (an object, or a string holding the JSON), `answer`, `error`, `action`, `amount`, `latency_us` |
 //!
 //! A directory is searched recursively, in name order, for `.json`, `.jsonl` and `.ndjson`
-//! files; everything else (an `INDEX.md`, say) is skipped.
+//! files; everything else (an `INDEX.md`, hand histories, player logs) is skipped. So is a
+//! `.json` file in it that holds no game state at all (a dealer's `results.json`), and a
+//! `log.json` beside a `requests.jsonl` (a dealer's game folder: the same decisions, with
+//! less in them), so a whole `dealer run` folder loads as it is. A file named on its own is
+//! always loaded, and one that holds no game state is an error.
+//!
+//! # Decisions in a viewer log
+//!
+//! A viewer log has no `bet_request` documents: each entry shows the table *after* something
+//! happened, with every player's cards. Each `bet` entry that answers a decision (every bet
+//! but the two blinds that open a hand) gets the state the player on turn was asked in,
+//! rebuilt from the entry before it ([`Recorded::bet_request`]): `in_action` set to the
+//! entry's `on_turn`, the other players' cards hidden, a player whose fold was just logged
+//! marked folded (the log applies a fold one entry late), and `minimum_raise` replayed from
+//! the hand's raises (spec §4). `bet_index` stays absent.
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -103,6 +117,9 @@ pub enum Origin {
         message: Option<String>,
         /// The entry's `on_turn` seat (for bets).
         on_turn: Option<Seat>,
+        /// For a `bet` entry that answers a decision: the state the player on turn was asked
+        /// in, rebuilt from the log (see the module docs). `None` for blinds and other entries.
+        asked: Option<Box<GameState>>,
     },
     /// A line of our dealer's `requests.jsonl`: a `bet_request` as sent, and what came back.
     DealerRequest(DealerRecord),
@@ -120,11 +137,23 @@ pub struct Recorded {
 }
 
 impl Recorded {
-    /// Whether the state is a decision a player could be asked to make: it names the seat in
-    /// action (`in_action`), and that player is active with chips behind. Showdown states and
-    /// viewer-log entries (which have no `in_action`) are not.
+    /// The decision this record holds, if any: the state itself when it names the seat in
+    /// action (`in_action`) and that player is active with chips behind; for a viewer log's
+    /// `bet` entry, the state rebuilt for the player on turn. Showdown states and other
+    /// viewer-log entries hold none.
+    pub fn bet_request(&self) -> Option<&GameState> {
+        let asked = match &self.origin {
+            Origin::LogEntry { asked, .. } => asked.as_deref()?,
+            Origin::State | Origin::DealerRequest(_) => &self.state,
+        };
+        let can_act = asked.in_action.is_some() && asked.me().is_some_and(|me| me.can_act());
+        can_act.then_some(asked)
+    }
+
+    /// Whether the record holds a decision a player could be asked to make
+    /// ([`Recorded::bet_request`]).
     pub fn is_bet_request(&self) -> bool {
-        self.state.in_action.is_some() && self.state.me().is_some_and(|me| me.can_act())
+        self.bet_request().is_some()
     }
 }
 
@@ -222,14 +251,32 @@ fn load_dir(dir: &Path, out: &mut Vec<Recorded>) -> Result<(), LoadError> {
         entries.push(entry.map_err(io_error)?.path());
     }
     entries.sort();
+    let has_requests = entries.iter().any(|path| {
+        path.file_name()
+            .is_some_and(|name| name == "requests.jsonl")
+    });
     for path in entries {
         if path.is_dir() {
             load_dir(&path, out)?;
-        } else if is_json(&path) || is_jsonl(&path) {
+        } else if is_jsonl(&path) {
             load_file(&path, out)?;
+        } else if is_json(&path) {
+            let beside_requests = has_requests && path.file_name().is_some_and(|n| n == "log.json");
+            if !beside_requests {
+                load_json_file(&path, out, NotRecorded::Skip)?;
+            }
         }
     }
     Ok(())
+}
+
+/// What to do with a `.json` file that holds no game state at all.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum NotRecorded {
+    /// Skip it (found in a directory: a `results.json`, a config).
+    Skip,
+    /// Report it (named on its own).
+    Fail,
 }
 
 fn extension(path: &Path) -> String {
@@ -246,15 +293,134 @@ fn is_jsonl(path: &Path) -> bool {
     matches!(extension(path).as_str(), "jsonl" | "ndjson")
 }
 
-fn load_file(path: &Path, out: &mut Vec<Recorded>) -> Result<(), LoadError> {
-    let text = std::fs::read_to_string(path).map_err(|source| LoadError::Io {
+fn read(path: &Path) -> Result<String, LoadError> {
+    std::fs::read_to_string(path).map_err(|source| LoadError::Io {
         path: path.to_path_buf(),
         source,
-    })?;
+    })
+}
+
+fn load_file(path: &Path, out: &mut Vec<Recorded>) -> Result<(), LoadError> {
     if is_jsonl(path) {
-        load_jsonl(path, &text, out)
+        load_jsonl(path, &read(path)?, out)
     } else {
-        load_json(path, &text, out)
+        load_json_file(path, out, NotRecorded::Fail)
+    }
+}
+
+fn load_json_file(
+    path: &Path,
+    out: &mut Vec<Recorded>,
+    not_recorded: NotRecorded,
+) -> Result<(), LoadError> {
+    let text = read(path)?;
+    if not_recorded == NotRecorded::Skip && !holds_game_states(&text) {
+        return Ok(());
+    }
+    let first = out.len();
+    load_json(path, &text, out)?;
+    rebuild_log_decisions(&mut out[first..]);
+    Ok(())
+}
+
+/// Whether a JSON text is a game state, a viewer log or an array of game states (judged by
+/// the first object's keys), rather than some other document. Text that is not JSON counts
+/// as a recording, so that its error is reported.
+fn holds_game_states(text: &str) -> bool {
+    let Ok(top) = serde_json::from_str::<&RawValue>(text) else {
+        return true;
+    };
+    let first = if top.get().starts_with('[') {
+        match serde_json::from_str::<Vec<&RawValue>>(top.get()) {
+            Ok(entries) => match entries.first() {
+                Some(first) => *first,
+                None => return false,
+            },
+            Err(_) => return true,
+        }
+    } else {
+        top
+    };
+    match serde_json::from_str::<HashMap<String, &RawValue>>(first.get()) {
+        Ok(keys) => ["game_state", "community_cards", "current_buy_in"]
+            .iter()
+            .any(|key| keys.contains_key(*key)),
+        Err(_) => true,
+    }
+}
+
+/// Fills `asked` on the decisions of a viewer log (see the module docs); `records` are one
+/// file's, in order. Does nothing to records that are not viewer-log entries.
+fn rebuild_log_decisions(records: &mut [Recorded]) {
+    // Blinds still to be posted in this hand, and the minimum raise as the hand goes.
+    let mut blinds_left = 0;
+    let mut minimum_raise = Chips::ZERO;
+    let mut board_cards = 0;
+    for index in 0..records.len() {
+        let (before, rest) = records.split_at_mut(index);
+        let record = &mut rest[0];
+        let Origin::LogEntry {
+            kind,
+            on_turn,
+            asked,
+            ..
+        } = &mut record.origin
+        else {
+            return;
+        };
+        match kind.as_deref() {
+            None => {
+                blinds_left = 2;
+                minimum_raise = record.state.small_blind;
+                board_cards = 0;
+                continue;
+            }
+            Some("card_deal") => {
+                if record.state.community_cards.len() != board_cards {
+                    board_cards = record.state.community_cards.len();
+                    minimum_raise = record.state.big_blind();
+                }
+                continue;
+            }
+            Some("bet") => {}
+            Some(_) => continue,
+        }
+        let (Some(seat), Some(previous)) = (*on_turn, before.last()) else {
+            continue;
+        };
+        if blinds_left > 0 {
+            blinds_left -= 1;
+            continue;
+        }
+        let mut state = previous.state.clone();
+        if let Origin::LogEntry {
+            kind: Some(previous_kind),
+            message: Some(previous_message),
+            on_turn: Some(folded),
+            ..
+        } = &previous.origin
+        {
+            if previous_kind == "bet" && previous_message.contains("(fold)") {
+                if let Some(player) = state.players.get_mut(folded.index()) {
+                    if player.status == shared::PlayerStatus::Active {
+                        player.status = shared::PlayerStatus::Folded;
+                    }
+                }
+            }
+        }
+        for (position, player) in state.players.iter_mut().enumerate() {
+            if position != seat.index() {
+                player.hole_cards = None;
+            }
+        }
+        state.in_action = Some(seat);
+        state.minimum_raise = Some(minimum_raise);
+        let raised_by = record
+            .state
+            .current_buy_in
+            .saturating_sub(previous.state.current_buy_in);
+        minimum_raise = minimum_raise.max(raised_by);
+        *asked = Some(Box::new(state));
     }
 }
 
@@ -372,6 +538,7 @@ fn load_object(whole: &str, object: &str, source: Source) -> Result<Recorded, Lo
             kind: entry.kind,
             message: entry.message,
             on_turn: entry.on_turn,
+            asked: None,
         },
     })
 }

@@ -2,6 +2,8 @@
 //! (missing Content-Type, chunked bodies, oversized bodies) without a client library.
 #![allow(dead_code)]
 
+pub mod process;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::Duration;
