@@ -11,6 +11,7 @@
 //! - [`tournament`]: a run of N sit'n'gos (seeds, seating, parallel games, `results.json`);
 //! - [`house`]: house bots (the template and the example bots) by kind name;
 //! - [`progress`]: progress bars;
+//! - [`web`]: the browser viewer of finished runs and games (read-only);
 //! - [`cli`]: the `dealer` command line (`demo`, `run`, `bots`).
 #![warn(missing_docs)]
 
@@ -25,3 +26,4 @@ pub mod result;
 pub mod runner;
 pub mod seat;
 pub mod tournament;
+pub mod web;
