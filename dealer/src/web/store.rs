@@ -192,12 +192,15 @@ impl Stamp {
     }
 }
 
+/// The runs found in the served folder, by id.
+type RunIndex = BTreeMap<String, Arc<RunFolder>>;
+
 /// The served folder: runs found in it (itself and its direct subfolders), cached.
 #[derive(Debug)]
 pub struct ResultsFolder {
     /// The folder, canonical (symlinks resolved).
     root: PathBuf,
-    runs: Mutex<Option<(Stamp, Arc<BTreeMap<String, Arc<RunFolder>>>)>>,
+    runs: Mutex<Option<(Stamp, Arc<RunIndex>)>>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -320,7 +323,7 @@ impl ResultsFolder {
         })
     }
 
-    fn run_folders(&self) -> Result<Arc<BTreeMap<String, Arc<RunFolder>>>, StoreError> {
+    fn run_folders(&self) -> Result<Arc<RunIndex>, StoreError> {
         let stamp = Stamp::of(&[&self.root]);
         let mut cached = lock(&self.runs);
         if let Some((old, runs)) = cached.as_ref() {
