@@ -429,6 +429,9 @@ async fn new_games_and_rewritten_results_show_without_a_restart() {
         .unwrap()
         .contains("results.json cannot be read"));
     assert_eq!(summary["games"].as_array().unwrap().len(), 3);
+    // A run folder created empty, listed, then filled.
+    std::fs::create_dir_all(served.root.join("later")).unwrap();
+    assert_eq!(served.json("/api/runs").await.as_array().unwrap().len(), 3);
     std::fs::create_dir_all(served.root.join("later/game-1")).unwrap();
     let ids = served.json("/api/runs").await;
     assert_eq!(ids.as_array().unwrap().len(), 4);

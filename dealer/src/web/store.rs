@@ -324,7 +324,16 @@ impl ResultsFolder {
     }
 
     fn run_folders(&self) -> Result<Arc<RunIndex>, StoreError> {
-        let stamp = Stamp::of(&[&self.root]);
+        // The folder and each subfolder: a run folder created empty and filled later changes
+        // only its own modification time.
+        let children: Vec<PathBuf> = std::fs::read_dir(&self.root)
+            .map_err(|source| self.io_error(&self.root, source))?
+            .flatten()
+            .map(|entry| entry.path())
+            .collect();
+        let mut watched: Vec<&Path> = vec![&self.root];
+        watched.extend(children.iter().map(PathBuf::as_path));
+        let stamp = Stamp::of(&watched);
         let mut cached = lock(&self.runs);
         if let Some((old, runs)) = cached.as_ref() {
             if *old == stamp {

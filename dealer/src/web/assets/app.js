@@ -34,7 +34,7 @@ function setAttrs(node, attrs) {
 }
 
 function append(node, children) {
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child === undefined || child === null || child === false) continue;
     node.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
@@ -154,7 +154,7 @@ async function runPage(runId) {
   setCrumbs([['Runs', '#/'], [runId === '_' ? 'this run' : runId]]);
   const summary = await getJson(`/api/runs/${enc(runId)}`);
   const results = summary.results;
-  const nodes = [el('h1', { text: `Run ${summary.run.folder === '.' ? '' : summary.run.folder}`.trim() })];
+  const nodes = [el('h1', { text: summary.run.folder === '.' ? 'This run' : `Run ${summary.run.folder}` })];
   if (summary.run.results_error) nodes.push(alertBox(summary.run.results_error));
   if (results) {
     const config = results.config || {};
@@ -262,11 +262,11 @@ function tableView(log, result) {
   const speedSelect = el('select', { 'aria-label': 'speed', onchange: () => { speed = Number(speedSelect.value); if (timer) { pause(); play(); } } },
     SPEEDS.map(([label, ms]) => el('option', { value: ms, selected: ms === speed, text: label })));
   const controls = el('div', { class: 'controls' },
-    el('button', { type: 'button', title: 'previous hand (↑)', 'data-testid': 'prev-hand', onclick: () => jumpHand(-1), text: '⏮ Hand' }),
+    el('button', { type: 'button', title: 'previous hand (↑)', 'data-testid': 'prev-hand', onclick: () => jumpHand(-1), text: '« Hand' }),
     el('button', { type: 'button', title: 'step back (←)', 'data-testid': 'prev', onclick: () => go(index - 1), text: '◀ Back' }),
     playButton,
     el('button', { type: 'button', title: 'step forward (→)', 'data-testid': 'next', onclick: () => go(index + 1), text: 'Step ▶' }),
-    el('button', { type: 'button', title: 'next hand (↓)', 'data-testid': 'next-hand', onclick: () => jumpHand(1), text: 'Hand ⏭' }),
+    el('button', { type: 'button', title: 'next hand (↓)', 'data-testid': 'next-hand', onclick: () => jumpHand(1), text: 'Hand »' }),
     el('form', { class: 'jump', onsubmit: (event) => { event.preventDefault(); goHand(Number(handInput.value)); } },
       el('label', {}, 'Hand ', handInput), el('button', { type: 'submit', 'data-testid': 'hand-go', text: 'Go' })),
     speedSelect, position);
