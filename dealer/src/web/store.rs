@@ -3,7 +3,7 @@
 //!
 //! A request names a run and a game only by the keys of an index built by listing the folder
 //! (run folder names, game numbers, player names from the players' log headers); no part of a
-//! URL is ever joined to a path. Every file is also opened through [`ResultsFolder::open`], which
+//! URL is ever joined to a path. Every file is also opened through `ResultsFolder::open`, which
 //! refuses anything whose real path (symlinks resolved) is outside the folder.
 //!
 //! The runs list and each run's summary are cached and rebuilt only when the modification time
