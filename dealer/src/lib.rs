@@ -12,6 +12,7 @@
 //! - [`tournament`]: a run of N sit'n'gos (seeds, seating, parallel games, `results.json`);
 //! - [`house`]: house bots (the team's strategy and the example bots) by kind;
 //! - [`progress`]: progress bars;
+//! - [`web`]: the browser viewer of finished runs and games (read-only);
 //! - [`cli`]: the `dealer` command line (`demo`, `run`, `bots`): arguments, commands, tables.
 #![warn(missing_docs)]
 
@@ -27,3 +28,4 @@ pub mod runner;
 pub mod seat;
 pub mod settings;
 pub mod tournament;
+pub mod web;

@@ -1,0 +1,460 @@
+// Lean Poker results viewer: runs, leaderboards, the table view of a game's viewer log, and a
+// team's view of its own bot. Everything that comes from a file is put on the page with
+// textContent or as an attribute value, never parsed as HTML: team names and bot output are
+// untrusted.
+'use strict';
+
+const app = document.getElementById('app');
+const crumbs = document.getElementById('crumbs');
+
+// ---------- DOM helpers (no innerHTML anywhere) ----------
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  setAttrs(node, attrs);
+  append(node, children);
+  return node;
+}
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+function svg(tag, attrs, ...children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  setAttrs(node, attrs);
+  append(node, children);
+  return node;
+}
+
+function setAttrs(node, attrs) {
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === 'text') node.textContent = String(value);
+    else if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, String(value));
+  }
+}
+
+function append(node, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === undefined || child === null || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+function clear(node) {
+  while (node.firstChild) node.firstChild.remove();
+}
+
+function show(...nodes) {
+  clear(app);
+  append(app, nodes);
+}
+
+function alertBox(message) {
+  return el('div', { class: 'alert', role: 'alert', 'data-testid': 'error', text: message });
+}
+
+function setCrumbs(items) {
+  clear(crumbs);
+  items.forEach(([label, href], i) => {
+    if (i > 0) crumbs.append(' › ');
+    crumbs.append(href ? el('a', { href, text: label }) : el('span', { text: label }));
+  });
+}
+
+const enc = encodeURIComponent;
+const runHref = (run) => `#/run/${enc(run)}`;
+const gameHref = (run, game) => `#/run/${enc(run)}/game/${enc(game)}`;
+const playerHref = (run, game, name) => `#/run/${enc(run)}/game/${enc(game)}/player/${enc(name)}`;
+const apiGame = (run, game) => `/api/runs/${enc(run)}/games/${enc(game)}`;
+
+class ApiError extends Error {}
+
+async function getJson(url) {
+  let response;
+  try {
+    response = await fetch(url, { headers: { Accept: 'application/json' } });
+  } catch (error) {
+    throw new ApiError(`The server cannot be reached (${error.message}).`);
+  }
+  let body = null;
+  try {
+    body = await response.json();
+  } catch (error) {
+    body = null;
+  }
+  if (!response.ok) {
+    const why = body && typeof body.error === 'string' ? body.error : response.statusText;
+    throw new ApiError(why);
+  }
+  return body;
+}
+
+// ---------- Cards ----------
+
+const SUITS = { spades: '♠', hearts: '♥', diamonds: '♦', clubs: '♣' };
+const RED = new Set(['hearts', 'diamonds']);
+
+function cardNode(card) {
+  if (!card) return el('span', { class: 'card slot' });
+  const suit = String(card.suit || '').toLowerCase();
+  const label = `${card.rank}${SUITS[suit] || suit}`;
+  return el('span', { class: `card${RED.has(suit) ? ' red' : ''}`, title: `${card.rank} of ${suit}`, text: label });
+}
+
+const cardsText = (cards) => (cards || []).map((c) => `${c.rank}${SUITS[String(c.suit).toLowerCase()] || c.suit}`).join(' ');
+
+// ---------- Routing ----------
+
+let stopCurrent = () => {};
+
+async function route() {
+  stopCurrent();
+  stopCurrent = () => {};
+  const parts = location.hash.replace(/^#\/?/, '').split('/').filter((p) => p !== '').map(decodeURIComponent);
+  try {
+    if (parts[0] === 'run' && parts.length === 2) await runPage(parts[1]);
+    else if (parts[0] === 'run' && parts[2] === 'game' && parts.length === 4) await gamePage(parts[1], parts[3]);
+    else if (parts[0] === 'run' && parts[2] === 'game' && parts[4] === 'player' && parts.length === 6) await playerPage(parts[1], parts[3], parts[5]);
+    else await runsPage(parts.length === 0);
+  } catch (error) {
+    show(alertBox(error instanceof ApiError ? error.message : `Something went wrong: ${error.message}`));
+  }
+}
+
+window.addEventListener('hashchange', route);
+window.addEventListener('DOMContentLoaded', route);
+
+// ---------- Runs ----------
+
+async function runsPage(isHome) {
+  setCrumbs([['Runs']]);
+  const runs = await getJson('/api/runs');
+  if (isHome && runs.length === 1) {
+    location.replace(runHref(runs[0].id));
+    return;
+  }
+  if (runs.length === 0) {
+    show(el('h1', { text: 'Runs' }), el('p', { text: 'No run found in the served folder (a run has results.json, game-<n>/ folders or a log.json).' }));
+    return;
+  }
+  const rows = runs.map((run) => el('tr', {},
+    el('td', {}, el('a', { href: runHref(run.id), text: run.folder })),
+    el('td', { text: run.tournament_id || '–' }),
+    el('td', { class: 'num', text: run.games_planned == null ? run.games_found : `${run.games_found} / ${run.games_planned}` }),
+    el('td', { text: run.complete == null ? (run.results_error ? 'results.json unreadable' : 'no results.json') : (run.complete ? 'complete' : 'stopped early') }),
+    el('td', { text: run.leader || '–' }),
+    el('td', { text: run.modified ? new Date(run.modified * 1000).toISOString().replace('T', ' ').slice(0, 16) : '' })));
+  show(el('h1', { text: 'Runs' }),
+    el('table', { class: 'grid', 'data-testid': 'runs' },
+      el('thead', {}, el('tr', {}, ['Folder', 'Tournament', 'Games', 'State', 'Leader', 'Modified (UTC)'].map((h) => el('th', { text: h })))),
+      el('tbody', {}, rows)));
+}
+
+async function runPage(runId) {
+  setCrumbs([['Runs', '#/'], [runId === '_' ? 'this run' : runId]]);
+  const summary = await getJson(`/api/runs/${enc(runId)}`);
+  const results = summary.results;
+  const nodes = [el('h1', { text: summary.run.folder === '.' ? 'This run' : `Run ${summary.run.folder}` })];
+  if (summary.run.results_error) nodes.push(alertBox(summary.run.results_error));
+  if (results) {
+    const config = results.config || {};
+    nodes.push(el('p', { class: 'muted', text:
+      `Tournament ${results.tournament_id} · seed ${results.seed}${results.reproducible ? ' (reproducible)' : ''} · ` +
+      `${summary.games.filter((g) => g.recorded).length} of ${results.games_planned} games · ` +
+      `stack ${config.starting_stack} · blinds ${config.blinds} · bad answers: ${config.bad_answers}` +
+      (results.stopped_because ? ` · stopped: ${results.stopped_because}` : '') }));
+    nodes.push(el('h2', { text: 'Leaderboard' }));
+    nodes.push(el('table', { class: 'grid leaderboard', 'data-testid': 'leaderboard' },
+      el('thead', {}, el('tr', {}, ['#', 'Player', 'Points', 'Games', 'Wins', '2nd', 'Bans', 'Absent'].map((h) => el('th', { text: h })))),
+      el('tbody', {}, (results.totals || []).map((total, i) => el('tr', { 'data-testid': 'leaderboard-row' },
+        el('td', { class: 'num', text: i + 1 }),
+        el('td', { class: 'name', 'data-testid': 'leader-name', text: total.name }),
+        el('td', { class: 'num strong', 'data-testid': 'leader-points', text: total.points }),
+        el('td', { class: 'num', text: total.games }),
+        el('td', { class: 'num', text: total.wins }),
+        el('td', { class: 'num', text: total.seconds }),
+        el('td', { class: 'num', text: total.bans }),
+        el('td', { class: 'num', text: total.absent }))))));
+  }
+  nodes.push(el('h2', { text: 'Games' }));
+  if (summary.games.length === 0) nodes.push(el('p', { text: 'No game folder yet.' }));
+  else nodes.push(el('table', { class: 'grid', 'data-testid': 'games' },
+    el('thead', {}, el('tr', {}, ['Game', 'Winner', 'Hands', 'Banned', 'State'].map((h) => el('th', { text: h })))),
+    el('tbody', {}, summary.games.map((game) => el('tr', {},
+      el('td', {}, game.has_log || game.recorded ? el('a', { href: gameHref(runId, game.game), 'data-testid': 'game-link', text: `game ${game.game}` }) : `game ${game.game}`),
+      el('td', { class: 'name', text: game.winner || '–' }),
+      el('td', { class: 'num', text: game.hands_played == null ? '–' : game.hands_played }),
+      el('td', { class: 'name', text: game.banned.length ? game.banned.join(', ') : '' }),
+      el('td', { text: game.recorded ? (game.has_log ? 'finished' : 'finished, no log.json') : 'not in results.json (cut off?)' }))))));
+  show(...nodes);
+}
+
+// ---------- Table view ----------
+
+const SPEEDS = [['slow', 1200], ['normal', 600], ['fast', 250], ['fastest', 60]];
+
+async function gamePage(runId, gameId) {
+  setCrumbs([['Runs', '#/'], [runId === '_' ? 'this run' : runId, runHref(runId)], [`game ${gameId}`]]);
+  const details = await getJson(apiGame(runId, gameId));
+  const header = [el('h1', { text: `Game ${gameId}` })];
+  const result = details.result;
+  if (result) {
+    header.push(el('p', { class: 'muted', 'data-testid': 'game-summary', text:
+      `${result.standings.map((s) => `${s.place}. ${s.name} (${s.points} pts)`).join(' · ')} · ${result.hands_played} hands · ended: ${result.ended_by}` }));
+  }
+  if (details.players.length) {
+    header.push(el('p', { class: 'players-links' }, 'Each team\'s requests and answers: ',
+      details.players.map((p, i) => [i ? ' · ' : '', el('a', { href: playerHref(runId, gameId, p.name), 'data-testid': 'player-link', text: p.name })])));
+  }
+  let log;
+  try {
+    log = await getJson(`${apiGame(runId, gameId)}/log`);
+  } catch (error) {
+    show(...header, alertBox(`This game's log cannot be shown: ${error.message}`));
+    return;
+  }
+  show(...header, tableView(log, result));
+}
+
+function tableView(log, result) {
+  const entries = log.entries;
+  const seats = Math.max(...entries.map((e) => e.game_state.players.length));
+  let index = 0;
+  let timer = null;
+  let speed = SPEEDS[1][1];
+
+  // Fixed structure, built once; stepping only changes text and classes (no layout jump).
+  const seatNodes = [];
+  const felt = el('div', { class: 'felt', 'data-testid': 'table' });
+  for (let seat = 0; seat < seats; seat++) {
+    const angle = Math.PI / 2 + (2 * Math.PI * seat) / seats;
+    const node = {
+      box: el('div', { class: 'seat', 'data-testid': `seat-${seat}` }),
+      name: el('div', { class: 'seat-name', 'data-testid': 'seat-name' }),
+      version: el('div', { class: 'seat-version' }),
+      stack: el('div', { class: 'seat-stack', 'data-testid': 'seat-stack' }),
+      cards: el('div', { class: 'seat-cards', 'data-testid': 'seat-cards' }),
+      bet: el('div', { class: 'seat-bet', 'data-testid': 'seat-bet' }),
+      badge: el('div', { class: 'seat-badge' }),
+      button: el('div', { class: 'button-chip', title: 'dealer button', text: 'D' }),
+    };
+    node.box.append(node.button, node.name, node.version, node.cards, node.stack, node.badge);
+    // Seats on an ellipse, clockwise from the bottom centre.
+    node.box.style.left = `${50 + 41 * Math.cos(angle)}%`;
+    node.box.style.top = `${50 + 38 * Math.sin(angle)}%`;
+    node.bet.style.left = `${50 + 24 * Math.cos(angle)}%`;
+    node.bet.style.top = `${50 + 20 * Math.sin(angle)}%`;
+    felt.append(node.box, node.bet);
+    seatNodes.push(node);
+  }
+  const boardSlots = [0, 1, 2, 3, 4].map(() => el('span', { class: 'board-slot' }));
+  const board = el('div', { class: 'board', 'data-testid': 'board' }, boardSlots);
+  const pot = el('span', { 'data-testid': 'pot' });
+  const blinds = el('span', { 'data-testid': 'blinds' });
+  const roundLabel = el('span', { 'data-testid': 'round' });
+  felt.append(el('div', { class: 'centre' }, el('div', { class: 'round' }, 'Hand ', roundLabel), board,
+    el('div', { class: 'pot' }, 'Pot ', pot), el('div', { class: 'blinds' }, 'Blinds ', blinds)));
+
+  const message = el('div', { class: 'message', 'data-testid': 'message' });
+  const position = el('span', { class: 'position', 'data-testid': 'entry-index' });
+  const playButton = el('button', { type: 'button', 'data-testid': 'play', onclick: () => (timer ? pause() : play()), text: '▶ Play' });
+  const handInput = el('input', { type: 'number', min: 0, 'aria-label': 'hand number', 'data-testid': 'hand-input', class: 'hand-input' });
+  const speedSelect = el('select', { 'aria-label': 'speed', onchange: () => { speed = Number(speedSelect.value); if (timer) { pause(); play(); } } },
+    SPEEDS.map(([label, ms]) => el('option', { value: ms, selected: ms === speed, text: label })));
+  const controls = el('div', { class: 'controls' },
+    el('button', { type: 'button', title: 'previous hand (↑)', 'data-testid': 'prev-hand', onclick: () => jumpHand(-1), text: '« Hand' }),
+    el('button', { type: 'button', title: 'step back (←)', 'data-testid': 'prev', onclick: () => go(index - 1), text: '◀ Back' }),
+    playButton,
+    el('button', { type: 'button', title: 'step forward (→)', 'data-testid': 'next', onclick: () => go(index + 1), text: 'Step ▶' }),
+    el('button', { type: 'button', title: 'next hand (↓)', 'data-testid': 'next-hand', onclick: () => jumpHand(1), text: 'Hand »' }),
+    el('form', { class: 'jump', onsubmit: (event) => { event.preventDefault(); goHand(Number(handInput.value)); } },
+      el('label', {}, 'Hand ', handInput), el('button', { type: 'submit', 'data-testid': 'hand-go', text: 'Go' })),
+    speedSelect, position);
+
+  const banList = log.bans.length
+    ? el('div', { class: 'bans', 'data-testid': 'bans' }, el('h3', { text: 'Bans' }),
+      el('ul', {}, log.bans.map((ban) => el('li', {},
+        el('a', { href: '#', onclick: (event) => { event.preventDefault(); go(ban.entry); } , text: `entry ${ban.entry + 1}` }),
+        `: ${ban.player} — ${ban.reason}`))))
+    : null;
+
+  const chart = stackChart(log, (entry) => go(entry));
+
+  function currentHand() {
+    let hand = 0;
+    for (let i = 0; i < log.hands.length; i++) if (log.hands[i].entry <= index) hand = i;
+    return hand;
+  }
+
+  function jumpHand(delta) {
+    const hand = currentHand();
+    const target = delta < 0 && log.hands[hand].entry < index ? hand : hand + delta;
+    if (target >= 0 && target < log.hands.length) go(log.hands[target].entry);
+  }
+
+  function goHand(round) {
+    const hand = log.hands.find((h) => h.round === round);
+    if (hand) go(hand.entry);
+    else message.textContent = `There is no hand ${round} in this log (hands ${log.hands[0].round}–${log.hands[log.hands.length - 1].round}).`;
+  }
+
+  function play() {
+    if (index >= entries.length - 1) go(0);
+    playButton.textContent = '⏸ Pause';
+    timer = setInterval(() => {
+      if (index >= entries.length - 1) pause();
+      else go(index + 1);
+    }, speed);
+  }
+
+  function pause() {
+    clearInterval(timer);
+    timer = null;
+    playButton.textContent = '▶ Play';
+  }
+
+  function go(target) {
+    index = Math.max(0, Math.min(entries.length - 1, target));
+    draw();
+  }
+
+  function draw() {
+    const entry = entries[index];
+    const state = entry.game_state;
+    const banHere = log.bans.find((b) => b.entry === index);
+    state.players.forEach((player, seat) => {
+      const node = seatNodes[seat];
+      node.box.className = `seat status-${player.status}${entry.on_turn === seat ? ' on-turn' : ''}${player.amount_won ? ' winner' : ''}`;
+      node.name.textContent = player.name;
+      node.name.title = player.name;
+      node.version.textContent = player.version || '';
+      node.version.title = player.version || '';
+      node.stack.textContent = player.stack;
+      node.bet.textContent = player.bet ? player.bet : '';
+      node.bet.className = `seat-bet${player.bet ? '' : ' empty'}`;
+      clear(node.cards);
+      const cards = player.hole_cards || [];
+      for (let i = 0; i < 2; i++) node.cards.append(cardNode(cards[i]));
+      const banned = log.bans.find((b) => b.player === player.name && b.entry <= index);
+      node.badge.textContent = player.amount_won ? `won ${player.amount_won}` : banned ? 'BANNED' : player.status === 'active' ? '' : player.status;
+      node.badge.title = banned ? banned.reason : '';
+      node.button.className = `button-chip${state.dealer === seat ? '' : ' hidden'}`;
+    });
+    for (let seat = state.players.length; seat < seats; seat++) seatNodes[seat].box.className = 'seat empty';
+    boardSlots.forEach((slot, i) => {
+      clear(slot);
+      slot.append(cardNode(state.community_cards[i]));
+    });
+    pot.textContent = state.pot ?? '–';
+    blinds.textContent = `${state.small_blind ?? '?'}/${state.big_blind ?? (state.small_blind != null ? state.small_blind * 2 : '?')}`;
+    roundLabel.textContent = state.round ?? log.hands[currentHand()].round;
+    message.textContent = entry.message || (index === 0 || !entry.type ? 'A new hand starts.' : '');
+    message.className = `message${banHere ? ' banned' : ''}`;
+    position.textContent = `entry ${index + 1} / ${entries.length}`;
+    handInput.placeholder = String(log.hands[currentHand()].round);
+    chart.mark(currentHand());
+  }
+
+  const onKey = (event) => {
+    if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
+    const actions = { ArrowRight: () => go(index + 1), ArrowLeft: () => go(index - 1), ArrowDown: () => jumpHand(1), ArrowUp: () => jumpHand(-1), ' ': () => (timer ? pause() : play()), Home: () => go(0), End: () => go(entries.length - 1) };
+    const action = actions[event.key];
+    if (action) {
+      event.preventDefault();
+      action();
+    }
+  };
+  document.addEventListener('keydown', onKey);
+  stopCurrent = () => {
+    pause();
+    document.removeEventListener('keydown', onKey);
+  };
+
+  draw();
+  const summary = result ? null : el('p', { class: 'muted', text: 'This game is not in a results.json (a log from another dealer, or a game that was cut off).' });
+  return el('section', { class: 'game' }, summary, controls, felt, message,
+    el('p', { class: 'muted keys', text: 'Keys: ← → step, ↑ ↓ hand, space play/pause, Home/End.' }),
+    el('div', { class: 'below' }, chart.node, banList));
+}
+
+// Every player's stack at the start of each hand (and after the last entry), as an SVG chart.
+const COLOURS = ['#e6194b', '#3cb44b', '#ffe119', '#4363d8', '#f58231', '#911eb4', '#42d4f4', '#f032e6', '#bfef45', '#fabed4'];
+
+function stackChart(log, onPick) {
+  const entries = log.entries;
+  const points = log.hands.map((hand) => entries[hand.entry].game_state.players.map((p) => p.stack + (p.bet || 0)));
+  points.push(entries[entries.length - 1].game_state.players.map((p) => p.stack + (p.bet || 0)));
+  const names = entries[0].game_state.players.map((p) => p.name);
+  const max = Math.max(1, ...points.flat());
+  const width = 720;
+  const height = 240;
+  const pad = { left: 56, right: 12, top: 12, bottom: 28 };
+  const x = (i) => pad.left + ((width - pad.left - pad.right) * i) / Math.max(1, points.length - 1);
+  const y = (v) => height - pad.bottom - ((height - pad.top - pad.bottom) * v) / max;
+  const chart = svg('svg', { viewBox: `0 0 ${width} ${height}`, class: 'chart', role: 'img', 'aria-label': 'Stacks over the hands', 'data-testid': 'stack-chart' });
+  chart.append(svg('line', { x1: pad.left, y1: y(0), x2: width - pad.right, y2: y(0), class: 'axis' }));
+  chart.append(svg('line', { x1: pad.left, y1: pad.top, x2: pad.left, y2: y(0), class: 'axis' }));
+  chart.append(svg('text', { x: pad.left - 6, y: y(max) + 4, class: 'tick end', text: max }));
+  chart.append(svg('text', { x: pad.left - 6, y: y(0), class: 'tick end', text: 0 }));
+  chart.append(svg('text', { x: width - pad.right, y: height - 6, class: 'tick end', text: `hand ${log.hands[log.hands.length - 1].round}` }));
+  chart.append(svg('text', { x: pad.left, y: height - 6, class: 'tick', text: `hand ${log.hands[0].round}` }));
+  names.forEach((name, seat) => {
+    const line = points.map((row, i) => `${x(i).toFixed(1)},${y(row[seat] ?? 0).toFixed(1)}`).join(' ');
+    chart.append(svg('polyline', { points: line, class: 'series', stroke: COLOURS[seat % COLOURS.length] }, svg('title', { text: name })));
+  });
+  const marker = svg('line', { x1: x(0), y1: pad.top, x2: x(0), y2: y(0), class: 'marker' });
+  chart.append(marker);
+  chart.addEventListener('click', (event) => {
+    const box = chart.getBoundingClientRect();
+    const at = ((event.clientX - box.left) / box.width) * width;
+    const hand = Math.round(((at - pad.left) / (width - pad.left - pad.right)) * Math.max(1, points.length - 1));
+    if (hand >= 0 && hand < log.hands.length) onPick(log.hands[hand].entry);
+  });
+  const legend = el('ul', { class: 'legend' }, names.map((name, seat) => {
+    const swatch = el('span', { class: 'swatch' });
+    swatch.style.background = COLOURS[seat % COLOURS.length];
+    return el('li', {}, swatch, el('span', { text: name }));
+  }));
+  return {
+    node: el('div', { class: 'chart-box' }, el('h3', { text: 'Stacks (chips + bet) at the start of each hand — click to jump' }), chart, legend),
+    mark(hand) {
+      marker.setAttribute('x1', x(hand));
+      marker.setAttribute('x2', x(hand));
+    },
+  };
+}
+
+// ---------- A team's view of its own bot ----------
+
+async function playerPage(runId, gameId, name) {
+  setCrumbs([['Runs', '#/'], [runId === '_' ? 'this run' : runId, runHref(runId)], [`game ${gameId}`, gameHref(runId, gameId)], [name]]);
+  const data = await getJson(`${apiGame(runId, gameId)}/players/${enc(name)}`);
+  const nodes = [el('h1', {}, 'Requests to ', el('span', { class: 'name', 'data-testid': 'player-name', text: data.name }), data.seat == null ? '' : ` (seat ${data.seat})`)];
+  nodes.push(el('p', { class: 'muted', text:
+    'Every bet_request this player got in the game and what it answered. "game_state.json" downloads the exact document sent: a fixture for the SDK\'s testing kit (player::testing::load).' }));
+  for (const problem of data.problems) nodes.push(alertBox(problem));
+  if (data.requests.length === 0) nodes.push(el('p', { text: 'No bet_request recorded for this player (requests.jsonl is missing or the player was never asked).' }));
+  else nodes.push(el('table', { class: 'grid requests', 'data-testid': 'requests' },
+    el('thead', {}, el('tr', {}, ['Hand', 'Hole cards', 'Board', 'Pot', 'To call', 'Stack', 'Answer', 'Read as', 'Latency', 'Fixture'].map((h) => el('th', { text: h })))),
+    el('tbody', {}, data.requests.map((request) => {
+      const state = request.game_state || {};
+      const me = (state.players || [])[request.seat] || {};
+      const toCall = Math.max(0, (state.current_buy_in || 0) - (me.bet || 0));
+      return el('tr', { class: request.error ? 'bad' : '', 'data-testid': 'request-row' },
+        el('td', { class: 'num', text: request.round }),
+        el('td', { text: cardsText(me.hole_cards) }),
+        el('td', { text: cardsText(state.community_cards) || '–' }),
+        el('td', { class: 'num', text: state.pot ?? '' }),
+        el('td', { class: 'num', text: toCall }),
+        el('td', { class: 'num', text: me.stack ?? '' }),
+        el('td', { class: 'mono', text: request.answer == null ? '(no answer)' : JSON.stringify(request.answer) }),
+        el('td', { text: `${request.action || '–'}${request.amount ? ` ${request.amount}` : ''}${request.error ? ` — ${request.error}` : ''}` }),
+        el('td', { class: 'num', text: request.latency_us == null ? '' : `${request.latency_us} µs` }),
+        el('td', {}, el('a', { href: `${apiGame(runId, gameId)}/requests/${request.line}`, download: `game-${gameId}-round-${request.round}-line-${request.line}.json`, 'data-testid': 'fixture-link', text: 'game_state.json' })));
+    }))));
+  if (data.log != null) {
+    nodes.push(el('details', { class: 'raw-log' }, el('summary', { text: `The player's log (players/<name>.log)${data.log_cut ? ', first 2 MiB' : ''}` }),
+      el('pre', { 'data-testid': 'player-log', text: data.log })));
+  }
+  show(...nodes);
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# The results viewer's browser test: builds the dealer and the serve_results example, installs
+# what it needs (Debian's chromium when CI=true, playwright-core from package-lock.json), runs
+# test.mjs. Writes docs/screenshots/*.png. Exits non-zero on the first failure.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+chromium_bin="${CHROMIUM:-/usr/bin/chromium}"
+if [ ! -x "$chromium_bin" ]; then
+  if [ "${CI:-}" = "true" ]; then
+    echo "installing Debian's chromium"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "error: $chromium_bin not found; install it (apt-get install chromium) or set CHROMIUM" >&2
+    exit 1
+  fi
+fi
+if ! command -v node >/dev/null 2>&1; then
+  if [ "${CI:-}" = "true" ]; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null
+  else
+    echo "error: node not found; install Node.js 18 or newer" >&2
+    exit 1
+  fi
+fi
+
+npm ci --no-audit --no-fund --loglevel=error
+
+cargo build --locked --quiet -p lean-poker-dealer --bin dealer --example serve_results
+target_dir="$(cargo metadata --format-version 1 --no-deps --locked \
+  | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).target_directory))')"
+
+DEALER_BIN="$target_dir/debug/dealer" \
+SERVE_BIN="$target_dir/debug/examples/serve_results" \
+CHROMIUM="$chromium_bin" \
+  timeout 300 node test.mjs

@@ -1,0 +1,212 @@
+// End-to-end test of the results viewer in a real headless browser (Debian's chromium driven by
+// playwright-core). Plays a real `dealer run` (house bots, hostile team names, reproducible),
+// serves it with the `serve_results` example next to another dealer's log and a cut-off log,
+// then checks on screen: the leaderboard against results.json, board/pot/stacks at every step
+// of a hand against log.json, jumping to a hand, a team's requests against requests.jsonl,
+// the other dealer's log, the cut-off log's message, and that no team name ran as HTML.
+// Writes the README's screenshots to docs/screenshots/.
+//
+// Environment: DEALER_BIN and SERVE_BIN (built binaries), CHROMIUM (default /usr/bin/chromium).
+import { chromium } from 'playwright-core';
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, copyFileSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = join(here, '..', '..', '..');
+const fixtures = join(here, '..', 'fixtures', 'web');
+const screenshots = join(repo, 'docs', 'screenshots');
+const dealerBin = process.env.DEALER_BIN;
+const serveBin = process.env.SERVE_BIN;
+if (!dealerBin || !serveBin) throw new Error('set DEALER_BIN and SERVE_BIN (run ./run.sh)');
+
+let passed = 0;
+let failed = 0;
+function check(condition, what) {
+  if (condition) {
+    passed += 1;
+  } else {
+    failed += 1;
+    console.error(`FAILED: ${what}`);
+  }
+}
+function equal(actual, expected, what) {
+  const same = JSON.stringify(actual) === JSON.stringify(expected);
+  check(same, same ? what : `${what}: got ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)}`);
+}
+
+// ---------- The served folder ----------
+const work = mkdtempSync(join(tmpdir(), 'results-viewer-'));
+const served = join(work, 'served');
+execFileSync(dealerBin, ['run', '--quiet', '--config', join(fixtures, 'run.toml'), '--out', join(served, 'run')], { stdio: ['ignore', 'ignore', 'inherit'] });
+mkdirSync(join(served, 'other'), { recursive: true });
+copyFileSync(join(fixtures, 'other-dealer', 'log.json'), join(served, 'other', 'log.json'));
+mkdirSync(join(served, 'cut', 'game-1'), { recursive: true });
+const realLog = readFileSync(join(served, 'run', 'game-1', 'log.json'), 'utf8');
+writeFileSync(join(served, 'cut', 'game-1', 'log.json'), realLog.slice(0, Math.floor(realLog.length / 3)));
+
+const results = JSON.parse(readFileSync(join(served, 'run', 'results.json'), 'utf8'));
+const log = JSON.parse(realLog);
+const requestLines = readFileSync(join(served, 'run', 'game-1', 'requests.jsonl'), 'utf8').split('\n').filter((l) => l).map((l) => JSON.parse(l));
+
+// ---------- The server ----------
+const server = spawn(serveBin, [served, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+const url = await new Promise((resolve, reject) => {
+  let out = '';
+  const timer = setTimeout(() => reject(new Error('the server did not start in 30 s')), 30000);
+  server.stdout.on('data', (chunk) => {
+    out += chunk;
+    const match = out.match(/ at (http:\/\/\S+)/);
+    if (match) {
+      clearTimeout(timer);
+      resolve(match[1]);
+    }
+  });
+  server.on('exit', (code) => reject(new Error(`the server exited (${code})`)));
+});
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+
+const SUITS = { spades: '♠', hearts: '♥', diamonds: '♦', clubs: '♣' };
+const cardText = (c) => `${c.rank}${SUITS[c.suit] || c.suit}`;
+
+try {
+  const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+  const problems = [];
+  page.on('dialog', (dialog) => {
+    problems.push(`a dialog opened: ${dialog.message()}`);
+    dialog.dismiss();
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && !msg.text().includes('Failed to load resource')) problems.push(`console error: ${msg.text()}`);
+  });
+
+  // Runs list.
+  await page.goto(url);
+  await page.waitForSelector('[data-testid=runs]');
+  equal(await page.locator('[data-testid=runs] tbody tr').count(), 3, 'three runs listed');
+
+  // Leaderboard against results.json.
+  await page.goto(`${url}#/run/run`);
+  await page.waitForSelector('[data-testid=leaderboard]');
+  const names = await page.locator('[data-testid=leader-name]').allTextContents();
+  const points = await page.locator('[data-testid=leader-points]').allTextContents();
+  equal(names, results.totals.map((t) => t.name), 'leaderboard names (hostile ones as text)');
+  equal(points.map(Number), results.totals.map((t) => t.points), 'leaderboard points');
+  await page.screenshot({ path: join(screenshots, 'leaderboard.png'), fullPage: true });
+
+  // Table view of game 1: step through the first two hands, comparing with log.json.
+  await page.click('[data-testid=game-link] >> nth=0');
+  await page.waitForSelector('[data-testid=table]');
+  const screen = async () => page.evaluate(() => {
+    const text = (sel) => document.querySelector(sel).textContent;
+    const seats = [...document.querySelectorAll('.felt > .seat')].filter((s) => !s.classList.contains('empty'));
+    return {
+      position: text('[data-testid=entry-index]'),
+      pot: text('[data-testid=pot]'),
+      board: [...document.querySelectorAll('[data-testid=board] .card:not(.slot)')].map((c) => c.textContent),
+      names: seats.map((s) => s.querySelector('[data-testid=seat-name]').textContent),
+      stacks: seats.map((s) => s.querySelector('[data-testid=seat-stack]').textContent),
+      cards: seats.map((s) => [...s.querySelectorAll('.card:not(.slot)')].map((c) => c.textContent)),
+      message: text('[data-testid=message]'),
+    };
+  });
+  const expected = (index) => {
+    const state = log[index].game_state;
+    return {
+      position: `entry ${index + 1} / ${log.length}`,
+      pot: String(state.pot),
+      board: state.community_cards.map(cardText),
+      names: state.players.map((p) => p.name),
+      stacks: state.players.map((p) => String(p.stack)),
+      cards: state.players.map((p) => p.hole_cards.map(cardText)),
+      message: log[index].message || 'A new hand starts.',
+    };
+  };
+  const secondHand = log.findIndex((e, i) => i > 0 && e.game_state.round === 1);
+  const thirdHand = log.findIndex((e) => e.game_state.round === 2);
+  let mismatches = 0;
+  let steps = 0;
+  for (let index = 0; index < thirdHand; index++) {
+    if (index > 0) await page.keyboard.press('ArrowRight');
+    const got = await screen();
+    const want = expected(index);
+    if (JSON.stringify(got) !== JSON.stringify(want)) {
+      mismatches += 1;
+      if (mismatches < 4) console.error(`entry ${index}: screen ${JSON.stringify(got)}\n  log ${JSON.stringify(want)}`);
+    }
+    steps += 1;
+  }
+  equal(mismatches, 0, `board, pot, stacks, cards and message match log.json at each of ${steps} steps`);
+  check(steps > 10 && secondHand > 0, 'the first two hands have steps');
+  await page.keyboard.press('ArrowLeft');
+  equal(await screen(), expected(thirdHand - 2), 'step back');
+  await page.keyboard.press('ArrowUp');
+  equal((await screen()).position, expected(secondHand).position, 'previous hand goes to its first entry');
+
+  // Jump to a hand with a full board for the screenshot and the check.
+  const showdownIndex = log.findIndex((e) => e.type === 'showdown') >= 0 ? log.findIndex((e) => e.type === 'showdown') : log.length - 1;
+  const round = log[showdownIndex].game_state.round;
+  await page.fill('[data-testid=hand-input]', String(round));
+  await page.click('[data-testid=hand-go]');
+  const firstOfRound = log.findIndex((e) => e.game_state.round === round);
+  equal(await screen(), expected(firstOfRound), `jump to hand ${round}`);
+  for (let index = firstOfRound; index < showdownIndex; index++) await page.keyboard.press('ArrowRight');
+  equal(await screen(), expected(showdownIndex), 'showdown entry after stepping');
+  check(await page.locator('[data-testid=stack-chart] polyline').count() === log[0].game_state.players.length, 'one stack line per player');
+  await page.screenshot({ path: join(screenshots, 'table.png'), fullPage: true });
+
+  // Play/pause moves forward.
+  await page.click('[data-testid=play]');
+  await page.waitForTimeout(1500);
+  await page.click('[data-testid=play]');
+  const after = await screen();
+  check(after.position !== expected(showdownIndex).position, 'play advances');
+
+  // A team's view of its own bot.
+  const player = results.games[0].players[0];
+  await page.goto(`${url}#/run/run/game/1/player/${encodeURIComponent(player)}`);
+  await page.waitForSelector('[data-testid=player-name]');
+  equal(await page.textContent('[data-testid=player-name]'), player, 'player view title is the exact name');
+  equal(await page.locator('[data-testid=request-row]').count(), requestLines.filter((l) => l.player === player).length, 'one row per bet_request of the player');
+  const href = await page.getAttribute('[data-testid=fixture-link] >> nth=0', 'href');
+  const fixture = await (await fetch(new URL(href, url))).text();
+  const first = requestLines.find((l) => l.player === player);
+  equal(JSON.parse(fixture), first.game_state, 'the fixture link downloads the game_state sent');
+  await page.screenshot({ path: join(screenshots, 'player.png') });
+
+  // Another dealer's log (live captures 17-23): every entry opens.
+  const other = JSON.parse(readFileSync(join(fixtures, 'other-dealer', 'log.json'), 'utf8'));
+  await page.goto(`${url}#/run/other/game/1`);
+  await page.waitForSelector('[data-testid=table]');
+  let otherMismatches = 0;
+  for (let index = 0; index < other.length; index++) {
+    if (index > 0) await page.keyboard.press('ArrowRight');
+    const got = await screen();
+    const state = other[index].game_state;
+    if (got.pot !== String(state.pot) || JSON.stringify(got.stacks) !== JSON.stringify(state.players.map((p) => String(p.stack)))) otherMismatches += 1;
+  }
+  equal(otherMismatches, 0, 'another dealer\'s log: pot and stacks at every entry');
+
+  // A cut-off log: a clear message, not a broken page.
+  await page.goto(`${url}#/run/cut/game/1`);
+  await page.waitForSelector('[data-testid=error]');
+  const message = await page.textContent('[data-testid=error]');
+  check(message.includes('cut off'), `cut-off log message: ${message}`);
+
+  check(await page.evaluate(() => window.__xss === undefined), 'no team name ran as HTML');
+  equal(problems, [], 'no dialog, page error or console error');
+} finally {
+  await browser.close();
+  server.kill();
+  rmSync(work, { recursive: true, force: true });
+}
+
+console.log(`browser: ${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);
