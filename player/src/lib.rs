@@ -1,6 +1,7 @@
 //! The Lean Poker player SDK: write a [`Player`], serve it over HTTP, test it with recorded games.
 //!
-//! - [`Player`]: the trait your bot implements (`bet_request`, `showdown`, `version`);
+//! - [`Player`]: the trait your bot implements (`bet_request`, `showdown`, `version`), or
+//!   [`from_fn`] for a bot that is one function;
 //! - [`serve`] and [`ServerBuilder`]: the actix-web service that speaks the Lean Poker protocol
 //!   (spec §1, §6) and makes sure the dealer never bans you for a panic or a slow answer;
 //! - [`strategy`]: the template bot a team forks and edits (`player/src/strategy.rs`);
@@ -87,6 +88,7 @@
 
 mod auth;
 pub mod cli;
+mod from_fn;
 mod logging;
 mod runner;
 mod server;
@@ -94,6 +96,7 @@ mod service;
 pub mod strategy;
 pub mod testing;
 
+pub use from_fn::{from_fn, FnPlayer};
 pub use logging::init_logging;
 pub use server::{
     address_from_env, serve, BoundServer, ConfigError, RunningServer, ServeError, ServerBuilder,

@@ -58,6 +58,28 @@ pub enum Command {
     Run(Box<RunArgs>),
     /// List the house bot kinds usable with --bot NAME=KIND.
     Bots,
+    /// Open earlier results in a browser: the games of `dealer run` folders, read-only.
+    ///
+    /// Serves a web page (built into this program: no internet needed) with each run's
+    /// leaderboard, every game's table, step by step, and each player's requests and answers.
+    /// --out is one run folder, a folder of runs, or a folder holding a `log.json` written by
+    /// any Lean Poker dealer. Listens on 127.0.0.1 unless --bind says otherwise.
+    #[command(
+        after_help = "Examples:\n  dealer serve --out games\n  dealer serve --out games/friday --bind 0.0.0.0:8080"
+    )]
+    Serve(ServeArgs),
+}
+
+/// `dealer serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The folder to open: a `dealer run` output folder, a folder of them, or one with a
+    /// Lean Poker `log.json`. Nothing outside it is ever served.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Where to listen. The default serves this machine only; 0.0.0.0:PORT serves the network.
+    #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:8080")]
+    pub bind: std::net::SocketAddr,
 }
 
 const RUN_HELP: &str = "\

@@ -1,4 +1,4 @@
-//! The `dealer` command line: `demo`, `run` and `bots`. `main.rs` only calls [`main`].
+//! The `dealer` command line: `demo`, `run`, `bots` and `serve`. `main.rs` only calls [`main`].
 //!
 //! Layers, as ripgrep splits its flags: `args` is the raw command line (clap types, help,
 //! value parsers); [`crate::settings`] merges it with the config file into checked settings;
@@ -16,6 +16,7 @@ mod args;
 mod demo;
 mod report;
 mod run;
+mod serve;
 mod signals;
 
 use crate::progress::Screen;
@@ -78,6 +79,7 @@ pub fn main() -> ExitCode {
                 report::print(&report::bot_list());
                 Ok(())
             }
+            Command::Serve(args) => serve::serve(args, &screen).await,
         }
     });
     // Stragglers (a player thread stuck in a bot) must not keep the process alive.
