@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The results viewer's browser test: builds the dealer and the serve_results example, installs
+# The results viewer's browser test: builds the dealer (its `serve` command is the viewer), installs
 # what it needs (Debian's chromium when CI=true, playwright-core from package-lock.json), runs
 # test.mjs. Writes docs/screenshots/*.png. Exits non-zero on the first failure.
 set -euo pipefail
@@ -28,11 +28,10 @@ fi
 
 npm ci --no-audit --no-fund --loglevel=error
 
-cargo build --locked --quiet -p lean-poker-dealer --bin dealer --example serve_results
+cargo build --locked --quiet -p lean-poker-dealer --bin dealer
 target_dir="$(cargo metadata --format-version 1 --no-deps --locked \
   | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).target_directory))')"
 
 DEALER_BIN="$target_dir/debug/dealer" \
-SERVE_BIN="$target_dir/debug/examples/serve_results" \
 CHROMIUM="$chromium_bin" \
   timeout 300 node test.mjs

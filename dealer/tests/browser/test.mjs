@@ -6,7 +6,7 @@
 // the other dealer's log, the cut-off log's message, and that no team name ran as HTML.
 // Writes the README's screenshots to docs/screenshots/.
 //
-// Environment: DEALER_BIN and SERVE_BIN (built binaries), CHROMIUM (default /usr/bin/chromium).
+// Environment: DEALER_BIN (the built dealer; `dealer serve` is the viewer), CHROMIUM (default /usr/bin/chromium).
 import { chromium } from 'playwright-core';
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, copyFileSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
@@ -19,8 +19,7 @@ const repo = join(here, '..', '..', '..');
 const fixtures = join(here, '..', 'fixtures', 'web');
 const screenshots = join(repo, 'docs', 'screenshots');
 const dealerBin = process.env.DEALER_BIN;
-const serveBin = process.env.SERVE_BIN;
-if (!dealerBin || !serveBin) throw new Error('set DEALER_BIN and SERVE_BIN (run ./run.sh)');
+if (!dealerBin) throw new Error('set DEALER_BIN (run ./run.sh)');
 
 let passed = 0;
 let failed = 0;
@@ -52,7 +51,7 @@ const log = JSON.parse(realLog);
 const requestLines = readFileSync(join(served, 'run', 'game-1', 'requests.jsonl'), 'utf8').split('\n').filter((l) => l).map((l) => JSON.parse(l));
 
 // ---------- The server ----------
-const server = spawn(serveBin, [served, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+const server = spawn(dealerBin, ['serve', '--out', served, '--bind', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'inherit'] });
 const url = await new Promise((resolve, reject) => {
   let out = '';
   const timer = setTimeout(() => reject(new Error('the server did not start in 30 s')), 30000);
