@@ -409,6 +409,8 @@ impl BoundServer {
         })
         .disable_signals()
         .shutdown_timeout(builder.shutdown_timeout.as_secs().max(1))
+        // An answer is one small write that must leave at once (actix leaves Nagle on).
+        .tcp_nodelay(true)
         .backlog(1024);
         if let Some(workers) = builder.workers {
             server = server.workers(workers);

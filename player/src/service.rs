@@ -21,11 +21,16 @@
 use crate::auth::{Secret, CHALLENGES};
 use crate::runner::{CallFailure, StrategyRunner};
 use crate::{Player, SDK_VERSION};
+use actix_web::body::{BodyStream, MessageBody};
+use actix_web::error::PayloadError;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::{Method, StatusCode};
+use actix_web::web::{Bytes, BytesMut};
 use actix_web::{web, HttpRequest, HttpResponse};
 use shared::protocol::{Action, Request, RequestError};
 use shared::Chips;
+use std::future::poll_fn;
+use std::pin::pin;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -131,9 +136,9 @@ pub(crate) async fn handle(
     if declared.is_some_and(|length| length > state.body_limit as u64) {
         return too_large();
     }
-    let body = match payload.to_bytes_limited(state.body_limit).await {
-        Ok(Ok(body)) => body,
-        Ok(Err(error)) => {
+    let body = match read_body(payload, state.body_limit).await {
+        Ok(body) => body,
+        Err(BodyError::Read(error)) => {
             return reject(
                 started,
                 method,
@@ -141,7 +146,7 @@ pub(crate) async fn handle(
                 &format!("could not read the request body: {error}"),
             )
         }
-        Err(_exceeded) => return too_large(),
+        Err(BodyError::TooLarge) => return too_large(),
     };
     let decoded = match Request::decode(&body) {
         Ok(decoded) => decoded,
@@ -216,6 +221,45 @@ fn requested_action(body: &[u8]) -> Option<Action> {
         Err(RequestError::MissingGameState(action)) => Some(action),
         Err(_) => None,
     }
+}
+
+/// Why a request body could not be read.
+enum BodyError {
+    /// More than the limit arrived.
+    TooLarge,
+    /// The connection failed or the body was malformed.
+    Read(PayloadError),
+}
+
+/// Reads the whole body, refusing it past `limit` bytes. A body that arrives in one chunk (the
+/// usual case: a request fits in one read) is kept as it is, without a copy; actix's own
+/// `to_bytes_limited` reserves 32 KiB and copies the body into it, at every request.
+async fn read_body(payload: web::Payload, limit: usize) -> Result<Bytes, BodyError> {
+    let mut stream = pin!(BodyStream::new(payload));
+    let mut first: Option<Bytes> = None;
+    let mut more: Option<BytesMut> = None;
+    let mut length = 0usize;
+    while let Some(chunk) = poll_fn(|context| stream.as_mut().poll_next(context)).await {
+        let chunk = chunk.map_err(BodyError::Read)?;
+        length = length.saturating_add(chunk.len());
+        if length > limit {
+            return Err(BodyError::TooLarge);
+        }
+        if let Some(more) = &mut more {
+            more.extend_from_slice(&chunk);
+        } else if let Some(first) = first.take() {
+            let mut joined = BytesMut::with_capacity(length);
+            joined.extend_from_slice(&first);
+            joined.extend_from_slice(&chunk);
+            more = Some(joined);
+        } else {
+            first = Some(chunk);
+        }
+    }
+    Ok(match more {
+        Some(more) => more.freeze(),
+        None => first.unwrap_or_default(),
+    })
 }
 
 /// The fields that identify a request in the log.
