@@ -1,7 +1,7 @@
 //! Betting as the engine applies it: the bet-reading table (spec §4), `minimum_raise`,
 //! visits and `bet_index` (spec §3), blinds, the big blind's option, street ends.
 
-mod engine_support;
+use crate::engine_support;
 
 use dealer::event::{Blind, GameEvent};
 use engine_support::{Table, TableBuilder};

@@ -3,7 +3,7 @@
 //! cards) and compares the engine's document with the capture. Only `version` and
 //! `time_used`, which the caller provides, are copied from the capture.
 
-mod engine_support;
+use crate::engine_support;
 
 use dealer::engine::Game;
 use dealer::event::GameEvent;

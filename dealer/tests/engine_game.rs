@@ -1,7 +1,7 @@
 //! A whole sit'n'go: bad answers (spec §6), button and blinds over time, the end of the game,
 //! ranking and points (spec §7), determinism.
 
-mod engine_support;
+use crate::engine_support;
 
 use dealer::config::{BadAnswerPolicy, BlindLevel, BlindSchedule, GameConfig};
 use dealer::engine::{

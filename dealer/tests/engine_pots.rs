@@ -1,7 +1,7 @@
 //! Pots, payouts, reveals (spec §5) and eliminations of one hand (spec §7), played through
 //! the engine.
 
-mod engine_support;
+use crate::engine_support;
 
 use dealer::config::{GameConfig, OddChipRule};
 use dealer::engine::SeatAnswer;

@@ -7,7 +7,7 @@
 //! is the only player whose cards are visible, and the game ends within a bounded number of
 //! steps.
 
-mod engine_support;
+use crate::engine_support;
 
 use dealer::config::{BadAnswerPolicy, BlindSchedule, GameConfig, OddChipRule};
 use dealer::engine::{SeatAnswer, Step};

@@ -1,7 +1,7 @@
 //! Spec §7 ranking where the spec is silent: players banned in the same hand are ranked like
 //! the hand's busts, by seat, not by the order of their bans (decision in `engine::ranking`).
 
-mod engine_support;
+use crate::engine_support;
 
 use dealer::engine::SeatAnswer;
 use dealer::event::{EliminationReason, GameEvent};

@@ -1,7 +1,7 @@
 //! Every output of a game together (`GameOutputs`): odd names, ten seats, bans mid-hand,
 //! forgiven answers, byte-for-byte reproducibility, and the per-player logs.
 
-mod observe_support;
+use crate::observe_support;
 
 use dealer::config::{BadAnswerPolicy, GameConfig};
 use dealer::engine::{Game, GameSetup};

@@ -1,7 +1,7 @@
 //! `hands/<round>.phh`: every hand as a PHH hand history; parsed as TOML here, and replayed
 //! with PokerKit (the independent rule engine) when it is installed.
 
-mod observe_support;
+use crate::observe_support;
 
 use dealer::config::{BadAnswerPolicy, GameConfig, OddChipRule};
 use dealer::engine::{Game, GameSetup, PresetDeal};

@@ -1,7 +1,7 @@
 //! `requests.jsonl`: one line per `bet_request`, the documents exactly as sent, loadable by
 //! the SDK's testing kit.
 
-mod observe_support;
+use crate::observe_support;
 
 use dealer::config::{BadAnswerPolicy, GameConfig};
 use dealer::seat::SeatFailure;

@@ -1,7 +1,7 @@
 //! `log.json`, the Lean Poker viewer log (spec §8): compared with a real live log byte for
 //! byte, and checked over whole games (structure, messages, states, bans, crash safety).
 
-mod observe_support;
+use crate::observe_support;
 
 use dealer::config::GameConfig;
 use dealer::engine::{Game, GameSetup, PresetDeal, TableStart};

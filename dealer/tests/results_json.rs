@@ -1,7 +1,7 @@
 //! What `results.json` records beyond the games played: games interrupted by a stop, failed
 //! `showdown` requests, seeds as strings and place counts (issue 10, "Dealer defects").
 
-mod support;
+use crate::support;
 
 use dealer::config::GameConfig;
 use dealer::engine::Game;

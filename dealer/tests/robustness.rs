@@ -6,8 +6,8 @@
 //! The players run on a runtime of their own; the dealer runs on a dedicated runtime whose
 //! live task count must fall back to zero once the games are over.
 
-mod runner_support;
-mod support;
+use crate::runner_support;
+use crate::support;
 
 use dealer::config::{BadAnswerPolicy, GameConfig};
 use dealer::engine::GameSetup;

@@ -2,8 +2,8 @@
 //! every hand, `version` retried while it fails, `check` polling and absent players, observers
 //! in true order, `time_used`, the reproducible clock, and stopping.
 
-mod runner_support;
-mod support;
+use crate::runner_support;
+use crate::support;
 
 use dealer::config::GameConfig;
 use dealer::engine::GameSetup;

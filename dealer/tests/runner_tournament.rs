@@ -1,8 +1,8 @@
 //! Runs of several sit'n'gos: seeds and seating from the run seed, parallel games, results.json,
 //! stopping, failures, and byte-identical outputs for the same seed in reproducible mode.
 
-mod runner_support;
-mod support;
+use crate::runner_support;
+use crate::support;
 
 use dealer::config::GameConfig;
 use dealer::engine::Game;

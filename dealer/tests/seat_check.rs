@@ -1,7 +1,7 @@
 //! Waiting for players before the first hand (`check` polling, spec §7) and asking versions
 //! (spec §6, §7).
 
-mod support;
+use crate::support;
 
 use dealer::seat::{
     ask_versions, wait_until_up, CheckPolicy, HttpClient, HttpSettings, InProcessSeat, Player,

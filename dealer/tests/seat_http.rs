@@ -3,7 +3,7 @@
 //! Timing is only ever asserted as an upper bound (deadline + generous slack): a failure must
 //! come within the deadline, never "fast enough".
 
-mod support;
+use crate::support;
 
 use dealer::seat::{
     HttpClient, HttpSeat, HttpSettings, PlayerEndpoint, PlayerSeat, PlayerVersion, Reply,

@@ -4,7 +4,7 @@
 //! This binary counts every byte the process allocates (a counting global allocator) and holds
 //! a single test, so nothing else allocates while it measures.
 
-mod support;
+use crate::support;
 
 use dealer::seat::{HttpClient, HttpSettings, PlayerEndpoint};
 use std::alloc::{GlobalAlloc, Layout, System};

@@ -4,11 +4,17 @@ use examples::bots::{BotKind, EquityBot, RandomBot};
 use player::testing::{assert_legal_bets, check_bet, heads_up, load, table};
 use player::{BetAction, Chips, Player};
 
+/// The real captures (kept once, in `shared`) and the player kit's recordings.
 fn recordings() -> Vec<player::testing::Recorded> {
-    load(concat!(
+    let mut recorded = load(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/tests/fixtures/gamestates"
+    ));
+    recorded.extend(load(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../player/tests/fixtures"
-    ))
+    )));
+    recorded
 }
 
 #[test]

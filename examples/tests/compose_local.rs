@@ -6,7 +6,7 @@
 //! The three cases share the player addresses (127.0.0.10 and up), so they run one after the
 //! other in one test. It builds the binaries with the script's own `cargo build` (other
 //! features than a test build, so minutes when cold): `#[ignore]`d, and run by CI with
-//! `cargo test -p lean-poker-examples --test compose_local -- --ignored`.
+//! `cargo test -p lean-poker-examples --test examples_tests -- --ignored compose_local::`.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};

@@ -19,7 +19,7 @@
 //! Tests: `player/tests/strategy.rs` holds the checks that hold for any strategy (every answer
 //! on real recorded games is a legal bet); add your own spots there; drop game logs into
 //! `player/tests/fixtures/` or point `PLAYER_RECORDINGS` at them
-//! (`cargo test -p lean-poker-player --test strategy`). The tests at the end of this file pin
+//! (`cargo test -p lean-poker-player strategy`). The tests at the end of this file pin
 //! what the *template* plays: when you change the strategy, rewrite or delete them with it.
 //!
 //! Answer `0` to check or fold. Every answer is checked in tests by

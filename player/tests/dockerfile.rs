@@ -5,10 +5,10 @@
 //!
 //! The two tests that build are `#[ignore]`d: a cold optimised build takes minutes on two busy
 //! cores, too slow for the normal suite. CI runs them explicitly:
-//! `cargo test -p lean-poker-player --test dockerfile -- --ignored`. They reuse the workspace's
+//! `cargo test -p lean-poker-player --test player_tests -- --ignored dockerfile::`. They reuse the workspace's
 //! target directory, so a second run takes seconds.
 
-mod common;
+use crate::common;
 
 use common::process::{cargo, free_port, start, target_dir, wait_until_listening, workspace_root};
 use std::collections::HashMap;

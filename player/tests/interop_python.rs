@@ -50,8 +50,9 @@ fn an_independent_python_dealer_gets_protocol_answers() {
     let output = Command::new("python3")
         .arg(fixture("interop/python_dealer.py"))
         .arg(&url)
-        .arg(fixture(
-            "captures/10-preflop-r23-8-seats-facing-all-in.json",
+        .arg(format!(
+            "{}/../shared/tests/fixtures/gamestates/10-preflop-r23-8-seats-facing-all-in.json",
+            env!("CARGO_MANIFEST_DIR")
         ))
         .arg(fixture("interop/api-docs-curl-example.json"))
         .output()

@@ -4,7 +4,7 @@
 //! cannot drift apart: the flags build only the player, the command is the binary they
 //! produce, and that binary serves `check` on `$PORT`.
 
-mod common;
+use crate::common;
 
 use common::process::{cargo, free_port, start, target_dir, wait_until_listening, workspace_root};
 

@@ -1,7 +1,7 @@
 //! The HTTP service end to end (spec §1, §6): every status code, the fallback on panic and on
 //! overrun, bounded stuck calls, authentication on and off, start and stop.
 
-mod common;
+use crate::common;
 
 use common::{capture, form, post, Connection};
 use player::{Chips, GameState, Player, RunningServer, ServerBuilder};

@@ -9,7 +9,7 @@
 //!
 //! Add your own spots below. To also run the bot over your own game logs (a whole `dealer run`
 //! folder, a `log.json` from the live server, a `requests.jsonl`):
-//! `PLAYER_RECORDINGS=path/to/logs cargo test -p lean-poker-player --test strategy`.
+//! `PLAYER_RECORDINGS=path/to/logs cargo test -p lean-poker-player strategy`.
 
 use player::strategy::{TemplatePlayer, VERSION};
 use player::testing::{assert_legal_bets, check_bet, heads_up, load, load_env};

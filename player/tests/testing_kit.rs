@@ -7,6 +7,11 @@ use player::testing::{
 use player::{BetAction, Chips, GameState, Player, Seat};
 use std::path::{Path, PathBuf};
 
+/// The 24 real captures, kept once for the whole workspace in `shared`'s fixtures.
+fn captures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/tests/fixtures/gamestates")
+}
+
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
 }
@@ -20,14 +25,14 @@ fn scratch(name: &str) -> PathBuf {
 
 #[test]
 fn loads_every_real_capture_with_its_file() {
-    let recorded = load(fixtures().join("captures"));
+    let recorded = load(captures());
     assert_eq!(recorded.len(), 24);
     for item in &recorded {
         assert_eq!(item.origin, Origin::State);
         assert_eq!(item.source.line, 1);
         assert_eq!(item.source.entry, None);
         assert!(
-            item.source.to_string().contains("captures/"),
+            item.source.to_string().contains("gamestates/"),
             "{}",
             item.source
         );
@@ -160,8 +165,7 @@ fn loads_a_pretty_printed_array_with_the_line_of_each_state() {
     assert!(expected_line > 50);
     assert_eq!(recorded[1].source.line, expected_line);
     let capture_03 =
-        std::fs::read_to_string(fixtures().join("captures/03-preflop-r4-heads-up-blinds.json"))
-            .unwrap();
+        std::fs::read_to_string(captures().join("03-preflop-r4-heads-up-blinds.json")).unwrap();
     assert_eq!(
         recorded[0].state,
         GameState::from_json(&capture_03).unwrap()
@@ -214,10 +218,10 @@ fn loads_directories_recursively_skipping_other_files() {
     // Name order: requests.jsonl, states-array.json, viewer-log.json.
     assert!(recordings[0].source.path.ends_with("requests.jsonl"));
     assert!(recordings[12].source.path.ends_with("viewer-log.json"));
-    // The whole tree: 24 captures, the 49 requests of the dealer run, the 13 recordings and
+    // The whole tree: the 49 requests of the dealer run, the 13 recordings and
     // the API page's example state used by the interop test; README.md, INDEX.md, the Python
     // script and the dealer run's other files are skipped.
-    assert_eq!(load(fixtures()).len(), 24 + 49 + 13 + 1);
+    assert_eq!(load(fixtures()).len(), 49 + 13 + 1);
 }
 
 #[test]
@@ -423,7 +427,7 @@ fn check_bets_reports_each_bad_answer_with_file_and_line() {
         assert!(text.contains("is read as"), "{text}");
     }
     // Showdowns and log entries are skipped, not checked.
-    let captures = load(fixtures().join("captures"));
+    let captures = load(captures());
     let report = check_bets(&OneChipOver, &captures);
     assert_eq!((report.checked, report.skipped), (13, 11));
 }

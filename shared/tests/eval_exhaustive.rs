@@ -1,6 +1,6 @@
 //! Every seven-card hand (133,784,560 of them): category counts and the number of distinct
 //! strengths. Ignored by default because it needs a release build to be quick; CI runs
-//! `cargo test --release -p lean-poker-shared --test eval_exhaustive -- --ignored`.
+//! `cargo test --release -p lean-poker-shared --test shared_tests -- --ignored eval_exhaustive::`.
 
 use shared::eval::bench_support::for_each_seven_card_hand;
 use shared::eval::{Category, HandStrength};

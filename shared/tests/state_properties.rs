@@ -9,7 +9,7 @@ use proptest::prelude::*;
 use shared::rules::BetAction;
 use shared::{Chips, GameState, Seat};
 
-mod support;
+use crate::support;
 use support::arbitrary_state::{chips, playable_state, state};
 
 proptest! {

@@ -134,9 +134,14 @@ pub fn fixture(name: &str) -> std::path::PathBuf {
         .join(name)
 }
 
+/// The 24 real captures, kept once for the whole workspace in `shared`'s fixtures.
+pub fn captures_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/tests/fixtures/gamestates")
+}
+
 /// The JSON text of a capture whose file name starts with `prefix`.
 pub fn capture(prefix: &str) -> String {
-    let dir = fixture("captures");
+    let dir = captures_dir();
     let mut names: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())

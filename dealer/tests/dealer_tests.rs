@@ -1,0 +1,34 @@
+//! Every integration test of `dealer` in one binary (one module per area), so the crate
+//! is linked once instead of once per file: most of `cargo test`'s time on two cores.
+
+mod engine_support;
+mod observe_support;
+mod runner_support;
+mod support;
+
+mod cli_args;
+mod cli_compose;
+mod cli_run;
+mod cli_serve;
+mod engine_betting;
+mod engine_captures;
+mod engine_game;
+mod engine_pots;
+mod engine_properties;
+mod engine_ranking;
+mod interop_python;
+mod observe_outputs;
+mod observe_phh;
+mod observe_requests;
+mod observe_viewer_log;
+mod results_json;
+mod robustness;
+mod runner_game;
+mod runner_tournament;
+mod seat_check;
+mod seat_http;
+mod seat_https;
+mod seat_in_process;
+mod seat_memory;
+mod seat_sdk;
+mod web_api;

@@ -1,0 +1,10 @@
+//! Every integration test of `shared` in one binary (one module per area), so the crate
+//! is linked once instead of once per file: most of `cargo test`'s time on two cores.
+
+mod support;
+
+mod corpus;
+mod equity;
+mod eval;
+mod eval_exhaustive;
+mod state_properties;
