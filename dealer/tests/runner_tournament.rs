@@ -1,7 +1,6 @@
 //! Runs of several sit'n'gos: seeds and seating from the run seed, parallel games, results.json,
 //! stopping, failures, and byte-identical outputs for the same seed in reproducible mode.
 
-use crate::runner_support;
 use crate::support;
 
 use dealer::config::GameConfig;

@@ -10,7 +10,7 @@ use shared::protocol::{encode_request, Action, Request};
 use std::hint::black_box;
 
 const STATE: &str =
-    include_str!("../tests/fixtures/captures/09-preflop-r0-6-seats-first-request.json");
+    include_str!("../../shared/tests/fixtures/gamestates/09-preflop-r0-6-seats-first-request.json");
 
 fn decode(c: &mut Criterion) {
     let body = encode_request(Action::BetRequest, Some(STATE));

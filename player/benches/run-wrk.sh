@@ -9,7 +9,7 @@ duration=${2:-10s}
 connections=${3:-16}
 threads=${4:-1}
 port=${PORT:-18080}
-state=player/tests/fixtures/captures/09-preflop-r0-6-seats-first-request.json
+state=shared/tests/fixtures/gamestates/09-preflop-r0-6-seats-first-request.json
 profile=${PROFILE:-container}
 cargo build --profile "$profile" --locked -p lean-poker-player --bin player >&2
 target_dir=$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')
