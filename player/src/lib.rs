@@ -90,17 +90,17 @@ mod auth;
 pub mod cli;
 mod from_fn;
 mod logging;
-mod runner;
 mod server;
 mod service;
 pub mod strategy;
+mod strategy_pool;
 pub mod testing;
 
 pub use from_fn::{from_fn, FnPlayer};
 pub use logging::init_logging;
 pub use server::{
     address_from_env, serve, BoundServer, ConfigError, RunningServer, ServeError, ServerBuilder,
-    StopHandle, AUTH_ENV, DEFAULT_BODY_LIMIT, DEFAULT_MAX_IN_FLIGHT, DEFAULT_PORT,
+    ShutdownHandle, AUTH_ENV, DEFAULT_BODY_LIMIT, DEFAULT_MAX_IN_FLIGHT, DEFAULT_PORT,
     DEFAULT_TIME_BUDGET, HOST_ENV, MAX_IN_FLIGHT_ENV, PORT_ENV, TIME_BUDGET_ENV, WORKERS_ENV,
 };
 

@@ -19,8 +19,8 @@
 //! ```
 
 use crate::auth::Secret;
-use crate::runner::StrategyRunner;
 use crate::service::{self, ServiceState};
+use crate::strategy_pool::StrategyPool;
 use crate::Player;
 use actix_web::{web, App, HttpServer};
 use shared::Chips;
@@ -342,7 +342,7 @@ impl ServerBuilder {
         self.bind()?.start()
     }
 
-    /// Starts and serves until stopped (by a signal if enabled, or a [`StopHandle`]).
+    /// Starts and serves until stopped (by a signal if enabled, or a [`ShutdownHandle`]).
     ///
     /// # Errors
     /// As [`ServerBuilder::start`], or [`ServeError::Server`] if serving fails.
@@ -393,11 +393,11 @@ impl BoundServer {
             local_addr,
         } = self;
         let runtime = tokio::runtime::Handle::try_current().map_err(|_| ServeError::NoRuntime)?;
-        let runner = StrategyRunner::new(builder.max_in_flight, builder.time_budget)
+        let strategies = StrategyPool::new(builder.max_in_flight, builder.time_budget)
             .map_err(ServeError::Threads)?;
         let state = web::Data::new(ServiceState {
             player: builder.player,
-            runner,
+            strategies,
             fallback: builder.fallback,
             secret: builder.secret.clone(),
             body_limit: builder.body_limit,
@@ -425,7 +425,7 @@ impl BoundServer {
                 source,
             })?
             .run();
-        let stop = StopHandle(server.handle());
+        let stop = ShutdownHandle(server.handle());
         let task = runtime.spawn(server);
         tracing::info!(
             address = %local_addr,
@@ -468,9 +468,9 @@ async fn termination_signal() {
 
 /// Stops a running server from anywhere (clone it freely).
 #[derive(Debug, Clone)]
-pub struct StopHandle(actix_web::dev::ServerHandle);
+pub struct ShutdownHandle(actix_web::dev::ServerHandle);
 
-impl StopHandle {
+impl ShutdownHandle {
     /// Asks the server to stop: at once, or `graceful`ly (finishing requests in progress, up to
     /// the shutdown timeout). The request is sent immediately; await the future to wait for the
     /// stop to complete.
@@ -481,11 +481,11 @@ impl StopHandle {
 
 /// A server that is serving. Dropping it stops it (not gracefully); use
 /// [`RunningServer::stop`] for a graceful stop or [`RunningServer::wait`] to serve until a
-/// signal or a [`StopHandle`] stops it.
+/// signal or a [`ShutdownHandle`] stops it.
 #[derive(Debug)]
 pub struct RunningServer {
     local_addr: SocketAddr,
-    stop: StopHandle,
+    stop: ShutdownHandle,
     task: Option<tokio::task::JoinHandle<std::io::Result<()>>>,
 }
 
@@ -507,7 +507,7 @@ impl RunningServer {
     }
 
     /// A handle that can stop the server from elsewhere.
-    pub fn stop_handle(&self) -> StopHandle {
+    pub fn stop_handle(&self) -> ShutdownHandle {
         self.stop.clone()
     }
 
@@ -520,7 +520,7 @@ impl RunningServer {
         self.wait().await
     }
 
-    /// Serves until the server is stopped (by a signal, if enabled, or a [`StopHandle`]).
+    /// Serves until the server is stopped (by a signal, if enabled, or a [`ShutdownHandle`]).
     ///
     /// # Errors
     /// [`ServeError::Server`] if the server failed.

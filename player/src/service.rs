@@ -19,7 +19,7 @@
 //! without the secret; it shows nothing but versions.
 
 use crate::auth::{Secret, CHALLENGES};
-use crate::runner::{CallFailure, StrategyRunner};
+use crate::strategy_pool::{CallFailure, StrategyPool};
 use crate::{Player, SDK_VERSION};
 use actix_web::body::{BodyStream, MessageBody};
 use actix_web::error::PayloadError;
@@ -37,7 +37,7 @@ use std::time::Instant;
 /// Everything the handler needs, shared by every worker.
 pub(crate) struct ServiceState {
     pub(crate) player: Arc<dyn Player>,
-    pub(crate) runner: StrategyRunner,
+    pub(crate) strategies: StrategyPool,
     pub(crate) fallback: Chips,
     pub(crate) secret: Option<Secret>,
     pub(crate) body_limit: usize,
@@ -287,7 +287,7 @@ async fn bet_request(
     let ids = Ids::of(&game_state);
     let player = state.player.clone();
     let outcome = state
-        .runner
+        .strategies
         .run("bet_request", move || player.bet_request(&game_state))
         .await;
     let latency_us = micros(started);
@@ -330,7 +330,7 @@ async fn showdown(
     let ids = Ids::of(&game_state);
     let player = state.player.clone();
     let outcome = state
-        .runner
+        .strategies
         .run("showdown", move || player.showdown(&game_state))
         .await;
     let latency_us = micros(started);
@@ -357,7 +357,10 @@ async fn showdown(
 
 async fn player_version(state: &ServiceState) -> Result<String, CallFailure> {
     let player = state.player.clone();
-    state.runner.run("version", move || player.version()).await
+    state
+        .strategies
+        .run("version", move || player.version())
+        .await
 }
 
 async fn version(state: &ServiceState, started: Instant) -> HttpResponse {

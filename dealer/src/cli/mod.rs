@@ -60,7 +60,7 @@ pub fn main() -> ExitCode {
         Err(error) => return clap_failure(&error),
     };
     let screen = Screen::stderr(!cli.quiet);
-    init_logging(cli.verbose, &screen);
+    log_to_screen(cli.verbose, &screen);
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -149,7 +149,7 @@ fn clap_failure(error: &clap::Error) -> ExitCode {
     ExitCode::from(2)
 }
 
-fn init_logging(verbose: u8, screen: &Screen) {
+fn log_to_screen(verbose: u8, screen: &Screen) {
     use std::str::FromStr;
     use tracing_subscriber::filter::Targets;
     use tracing_subscriber::layer::SubscriberExt;

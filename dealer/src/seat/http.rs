@@ -230,7 +230,7 @@ enum BodyUse {
 }
 
 /// What one exchange produced, before the body is interpreted.
-struct Exchange {
+struct RoundTrip {
     status: Option<u16>,
     body: Option<Bytes>,
     latency: Duration,
@@ -316,7 +316,7 @@ impl HttpSeat {
         }
     }
 
-    async fn exchange(&self, action: Action, json: Option<&str>, body_use: BodyUse) -> Exchange {
+    async fn exchange(&self, action: Action, json: Option<&str>, body_use: BodyUse) -> RoundTrip {
         let form = encode_request(action, json);
         let mut status = None;
         let mut body = BodyBuffer::default();
@@ -369,7 +369,7 @@ impl HttpSeat {
                 "player request failed"
             );
         }
-        Exchange {
+        RoundTrip {
             status,
             body: body.finish(),
             latency,

@@ -73,18 +73,18 @@ impl fmt::Display for CallFailure {
 }
 
 /// The pool that runs player code. Shared by every worker of one server.
-pub(crate) struct StrategyRunner {
+pub(crate) struct StrategyPool {
     pool: Arc<Pool>,
     permits: Arc<Semaphore>,
     max_in_flight: usize,
     budget: Duration,
 }
 
-impl StrategyRunner {
+impl StrategyPool {
     /// A pool of at most `max_in_flight` threads (at least 1), calls limited to `budget`.
     /// Threads start when they are first needed.
-    pub(crate) fn new(max_in_flight: usize, budget: Duration) -> std::io::Result<StrategyRunner> {
-        Ok(StrategyRunner::with_keep_alive(
+    pub(crate) fn new(max_in_flight: usize, budget: Duration) -> std::io::Result<StrategyPool> {
+        Ok(StrategyPool::with_keep_alive(
             max_in_flight,
             budget,
             THREAD_KEEP_ALIVE,
@@ -95,9 +95,9 @@ impl StrategyRunner {
         max_in_flight: usize,
         budget: Duration,
         keep_alive: Duration,
-    ) -> StrategyRunner {
+    ) -> StrategyPool {
         let max_in_flight = max_in_flight.max(1);
-        StrategyRunner {
+        StrategyPool {
             pool: Arc::new(Pool {
                 state: Mutex::new(PoolState::default()),
                 max_threads: max_in_flight,
@@ -179,7 +179,7 @@ impl StrategyRunner {
     }
 }
 
-impl Drop for StrategyRunner {
+impl Drop for StrategyPool {
     fn drop(&mut self) {
         self.permits.close();
         // Never waits: a stuck strategy thread must not block a shutdown.
@@ -353,8 +353,8 @@ mod tests {
     fn answers_panics_and_overruns() {
         // A generous budget for the panic: with RUST_BACKTRACE=1 the first panic of a process
         // spends ~100 ms resolving a backtrace in a debug build.
-        let patient = StrategyRunner::new(4, Duration::from_secs(5)).unwrap();
-        let runner = StrategyRunner::new(4, Duration::from_millis(200)).unwrap();
+        let patient = StrategyPool::new(4, Duration::from_secs(5)).unwrap();
+        let runner = StrategyPool::new(4, Duration::from_millis(200)).unwrap();
         runtime().block_on(async {
             assert_eq!(patient.run("test", || 42).await, Ok(42));
             let panicked = patient
@@ -372,7 +372,7 @@ mod tests {
 
     #[test]
     fn stuck_calls_are_bounded_and_the_rest_answer_busy() {
-        let runner = StrategyRunner::new(2, Duration::from_millis(100)).unwrap();
+        let runner = StrategyPool::new(2, Duration::from_millis(100)).unwrap();
         let release = Arc::new(std::sync::Barrier::new(3));
         let started_calls = Arc::new(AtomicUsize::new(0));
         runtime().block_on(async {
@@ -406,7 +406,7 @@ mod tests {
     #[test]
     fn threads_are_reused_and_leave_when_idle() {
         let runner =
-            StrategyRunner::with_keep_alive(8, Duration::from_secs(5), Duration::from_millis(100));
+            StrategyPool::with_keep_alive(8, Duration::from_secs(5), Duration::from_millis(100));
         runtime().block_on(async {
             for round in 0..50 {
                 assert_eq!(runner.run("test", move || round).await, Ok(round));
@@ -435,7 +435,7 @@ mod tests {
 
     #[test]
     fn a_full_pool_queues_calls_for_the_next_free_thread() {
-        let runner = StrategyRunner::new(2, Duration::from_secs(5)).unwrap();
+        let runner = StrategyPool::new(2, Duration::from_secs(5)).unwrap();
         runtime().block_on(async {
             let calls = (0..6).map(|index| {
                 runner.run("test", move || {
@@ -451,7 +451,7 @@ mod tests {
 
     #[test]
     fn dropping_the_runner_does_not_wait_for_stuck_calls() {
-        let runner = StrategyRunner::new(1, Duration::from_millis(20)).unwrap();
+        let runner = StrategyPool::new(1, Duration::from_millis(20)).unwrap();
         let (_keep, never) = std::sync::mpsc::channel::<()>();
         runtime().block_on(async {
             let stuck = runner
