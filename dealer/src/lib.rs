@@ -9,6 +9,8 @@
 //! - [`observe`]: the outputs, each one observer of the game's stream;
 //! - [`runner`]: plays one sit'n'go, driving the engine, the seats and the observers;
 //! - [`tournament`]: a run of N sit'n'gos (seeds, seating, parallel games, `results.json`);
+//! - [`rating`]: ratings with uncertainty from finishing orders (Weng-Lin);
+//! - [`rainman`]: the Rain Man hand-ranking service (spec §8), offline;
 //! - [`house`]: house bots (the template and the example bots) by kind name;
 //! - [`progress`]: progress bars;
 //! - [`cli`]: the `dealer` command line (`demo`, `run`, `bots`).
@@ -21,6 +23,8 @@ pub mod event;
 pub mod house;
 pub mod observe;
 pub mod progress;
+pub mod rainman;
+pub mod rating;
 pub mod result;
 pub mod runner;
 pub mod seat;

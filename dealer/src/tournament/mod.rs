@@ -19,13 +19,28 @@
 //!
 //! # Outputs
 //!
+//! # Duplicate deals, shards
+//!
+//! [`Tournament::with_duplicate`] plays every deal set once per rotation of the seats (see
+//! [`duplicate`]); [`Tournament::with_shard`] plays one shard of the run's games and
+//! [`merge`] combines the shards (see [`shard`]). Ratings with uncertainty
+//! ([`crate::rating`]) are computed over the games in game order, so they do not depend on the
+//! order games finish in, on `parallel`, or on sharding.
+//!
 //! Under the run folder: `results.json` (rewritten after every game, so an interrupted run
 //! keeps the games it finished; see [`RunResults`]) and `game-<n>/` per game, which the
 //! observers fill ([`ObserverFactory`]).
 
+pub mod duplicate;
 mod results;
+pub mod shard;
+mod summary;
 
-pub use results::{Absent, GameEntry, PlayerEntry, RunResults, Standing, Total};
+pub use duplicate::{duplicate_plan, DealRef};
+pub use results::{
+    Absent, DealSetEntry, DealSetPoints, GameEntry, PlayerEntry, RunResults, Standing, Total,
+};
+pub use shard::{merge, BadShard, MergeError, Shard};
 
 use crate::config::{ConfigError, GameConfig};
 use crate::engine::{object_id, GameSetup, MAX_SEATS, MIN_SEATS};
@@ -140,6 +155,11 @@ pub struct PlannedGame {
     pub seed: u64,
     /// Entrant indexes in seat order.
     pub seating: Vec<usize>,
+    /// Its deal set and rotation (duplicate mode only).
+    pub deal: Option<DealRef>,
+    /// The game id, when it is not the one the engine derives from the seed (the rotations
+    /// after the first of a deal set share the seed).
+    pub game_id: Option<String>,
 }
 
 /// A run that cannot start.
@@ -160,6 +180,14 @@ pub enum TournamentError {
     /// Zero games.
     #[error("--games must be at least 1")]
     NoGames,
+    /// More games than a run can number.
+    #[error("{deal_sets} deal sets of {players} rotations are more games than a run can hold")]
+    TooManyGames {
+        /// Deal sets asked for.
+        deal_sets: u32,
+        /// Players (rotations per deal set).
+        players: usize,
+    },
     /// Zero parallelism.
     #[error("--parallel must be at least 1")]
     NoParallelism,
@@ -211,6 +239,10 @@ pub struct Tournament {
     observers: Option<ObserverFactory>,
     progress: RunProgress,
     tournament_id: String,
+    /// Every game of the run (not only this shard's), in game order.
+    plan: Vec<PlannedGame>,
+    duplicate: bool,
+    shard: Option<Shard>,
 }
 
 impl std::fmt::Debug for Tournament {
@@ -218,6 +250,8 @@ impl std::fmt::Debug for Tournament {
         f.debug_struct("Tournament")
             .field("entrants", &self.entrants)
             .field("settings", &self.settings)
+            .field("duplicate", &self.duplicate)
+            .field("shard", &self.shard)
             .finish_non_exhaustive()
     }
 }
@@ -236,6 +270,8 @@ pub fn plan(seed: u64, games: u32, entrants: usize) -> Vec<PlannedGame> {
                 number,
                 seed: game_seed,
                 seating,
+                deal: None,
+                game_id: None,
             }
         })
         .collect()
@@ -281,6 +317,9 @@ impl Tournament {
         settings.game.validate()?;
         Ok(Tournament {
             tournament_id: tournament_id(settings.seed),
+            plan: plan(settings.seed, settings.games, entrants.len()),
+            duplicate: false,
+            shard: None,
             entrants,
             settings,
             observers: None,
@@ -292,6 +331,38 @@ impl Tournament {
     pub fn with_observers(mut self, factory: ObserverFactory) -> Tournament {
         self.observers = Some(factory);
         self
+    }
+
+    /// Duplicate deals (see [`duplicate`]): `settings.games` counts deal sets, and each is
+    /// played once per rotation of the seats, `games × players` sit'n'gos in all.
+    ///
+    /// # Errors
+    /// More games than a run can number.
+    pub fn with_duplicate(mut self, duplicate: bool) -> Result<Tournament, TournamentError> {
+        let (seed, games, players) = (self.settings.seed, self.settings.games, self.entrants.len());
+        self.plan = if duplicate {
+            duplicate_plan(seed, games, players).ok_or(TournamentError::TooManyGames {
+                deal_sets: games,
+                players,
+            })?
+        } else {
+            plan(seed, games, players)
+        };
+        self.duplicate = duplicate;
+        Ok(self)
+    }
+
+    /// Plays only the games of `shard` (see [`shard`]); `results.json` says which shard.
+    pub fn with_shard(mut self, shard: Shard) -> Tournament {
+        self.shard = Some(shard);
+        self
+    }
+
+    /// The games this run plays (this shard's only, for a shard), in game order.
+    pub fn planned_games(&self) -> impl Iterator<Item = &PlannedGame> + '_ {
+        self.plan
+            .iter()
+            .filter(|game| self.shard.is_none_or(|shard| shard.plays(game.number)))
     }
 
     /// Shows progress bars.
@@ -330,33 +401,40 @@ impl Tournament {
             tournament_id: self.tournament_id.clone(),
             seed: settings.seed,
             reproducible: settings.runner.clock == crate::runner::Clock::Reproducible,
-            games_planned: settings.games,
+            games_planned: u32::try_from(self.plan.len()).unwrap_or(u32::MAX),
             complete: false,
             stopped_because: None,
             config: settings.game.clone(),
             absent_players: settings.runner.absent,
             players: players.clone(),
             games: Vec::new(),
-            totals: results::totals(&players, &[]),
+            totals: Vec::new(),
+            duplicate: self.duplicate,
+            deal_sets: Vec::new(),
+            shard: self.shard,
         };
+        let mut finished: BTreeMap<u32, GameEntry> = BTreeMap::new();
+        let mut rater = summary::Rater::new(&results, self.planned_games().map(|g| g.number));
+        summary::summarise(&mut results, &finished, &mut rater);
         write_results(&results_path, &results)?;
 
-        let mut plan = plan(settings.seed, settings.games, self.entrants.len()).into_iter();
-        let mut running: JoinSet<(u32, Result<GameOutcome, GameFailure>)> = JoinSet::new();
-        let mut finished: BTreeMap<u32, GameEntry> = BTreeMap::new();
+        let to_play = self.planned_games().count();
+        let mut plan = self.planned_games();
+        let mut running: JoinSet<(u32, Option<DealRef>, Result<GameOutcome, GameFailure>)> =
+            JoinSet::new();
         let mut end = RunEnd::Complete;
         // A failed game stops the others; so does the user's `stop`.
         let (abort_handle, abort) = stop.child();
         loop {
             while running.len() < settings.parallel && !abort.is_stopped() {
                 let Some(planned) = plan.next() else { break };
-                let task = self.game_task(&planned, &client, &abort);
+                let task = self.game_task(planned, &client, &abort);
                 running.spawn(task);
             }
             let Some(joined) = running.join_next().await else {
                 break;
             };
-            let (number, outcome) = match joined {
+            let (number, deal, outcome) = match joined {
                 Ok(done) => done,
                 Err(join_error) => {
                     abort_handle.stop();
@@ -371,10 +449,10 @@ impl Tournament {
                     let summary = summary(number, &outcome);
                     self.progress.game_done(&summary);
                     tracing::info!("{summary}");
-                    let entry = GameEntry::new(number, game_dir_name(number), outcome);
+                    let mut entry = GameEntry::new(number, game_dir_name(number), outcome);
+                    entry.deal = deal;
                     finished.insert(number, entry);
-                    results.games = finished.values().cloned().collect();
-                    results.totals = results::totals(&players, &results.games);
+                    summary::summarise(&mut results, &finished, &mut rater);
                     if let Err(error) = write_results(&results_path, &results) {
                         tracing::error!("{error}");
                     }
@@ -395,7 +473,7 @@ impl Tournament {
                 }
             }
         }
-        if end == RunEnd::Complete && finished.len() < settings.games as usize {
+        if end == RunEnd::Complete && finished.len() < to_play {
             end = RunEnd::Stopped;
         }
         if stop.is_stopped() && end == RunEnd::Complete {
@@ -421,9 +499,11 @@ impl Tournament {
         planned: &PlannedGame,
         client: &HttpClient,
         stop: &StopSignal,
-    ) -> impl std::future::Future<Output = (u32, Result<GameOutcome, GameFailure>)> + Send + 'static
-    {
+    ) -> impl std::future::Future<Output = (u32, Option<DealRef>, Result<GameOutcome, GameFailure>)>
+           + Send
+           + 'static {
         let number = planned.number;
+        let deal = planned.deal;
         let seated: Vec<&Entrant> = planned.seating.iter().map(|&i| &self.entrants[i]).collect();
         let mut setup = GameSetup::new(
             self.settings.game.clone(),
@@ -431,6 +511,9 @@ impl Tournament {
             planned.seed,
         );
         setup.tournament_id = self.tournament_id.clone();
+        if let Some(game_id) = &planned.game_id {
+            setup.game_id = game_id.clone();
+        }
         let seats: Vec<PlayerSeat> = seated
             .iter()
             .enumerate()
@@ -465,6 +548,7 @@ impl Tournament {
                 Err(source) => {
                     return (
                         number,
+                        deal,
                         Err(GameFailure::Outputs {
                             path: dir,
                             reason: source.to_string(),
@@ -475,7 +559,7 @@ impl Tournament {
             let outcome = run_game(setup, seats, observers, &options, &stop)
                 .await
                 .map_err(GameFailure::Run);
-            (number, outcome)
+            (number, deal, outcome)
         }
     }
 }
@@ -508,7 +592,7 @@ fn summary(number: u32, outcome: &GameOutcome) -> String {
 }
 
 /// Writes `results.json` whole or not at all (a temporary file renamed over it).
-fn write_results(path: &Path, results: &RunResults) -> Result<(), TournamentError> {
+pub(crate) fn write_results(path: &Path, results: &RunResults) -> Result<(), TournamentError> {
     let write = || -> io::Result<()> {
         let mut json = serde_json::to_vec_pretty(results).map_err(io::Error::other)?;
         json.push(b'\n');
