@@ -37,7 +37,15 @@ pub fn rank(cards: Option<&str>) -> (StatusCode, String) {
             .map_err(|error| shared::eval::EvalError::InvalidCards(error.to_string()))
     }) {
         Ok(json) => (StatusCode::OK, json),
-        Err(error) => (StatusCode::BAD_REQUEST, error.to_string()),
+        Err(error) => {
+            let reason = error.to_string();
+            let line = if reason.starts_with("Bad request") {
+                reason
+            } else {
+                format!("Bad request: {reason}")
+            };
+            (StatusCode::BAD_REQUEST, line)
+        }
     }
 }
 
