@@ -1,6 +1,8 @@
 //! Ranking bots fairly and at scale (issue #9): duplicate deals, ratings with uncertainty,
 //! and sharded runs merged into the unsharded run byte for byte.
 
+mod support;
+
 use dealer::config::GameConfig;
 use dealer::engine::Game;
 use dealer::event::GameEvent;
@@ -8,6 +10,7 @@ use dealer::house::BotKind;
 use dealer::observe::{GameOutputs, Observer};
 use dealer::rating::{Ratings, CONFIDENCE_SIGMAS};
 use dealer::runner::{Clock, RunnerOptions, StopSignal};
+use dealer::seat::PlayerEndpoint;
 use dealer::tournament::{
     merge, plan, Entrant, GameContext, GameEntry, MergeError, ObserverFactory, RunEnd, RunResults,
     Shard, Tournament, TournamentSettings,
@@ -17,6 +20,7 @@ use std::collections::BTreeMap;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
+use support::misbehaving::{spawn_player, Misbehaviour};
 
 fn bot(name: &str, kind: &str) -> Entrant {
     Entrant::bot(name, kind.parse::<BotKind>().unwrap())
@@ -187,6 +191,41 @@ async fn duplicate_rotations_deal_every_seat_the_same_cards_from_the_same_button
     ids.sort_unstable();
     ids.dedup();
     assert_eq!(ids.len(), results.games.len());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn duplicate_runs_seat_http_players_in_every_seat_too() {
+    let out = tempfile::tempdir().unwrap();
+    let first = spawn_player(Misbehaviour::Healthy).await;
+    let second = spawn_player(Misbehaviour::Healthy).await;
+    let entrants = vec![
+        Entrant::http("ann", PlayerEndpoint::parse(first.url()).unwrap()),
+        Entrant::http("bob", PlayerEndpoint::parse(second.url()).unwrap()),
+        bot("station", "calling-station"),
+        bot("raiser", "raiser"),
+    ];
+    let results = play(
+        Tournament::new(entrants, settings(out.path(), 2, 3, 2))
+            .unwrap()
+            .with_duplicate(true)
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(results.games.len(), 8);
+    assert!(results.deal_sets.iter().all(|set| set.complete));
+    for set in results.games.chunks(4) {
+        for name in ["ann", "bob"] {
+            let mut seats: Vec<usize> = set
+                .iter()
+                .map(|g| g.result.players.iter().position(|p| p == name).unwrap())
+                .collect();
+            seats.sort_unstable();
+            assert_eq!(seats, [0, 1, 2, 3], "{name} holds every seat once");
+        }
+    }
+    assert!(results.games.iter().all(|g| g.requests > 0));
+    first.stop().await;
+    second.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
