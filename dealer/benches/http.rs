@@ -191,6 +191,7 @@ async fn measure(
     let out = tempfile::tempdir().expect("a temporary folder");
     let settings = TournamentSettings {
         game: GameConfig::default(),
+        http: dealer::seat::HttpSettings::default(),
         games,
         seed: 2024,
         parallel,

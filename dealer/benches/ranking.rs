@@ -9,6 +9,7 @@ use dealer::config::GameConfig;
 use dealer::house::BotKind;
 use dealer::rating::Ratings;
 use dealer::runner::{Clock, RunnerOptions, StopSignal};
+use dealer::seat::HttpSettings;
 use dealer::tournament::{Entrant, RunResults, Tournament, TournamentSettings};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -41,6 +42,7 @@ fn run(runtime: &tokio::runtime::Runtime, out: &Path, duplicate: bool) -> RunRes
     };
     let settings = TournamentSettings {
         game: GameConfig::default(),
+        http: HttpSettings::default(),
         games,
         seed: 2026,
         parallel: 1,

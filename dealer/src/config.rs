@@ -1,9 +1,12 @@
 //! How one sit'n'go is played: starting stack, blind schedule, what happens to bad answers,
-//! odd chips, the board after an early end, an optional hand limit and the request timeout.
+//! odd chips, the board after an early end and an optional hand limit. How long a player may
+//! take to answer is no rule of poker but the transport's deadline: see
+//! [`crate::seat::HttpSettings`] and [`crate::settings`] for the run's settings.
 //!
 //! Every field has the live server's behaviour as its default, so `GameConfig::default()` plays
-//! like LIVE (spec §5–§7). The struct is serde-(de)serialisable so the CLI can load it from
-//! TOML; unknown keys are rejected so that a typo never silently falls back to a default:
+//! like LIVE (spec §5–§7). The struct is serde-(de)serialisable (`results.json` records it as
+//! `config`; the run's config file shares its blind schedule and odd-chip forms); unknown keys
+//! are rejected so that a typo never silently falls back to a default:
 //!
 //! ```
 //! use dealer::config::{BadAnswerPolicy, BlindSchedule, GameConfig};
@@ -18,13 +21,12 @@
 //! .unwrap();
 //! assert_eq!(config.blinds, BlindSchedule::Classic);
 //! assert_eq!(config.bad_answers, BadAnswerPolicy::Forgive);
-//! assert_eq!(config.request_timeout_ms, 2000); // default kept
+//! assert!(config.deal_out_board); // default kept
 //! config.validate().unwrap();
 //! ```
 
 use serde::{Deserialize, Serialize};
 use shared::Chips;
-use std::time::Duration;
 use thiserror::Error;
 
 /// The largest starting stack accepted. Keeps every sum of chips at a table of
@@ -44,9 +46,6 @@ pub struct GameConfig {
     pub blinds: BlindSchedule,
     /// What an invalid `bet_request` answer does (spec §6): ban (LIVE, default) or forgive.
     pub bad_answers: BadAnswerPolicy,
-    /// How long the dealer waits for any one request, in milliseconds (OSS: 2 s to connect
-    /// and 2 s to read). The engine has no clock: this is stored for the runner and the seats.
-    pub request_timeout_ms: u64,
     /// Stop after this many hands even if several players still have chips; survivors are
     /// then ranked by chips (see [`crate::engine`]). `None`: play until one player is left.
     pub hand_limit: Option<u64>,
@@ -62,7 +61,6 @@ impl Default for GameConfig {
             starting_stack: Chips(1000),
             blinds: BlindSchedule::Live,
             bad_answers: BadAnswerPolicy::Ban,
-            request_timeout_ms: 2000,
             hand_limit: None,
             odd_chips: OddChipRule::LeftOfButton,
             deal_out_board: true,
@@ -71,15 +69,10 @@ impl Default for GameConfig {
 }
 
 impl GameConfig {
-    /// The request timeout as a [`Duration`].
-    pub fn request_timeout(&self) -> Duration {
-        Duration::from_millis(self.request_timeout_ms)
-    }
-
     /// Checks the values a TOML file or a command line could get wrong.
     ///
     /// # Errors
-    /// The first problem found: a zero or huge starting stack, a zero timeout, a zero hand
+    /// The first problem found: a zero or huge starting stack, a zero hand
     /// limit, or a malformed custom blind schedule.
     pub fn validate(&self) -> Result<(), ConfigError> {
         if self.starting_stack.is_zero() {
@@ -90,9 +83,6 @@ impl GameConfig {
                 stack: self.starting_stack,
                 max: MAX_STARTING_STACK,
             });
-        }
-        if self.request_timeout_ms == 0 {
-            return Err(ConfigError::ZeroTimeout);
         }
         if self.hand_limit == Some(0) {
             return Err(ConfigError::ZeroHandLimit);
@@ -115,9 +105,6 @@ pub enum ConfigError {
         /// The largest accepted.
         max: Chips,
     },
-    /// `request_timeout_ms` is 0.
-    #[error("request_timeout_ms must be at least 1 ms")]
-    ZeroTimeout,
     /// `hand_limit` is 0.
     #[error("hand_limit must be at least 1 hand (leave it out for no limit)")]
     ZeroHandLimit,
@@ -199,7 +186,7 @@ pub struct BlindLevel {
 /// assert_eq!(config.blinds.small_blind(19, 6), Chips(10));
 /// assert_eq!(config.blinds.small_blind(20, 6), Chips(25));
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BlindSchedule {
     /// The live server (2017–2024 captures): the small blind steps every 10 hands through
@@ -212,6 +199,45 @@ pub enum BlindSchedule {
     Classic,
     /// Explicit levels, in increasing `from_round` order, the first at round 0.
     Custom(Vec<BlindLevel>),
+}
+
+/// The two forms a schedule is written in: a preset's name, or a table of custom levels.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum BlindScheduleForm {
+    Preset(String),
+    Levels(CustomLevels),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CustomLevels {
+    custom: Vec<BlindLevel>,
+}
+
+impl<'de> Deserialize<'de> for BlindSchedule {
+    /// `"live"`, `"classic"` or `{ custom = [levels] }`. Written by hand so that an unknown
+    /// name lists the presets and the table form, instead of offering `custom` as a name.
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let form = BlindScheduleForm::deserialize(deserializer).map_err(|_| {
+            D::Error::custom(
+                "blinds must be \"live\", \"classic\" or custom levels \
+                 ([[blinds.custom]] tables with from_round and small_blind)",
+            )
+        })?;
+        match form {
+            BlindScheduleForm::Preset(name) => match name.as_str() {
+                "live" => Ok(BlindSchedule::Live),
+                "classic" => Ok(BlindSchedule::Classic),
+                other => Err(D::Error::custom(format!(
+                    "unknown blind schedule {other:?}: use \"live\", \"classic\", or custom \
+                     levels ([[blinds.custom]] tables with from_round and small_blind)"
+                ))),
+            },
+            BlindScheduleForm::Levels(levels) => Ok(BlindSchedule::Custom(levels.custom)),
+        }
+    }
 }
 
 /// The small blinds of [`BlindSchedule::Live`], one per 10 hands; the last one stays.
@@ -373,17 +399,39 @@ mod tests {
     fn config_defaults_are_live() {
         let config = GameConfig::default();
         assert_eq!(config.starting_stack, Chips(1000));
-        assert_eq!(config.request_timeout(), Duration::from_millis(2000));
         assert!(config.deal_out_board);
         config.validate().unwrap();
         let empty: GameConfig = toml::from_str("").unwrap();
         assert_eq!(empty, config);
         assert!(toml::from_str::<GameConfig>("starting_stak = 5").is_err());
         let bad = GameConfig {
-            request_timeout_ms: 0,
+            hand_limit: Some(0),
             ..GameConfig::default()
         };
-        assert_eq!(bad.validate(), Err(ConfigError::ZeroTimeout));
+        assert_eq!(bad.validate(), Err(ConfigError::ZeroHandLimit));
+        // The HTTP deadline is the transport's, not a rule of the game.
+        assert!(toml::from_str::<GameConfig>("request_timeout_ms = 5").is_err());
+    }
+
+    #[test]
+    fn blind_schedule_names_the_presets_and_the_table_form() {
+        let error = toml::from_str::<GameConfig>("blinds = \"turbo\"").unwrap_err();
+        let message = error.to_string();
+        assert!(
+            message.contains("unknown blind schedule \"turbo\": use \"live\", \"classic\""),
+            "{message}"
+        );
+        assert!(!message.contains("`custom`"), "{message}");
+        let error = toml::from_str::<GameConfig>("blinds = \"custom\"").unwrap_err();
+        assert!(error
+            .to_string()
+            .contains("unknown blind schedule \"custom\""));
+        let error = toml::from_str::<GameConfig>("blinds = 5").unwrap_err();
+        assert!(error.to_string().contains("blinds must be"), "{error}");
+        let classic: GameConfig = toml::from_str("blinds = \"classic\"").unwrap();
+        assert_eq!(classic.blinds, BlindSchedule::Classic);
+        let json: BlindSchedule = serde_json::from_str("{\"custom\":[]}").unwrap();
+        assert_eq!(json, BlindSchedule::Custom(vec![]));
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! seats that talk to players, and the outputs every tool reads.
 //!
 //! - [`config`]: how a sit'n'go is played ([`config::GameConfig`]);
+//! - [`settings`]: a run's settings from the command line and the config file;
 //! - [`engine`]: the pure step machine that plays one sit'n'go ([`engine::Game`]);
 //! - [`event`]: what happened ([`event::GameEvent`]), the stream every output observes;
 //! - [`result`]: how a sit'n'go ended ([`result::GameResult`]);
@@ -11,9 +12,9 @@
 //! - [`tournament`]: a run of N sit'n'gos (seeds, seating, parallel games, `results.json`);
 //! - [`rating`]: ratings with uncertainty from finishing orders (Weng-Lin);
 //! - [`rainman`]: the Rain Man hand-ranking service (spec §8), offline;
-//! - [`house`]: house bots (the template and the example bots) by kind name;
+//! - [`house`]: house bots (the team's strategy and the example bots) by kind;
 //! - [`progress`]: progress bars;
-//! - [`cli`]: the `dealer` command line (`demo`, `run`, `bots`).
+//! - [`cli`]: the `dealer` command line (`demo`, `run`, `bots`): arguments, commands, tables.
 #![warn(missing_docs)]
 
 pub mod cli;
@@ -28,4 +29,5 @@ pub mod rating;
 pub mod result;
 pub mod runner;
 pub mod seat;
+pub mod settings;
 pub mod tournament;

@@ -145,7 +145,7 @@ impl RunProgress {
             keep: self.total_games <= 1,
             players: 0,
             players_left: 0,
-            small_blind: 0,
+            small_blind: None,
         }
     }
 
@@ -178,19 +178,28 @@ pub struct GameProgress {
     keep: bool,
     players: usize,
     players_left: usize,
-    small_blind: u64,
+    /// `None` until the first hand posts blinds.
+    small_blind: Option<u64>,
 }
 
 impl GameProgress {
     fn show(&self) {
-        self.bar.set_message(format!(
-            "{}/{} players left  blinds {}/{}",
+        self.bar.set_message(status_line(
             self.players_left,
             self.players,
             self.small_blind,
-            self.small_blind.saturating_mul(2)
         ));
     }
+}
+
+/// The message of a game's line: players left and, once the first hand has started, the
+/// blinds (before that there are none to show, and `0/0` would be false).
+fn status_line(players_left: usize, players: usize, small_blind: Option<u64>) -> String {
+    let mut line = format!("{players_left}/{players} players left");
+    if let Some(small) = small_blind {
+        line.push_str(&format!("  blinds {small}/{}", small.saturating_mul(2)));
+    }
+    line
 }
 
 impl Observer for GameProgress {
@@ -210,8 +219,8 @@ impl Observer for GameProgress {
                 round, small_blind, ..
             } => {
                 self.bar.set_position(round + 1);
-                if small_blind.get() != self.small_blind {
-                    self.small_blind = small_blind.get();
+                if Some(small_blind.get()) != self.small_blind {
+                    self.small_blind = Some(small_blind.get());
                     self.show();
                 }
             }
@@ -246,5 +255,17 @@ impl Observer for GameProgress {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::status_line;
+
+    #[test]
+    fn no_blinds_are_shown_before_the_first_hand() {
+        assert_eq!(status_line(6, 6, None), "6/6 players left");
+        assert_eq!(status_line(5, 6, Some(2)), "5/6 players left  blinds 2/4");
+        assert!(status_line(1, 2, Some(u64::MAX)).ends_with("/18446744073709551615"));
     }
 }

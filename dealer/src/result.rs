@@ -17,7 +17,8 @@ pub struct GameResult {
     pub tournament_id: String,
     /// 24 hex digits.
     pub game_id: String,
-    /// The seed the game was played with.
+    /// The seed the game was played with (a string in JSON, read from either).
+    #[serde(with = "crate::tournament::results::seed_text")]
     pub seed: u64,
     /// Player names in seat order.
     pub players: Vec<String>,

@@ -96,12 +96,17 @@ fn zero_and_bad_numbers() {
         (
             "--blinds",
             "turbo",
-            "invalid value 'turbo' for '--blinds <SCHEDULE>'",
+            "invalid value 'turbo' for '--blinds <SCHEDULE>' (one of: live, classic)",
         ),
         (
             "--absent",
             "maybe",
             "invalid value 'maybe' for '--absent <POLICY>'",
+        ),
+        (
+            "--outputs",
+            "log,phh",
+            "invalid value 'phh' for '--outputs <FILE,...>' (one of: log, requests, hands, players, none)",
         ),
     ] {
         let mut args = two.to_vec();
@@ -118,7 +123,7 @@ fn zero_and_bad_numbers() {
             "--stack",
             "1000000000000000001",
         ],
-        "starting_stack 1000000000000000001 is larger than the maximum",
+        "stack 1000000000000000001 is larger than the maximum",
     );
 }
 
@@ -126,7 +131,7 @@ fn zero_and_bad_numbers() {
 fn unknown_bot_kinds() {
     fails_with(
         &["run", "--bot", "a=raiser", "--bot", "b=shark"],
-        "unknown bot kind \"shark\" (known kinds: template, folder, calling-station",
+        "unknown bot kind \"shark\" (known kinds: strategy, folder, calling-station",
     );
     fails_with(
         &["demo", "--bots", "raiser,shark"],
@@ -159,7 +164,17 @@ fn unreadable_or_invalid_config_files() {
         (
             "timeout.toml",
             "timeout_ms = 0\n[[bot]]\nname = \"a\"\nkind = \"folder\"\n[[bot]]\nname = \"b\"\nkind = \"raiser\"\n",
-            "request_timeout_ms must be at least 1 ms",
+            "timeout_ms must be at least 1 ms",
+        ),
+        (
+            "turbo.toml",
+            "games = 2\nblinds = \"turbo\"\n",
+            "(line 2): unknown blind schedule \"turbo\": use \"live\", \"classic\", or custom levels",
+        ),
+        (
+            "outputs.toml",
+            "outputs = [\"log\", \"phh\"]\n",
+            "(line 1): unknown variant `phh`, expected one of `log`, `requests`, `hands`, `players`, `none`",
         ),
         (
             "blinds.toml",
@@ -256,9 +271,10 @@ fn help_and_bot_list_succeed() {
     let bots = dealer(&["bots"], dir.path());
     assert!(bots.status.success());
     let list = String::from_utf8(bots.stdout).unwrap();
-    for kind in dealer::house::kinds() {
-        assert!(list.contains(kind), "{kind}");
+    for kind in dealer::house::BotKind::ALL {
+        assert!(list.contains(kind.name()), "{kind}");
     }
+    assert!(list.contains("player/src/strategy.rs"), "{list}");
     // No command: the help, and a usage error code.
     let output = dealer(&[], dir.path());
     assert_eq!(output.status.code(), Some(2));

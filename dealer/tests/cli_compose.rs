@@ -179,7 +179,7 @@ fn the_compose_file_builds_real_binaries_and_names_every_player() {
 /// The house bot a player service's binary serves.
 fn kind_of(service: &PlayerService) -> dealer::house::BotKind {
     let kind = if service.binary == "player" {
-        dealer::house::TEMPLATE
+        "strategy"
     } else {
         service.binary.as_str()
     };

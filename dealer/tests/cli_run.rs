@@ -115,7 +115,7 @@ async fn run_plays_several_games_between_http_players_and_house_bots() {
     assert!(results.complete);
     assert_eq!(results.seed, 77);
     assert_eq!(results.games.len(), 4);
-    assert_eq!(results.config.request_timeout_ms, 1500);
+    assert_eq!(results.request_timeout_ms, 1500);
     let names: Vec<&str> = results.players.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(
         names,
@@ -311,5 +311,92 @@ fn sigterm_stops_the_run_gracefully_and_keeps_the_finished_games() {
     if unfinished.join("log.json").exists() {
         let log = std::fs::read_to_string(unfinished.join("log.json")).unwrap();
         assert!(serde_json::from_str::<serde_json::Value>(&log).is_ok());
+    }
+}
+
+/// `dealer ... | head -1`: the reader goes away; the dealer must finish quietly, not panic
+/// with "failed printing to stdout".
+#[test]
+fn a_closed_stdout_is_not_a_crash() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs: [&[&str]; 2] = [
+        &[
+            "run",
+            "--bot",
+            "a=raiser",
+            "--bot",
+            "b=folder",
+            "--games",
+            "2",
+            "--hand-limit",
+            "5",
+            "--seed",
+            "3",
+            "--out",
+            "run",
+        ],
+        &["demo", "--hand-limit", "5", "--seed", "3", "--out", "demo"],
+    ];
+    for args in runs {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_dealer"))
+            .args(args)
+            .current_dir(dir.path())
+            .env_remove("RUST_LOG")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Close the read end before the dealer prints anything.
+        drop(child.stdout.take());
+        let output = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{args:?}: {stderr}");
+        assert!(!stderr.contains("Broken pipe"), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(dir
+            .path()
+            .join(args[args.len() - 1])
+            .join("results.json")
+            .exists());
+    }
+}
+
+#[test]
+fn outputs_choose_the_files_of_each_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("quiet.toml");
+    std::fs::write(&config, "outputs = []\n").unwrap();
+    let cases: [(&[&str], &[&str]); 3] = [
+        (&["--outputs", "log,hands"], &["hands", "log.json"]),
+        (&["--outputs", "none"], &[]),
+        (&["--config", config.to_str().unwrap()], &[]),
+    ];
+    for (index, (extra, expected)) in cases.into_iter().enumerate() {
+        let out = dir.path().join(format!("run-{index}"));
+        let mut args = strings(&[
+            "run",
+            "--bot",
+            "a=raiser",
+            "--bot",
+            "b=calling-station",
+            "--hand-limit",
+            "5",
+            "--seed",
+            "4",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        args.extend(strings(extra));
+        let output = dealer(args, dir.path());
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(output.status.success(), "{extra:?}: {stdout}");
+        let mut written: Vec<String> = std::fs::read_dir(out.join("game-1"))
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        written.sort();
+        assert_eq!(written, expected, "{extra:?}");
+        assert!(out.join("results.json").exists());
+        assert!(!stdout.contains("requests.jsonl"), "{extra:?}: {stdout}");
     }
 }

@@ -22,19 +22,30 @@ fn spec_6_ban_removes_stack_and_bet_and_counts_as_a_fold() {
     let mut table = TableBuilder::seats(3).start(0, 0, &[1000; 3]).build();
     table.bet(0, 20); // raise to 20
     table.invalid(1, "timeout after 2000 ms"); // the small blind (2 in) is banned
-    let banned = table.until_event(|e| matches!(e, GameEvent::PlayerEliminated { .. }));
+    let banned = table.until_event(|e| matches!(e, GameEvent::Banned { .. }));
     assert_eq!(banned.players[1].status, PlayerStatus::Out);
     assert_eq!(banned.players[1].stack, Chips(0));
     assert_eq!(banned.players[1].bet, Chips(0));
     assert_eq!(banned.pot, Chips(24), "its 2 chips left the pot");
-    let events: Vec<GameEvent> = table.events.iter().rev().take(2).cloned().collect();
     assert!(matches!(
-        &events[1],
-        GameEvent::Banned { seat: Seat(1), chips_removed: Chips(1000), reason, .. }
+        table.events.last(),
+        Some(GameEvent::Banned { seat: Seat(1), chips_removed: Chips(1000), reason, .. })
             if reason == "timeout after 2000 ms"
     ));
+    // The turn counted as a fold: the big blind is asked next.
+    let next = table.expect(2);
+    assert_eq!(next.bet_index, Some(4));
+    table.fold(2);
+    let result = table.play_out(|state| SeatAnswer::Bet(state.call_amount()));
+    assert_eq!(result.places[1], 3, "ranked when the hand ended");
+    // Ranked with the hand's busts, when the hand ends (decision in engine::ranking).
+    let ended = table
+        .events
+        .iter()
+        .position(|e| matches!(e, GameEvent::HandEnded { round: 0, .. }))
+        .unwrap();
     assert!(matches!(
-        events[0],
+        table.events[ended + 1],
         GameEvent::PlayerEliminated {
             seat: Seat(1),
             place: 3,
@@ -42,12 +53,6 @@ fn spec_6_ban_removes_stack_and_bet_and_counts_as_a_fold() {
             ..
         }
     ));
-    // The turn counted as a fold: the big blind is asked next.
-    let next = table.expect(2);
-    assert_eq!(next.bet_index, Some(4));
-    table.fold(2);
-    let result = table.play_out(|state| SeatAnswer::Bet(state.call_amount()));
-    assert_eq!(result.places[1], 3, "eliminated at the moment of the ban");
     assert_eq!(result.bans.len(), 1);
     assert_eq!(result.bans[0].round, 0);
     assert_eq!(result.bans[0].name, "p1");

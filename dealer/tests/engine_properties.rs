@@ -81,7 +81,6 @@ proptest! {
             deal_out_board,
             // Huge stacks never bust under these blinds: bound those games by hands.
             hand_limit: (stack > 1_000_000).then_some(60),
-            ..GameConfig::default()
         };
         let mut table = TableBuilder::seats(players).config(config).seed(seed).build();
         prop_assert_eq!(table.total_chips, Chips(stack) * players as u64);

@@ -10,7 +10,7 @@ use dealer::house::BotKind;
 use dealer::observe::{GameOutputs, Observer};
 use dealer::rating::{Ratings, CONFIDENCE_SIGMAS};
 use dealer::runner::{Clock, RunnerOptions, StopSignal};
-use dealer::seat::PlayerEndpoint;
+use dealer::seat::{HttpSettings, PlayerEndpoint};
 use dealer::tournament::{
     merge, plan, Entrant, GameContext, GameEntry, MergeError, ObserverFactory, RunEnd, RunResults,
     Shard, Tournament, TournamentSettings,
@@ -38,6 +38,7 @@ fn house() -> Vec<Entrant> {
 fn settings(out_dir: &Path, games: u32, seed: u64, parallel: usize) -> TournamentSettings {
     TournamentSettings {
         game: GameConfig::default(),
+        http: HttpSettings::default(),
         games,
         seed,
         parallel,

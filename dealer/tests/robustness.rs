@@ -184,10 +184,7 @@ fn spec_6_sit_n_gos_with_misbehaving_players_complete_and_ban_each_with_its_reas
         let client = HttpClient::new(settings()).unwrap();
         let table = table(&client, &group, &healthy);
         drop(client);
-        let config = GameConfig {
-            request_timeout_ms: TIMEOUT.as_millis() as u64,
-            ..GameConfig::default()
-        };
+        let config = GameConfig::default();
         let setup = GameSetup::new(config, table.names.clone(), 100 + game as u64);
         let recorder = Recorder::new();
         let started = Instant::now();
@@ -320,7 +317,6 @@ fn spec_6_forgiving_mode_warns_instead_and_the_recovered_player_plays_on() {
     let table = table(&client, &group, &healthy);
     drop(client);
     let config = GameConfig {
-        request_timeout_ms: TIMEOUT.as_millis() as u64,
         bad_answers: BadAnswerPolicy::Forgive,
         hand_limit: Some(12),
         ..GameConfig::default()

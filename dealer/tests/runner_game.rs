@@ -13,20 +13,19 @@ use dealer::runner::{
     run_game, stop_signal, AbsentPolicy, Clock, RunError, RunnerOptions, StopHandle, StopSignal,
 };
 use dealer::seat::{
-    CheckPolicy, HttpClient, HttpSettings, InProcessSeat, Player, PlayerEndpoint, PlayerSeat,
+    CheckPolicy, HttpClient, HttpSettings, InProcessSeat, PlayerEndpoint, PlayerSeat,
 };
 use runner_support::{Failing, Recorder, Seen};
 use shared::protocol::Action;
 use shared::{Chips, Seat};
-use std::sync::Arc;
 use std::time::{Duration, Instant, UNIX_EPOCH};
 use support::misbehaving::{spawn_player, spawn_player_with, Misbehaviour, PlayerOptions};
 
 const TIMEOUT: Duration = Duration::from_millis(300);
 
 fn bot(kind: &str) -> PlayerSeat {
-    let player: Box<dyn Player> = examples::bots::by_name(kind).expect("a known bot kind");
-    PlayerSeat::from(InProcessSeat::new(Arc::from(player)))
+    let kind: examples::bots::BotKind = kind.parse().expect("a known bot kind");
+    PlayerSeat::from(InProcessSeat::new(kind.build(0)))
 }
 
 fn client() -> HttpClient {
@@ -39,7 +38,6 @@ fn http(client: &HttpClient, url: &str) -> PlayerSeat {
 
 fn setup(names: &[&str], seed: u64, hand_limit: Option<u64>) -> GameSetup {
     let config = GameConfig {
-        request_timeout_ms: TIMEOUT.as_millis() as u64,
         hand_limit,
         ..GameConfig::default()
     };

@@ -10,7 +10,7 @@ use dealer::event::GameEvent;
 use dealer::house::BotKind;
 use dealer::observe::{Exchange, Observer};
 use dealer::runner::{stop_signal, AbsentPolicy, Clock, RunnerOptions, StopHandle, StopSignal};
-use dealer::seat::{CheckPolicy, PlayerEndpoint};
+use dealer::seat::{CheckPolicy, HttpSettings, PlayerEndpoint};
 use dealer::tournament::{
     plan, tournament_id, Entrant, GameContext, ObserverFactory, RunEnd, RunResults, Tournament,
     TournamentError, TournamentSettings,
@@ -39,10 +39,8 @@ fn house() -> Vec<Entrant> {
 
 fn settings(out_dir: &Path, games: u32, seed: u64, parallel: usize) -> TournamentSettings {
     TournamentSettings {
-        game: GameConfig {
-            request_timeout_ms: 300,
-            ..GameConfig::default()
-        },
+        game: GameConfig::default(),
+        http: HttpSettings::with_request_timeout(Duration::from_millis(300)),
         games,
         seed,
         parallel,
@@ -408,7 +406,7 @@ fn bad_runs_are_refused_before_they_start() {
         assert!(error.to_string().contains(expected), "{error}");
     }
     let mut zero_timeout = settings(out, 1, 1, 1);
-    zero_timeout.game.request_timeout_ms = 0;
+    zero_timeout.http.request_timeout = Duration::ZERO;
     let error = Tournament::new(house(), zero_timeout).unwrap_err();
-    assert!(error.to_string().contains("request_timeout_ms"), "{error}");
+    assert!(error.to_string().contains("request timeout"), "{error}");
 }

@@ -6,7 +6,8 @@
 mod support;
 
 use dealer::seat::{
-    HttpClient, HttpSeat, HttpSettings, PlayerEndpoint, PlayerSeat, Reply, SeatFailure,
+    HttpClient, HttpSeat, HttpSettings, PlayerEndpoint, PlayerSeat, PlayerVersion, Reply,
+    SeatFailure, VersionPolicy,
 };
 use shared::protocol::Action;
 use shared::{Chips, GameState};
@@ -221,7 +222,8 @@ async fn closing_mid_response() {
 }
 
 #[tokio::test]
-async fn hanging_up_without_answering_is_sent_once_more_then_fails() {
+async fn hanging_up_on_a_request_it_read_is_never_sent_again() {
+    // The player read the request: a resend would show it the same bet_request twice.
     let player = spawn_player(Misbehaviour::HangsUp).await;
     let client = HttpClient::new(settings()).unwrap();
     let reply = seat_for(&client, player.url()).bet_request(&state()).await;
@@ -229,13 +231,15 @@ async fn hanging_up_without_answering_is_sent_once_more_then_fails() {
         reply.failure().map(ToString::to_string).as_deref(),
         Some("connection closed before the response was complete")
     );
-    assert_eq!(player.requests(), 2, "one resend");
-    assert_eq!(player.accepted_connections(), 2);
+    assert_eq!(player.requests(), 1, "never resent");
+    assert_eq!(player.accepted_connections(), 1);
+    assert_eq!(reply.attempts(), 1);
+    assert!(reply.unsent_attempts.is_empty());
     player.stop().await;
 }
 
 #[tokio::test]
-async fn a_player_that_crashes_mid_game_is_refused() {
+async fn a_player_that_crashes_mid_game_is_banned_then_refused() {
     let player = spawn_player(Misbehaviour::Crashes).await;
     let client = HttpClient::new(settings()).unwrap();
     let seat = seat_for(&client, player.url());
@@ -244,8 +248,9 @@ async fn a_player_that_crashes_mid_game_is_refused() {
     let reply = seat.bet_request(&state()).await;
     assert_eq!(
         reply.failure().map(ToString::to_string).as_deref(),
-        Some("connection refused")
+        Some("connection closed before the response was complete")
     );
+    assert_eq!(player.requests(), 2, "check, then one bet_request");
     assert_eq!(
         seat.check().await.outcome,
         Err(SeatFailure::ConnectionRefused)
@@ -255,19 +260,36 @@ async fn a_player_that_crashes_mid_game_is_refused() {
 
 #[tokio::test]
 async fn a_stale_keep_alive_connection_does_not_ban() {
-    // The player drops the connection the first time without a byte of answer, as a server
-    // closing an idle keep-alive connection does: the resend on a new connection is answered.
-    let player = spawn_player(Misbehaviour::FailsThenHealthy {
-        times: 1,
-        failure: Box::new(Misbehaviour::HangsUp),
-    })
-    .await;
+    // The player closes each connection right after its answer, as a server whose keep-alive
+    // timer fires does. The next request must find a fresh connection: every request reaches
+    // the player exactly once, and none fails.
+    let player = spawn_player_with(Misbehaviour::AnswersThenCloses, on_every_action()).await;
     let client = HttpClient::new(settings()).unwrap();
+    let seat = seat_for(&client, player.url());
     let state = state();
-    let reply = seat_for(&client, player.url()).bet_request(&state).await;
-    assert_eq!(reply.outcome, Ok(state.call_amount()));
-    assert_eq!(player.requests(), 2);
+    for round in 1..=5 {
+        assert_eq!(seat.check().await.outcome, Ok(()));
+        // Long enough for the close to arrive; shorter than any keep-alive timer.
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        let reply = seat.bet_request(&state).await;
+        assert_eq!(reply.outcome, Ok(state.call_amount()), "round {round}");
+        assert_eq!(player.requests(), 2 * round, "each request seen once");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(player.accepted_connections(), 10);
     player.stop().await;
+}
+
+#[tokio::test]
+async fn spec_4_a_bet_too_large_for_64_bits_is_an_all_in_not_a_ban() {
+    let reply = {
+        let player = spawn_player(Misbehaviour::Body(b"99999999999999999999999")).await;
+        let client = HttpClient::new(settings()).unwrap();
+        let reply = seat_for(&client, player.url()).bet_request(&state()).await;
+        player.stop().await;
+        reply
+    };
+    assert_eq!(reply.outcome, Ok(Chips(u64::MAX)));
 }
 
 #[tokio::test]
@@ -552,6 +574,45 @@ async fn spec_1_versions_are_shown_verbatim() {
     let seat = seat_for(&client, player.url());
     let version = seat.version().await.outcome.unwrap();
     assert_eq!(version.chars().count(), dealer::seat::VERSION_MAX_CHARS);
+    player.stop().await;
+}
+
+#[tokio::test]
+async fn a_version_over_the_cap_is_cut_not_unknown() {
+    // A declared length over the cap: the first `body_limit` bytes are the version.
+    let player =
+        spawn_player_with(Misbehaviour::HugeBody { bytes: 100_000 }, on_every_action()).await;
+    let client = HttpClient::new(settings()).unwrap();
+    let reply = seat_for(&client, player.url()).version().await;
+    assert_eq!(
+        reply.outcome,
+        Ok("9".repeat(dealer::seat::VERSION_MAX_CHARS))
+    );
+    // So it is known at once, and asked once per game rather than at every hand start.
+    let seat = PlayerSeat::from(seat_for(&client, player.url()));
+    let mut version = PlayerVersion::new();
+    let policy = VersionPolicy::default();
+    for _hand in 0..3 {
+        dealer::seat::ask_versions([(&seat, &mut version)], &policy).await;
+    }
+    assert_eq!(
+        version.known().map(str::len),
+        Some(dealer::seat::VERSION_MAX_CHARS)
+    );
+    assert_eq!(version.failed_attempts(), 0);
+    assert_eq!(player.requests(), 2, "one version request per game");
+    player.stop().await;
+
+    // Cut on a char boundary: with a 20-byte cap, "a" and 9 two-byte chars, not a broken 10th.
+    const ACCENTED: &[u8] = "aéééééééééééééééééééé".as_bytes();
+    let player = spawn_player_with(Misbehaviour::Body(ACCENTED), on_every_action()).await;
+    let small = HttpClient::new(HttpSettings {
+        body_limit: HttpSettings::MIN_BODY_LIMIT,
+        ..settings()
+    })
+    .unwrap();
+    let reply = seat_for(&small, player.url()).version().await;
+    assert_eq!(reply.outcome, Ok(format!("a{}", "é".repeat(9))));
     player.stop().await;
 }
 

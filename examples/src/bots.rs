@@ -5,7 +5,9 @@ use player::{Chips, GameState, Player};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shared::equity::Scenario;
-use std::sync::Mutex;
+use std::fmt;
+use std::str::FromStr;
+use std::sync::{Arc, Mutex};
 
 /// Calls everything, never raises: the classic "calling station".
 #[derive(Debug, Clone, Copy, Default)]
@@ -179,31 +181,152 @@ impl Player for EquityBot {
     }
 }
 
-/// The kinds [`by_name`] knows, in order of sophistication.
-pub const KINDS: &[&str] = &[
-    "folder",
-    "calling-station",
-    "raiser",
-    "all-in",
-    "random",
-    "equity",
-];
-
-/// The bot of a kind (see [`KINDS`]), as the dealer's in-process house bots want it.
+/// Every house bot by kind: the bots above and the team's own strategy, as the dealer plays
+/// them (`dealer run --bot NAME=KIND`, `dealer demo --bots KIND,...`). The command-line name of
+/// a kind is its kebab-case name (`calling-station`); [`BotKind::name`] gives it.
 ///
 /// ```
-/// let bot = examples::bots::by_name("calling-station").unwrap();
-/// assert_eq!(bot.version(), "calling station 1");
-/// assert!(examples::bots::by_name("nope").is_none());
+/// use examples::bots::BotKind;
+/// let kind: BotKind = "calling-station".parse().unwrap();
+/// assert_eq!(kind.build(0).version(), "calling station 1");
+/// assert_eq!("template".parse::<BotKind>(), Ok(BotKind::Strategy));
+/// assert!("nope".parse::<BotKind>().unwrap_err().to_string().contains("strategy, folder"));
 /// ```
-pub fn by_name(kind: &str) -> Option<Box<dyn Player>> {
-    Some(match kind {
-        "folder" => Box::new(Folder),
-        "calling-station" => Box::new(CallingStation),
-        "raiser" => Box::new(Raiser),
-        "all-in" => Box::new(AllIn),
-        "random" => Box::new(RandomBot::default()),
-        "equity" => Box::new(EquityBot::default()),
-        _ => return None,
-    })
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum BotKind {
+    /// Your strategy: the bot in player/src/strategy.rs, as compiled into this program
+    /// (`template` is an alias: it is the template until a team edits it).
+    #[value(alias = "template")]
+    Strategy,
+    /// Checks when free, folds otherwise.
+    Folder,
+    /// Calls everything, never raises.
+    CallingStation,
+    /// Always makes the smallest legal raise.
+    Raiser,
+    /// Pushes every chip in, every time.
+    AllIn,
+    /// A random legal move, from a seed.
+    Random,
+    /// Bets by its Monte Carlo equity against the pot odds.
+    Equity,
+}
+
+/// A name that is no [`BotKind`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown bot kind {kind:?} (known kinds: {known})", known = BotKind::names().join(", "))]
+pub struct UnknownBotKind {
+    /// The name asked for.
+    pub kind: String,
+}
+
+impl BotKind {
+    /// Every kind: the team's strategy first, then the example bots in order of sophistication.
+    pub const ALL: [BotKind; 7] = [
+        BotKind::Strategy,
+        BotKind::Folder,
+        BotKind::CallingStation,
+        BotKind::Raiser,
+        BotKind::AllIn,
+        BotKind::Random,
+        BotKind::Equity,
+    ];
+
+    /// The kind's command-line name.
+    pub fn name(self) -> &'static str {
+        match self {
+            BotKind::Strategy => "strategy",
+            BotKind::Folder => "folder",
+            BotKind::CallingStation => "calling-station",
+            BotKind::Raiser => "raiser",
+            BotKind::AllIn => "all-in",
+            BotKind::Random => "random",
+            BotKind::Equity => "equity",
+        }
+    }
+
+    /// Every kind's command-line name, in [`BotKind::ALL`] order.
+    pub fn names() -> Vec<&'static str> {
+        BotKind::ALL.iter().map(|kind| kind.name()).collect()
+    }
+
+    /// One line saying what the kind plays, for `dealer bots`.
+    pub fn description(self) -> &'static str {
+        match self {
+            BotKind::Strategy => {
+                "your strategy: the bot in player/src/strategy.rs, as built into this program (alias: template)"
+            }
+            BotKind::Folder => "checks when free, folds otherwise",
+            BotKind::CallingStation => "calls everything, never raises",
+            BotKind::Raiser => "always makes the smallest legal raise",
+            BotKind::AllIn => "pushes every chip in, every time",
+            BotKind::Random => "a random legal move (seeded: games replay)",
+            BotKind::Equity => "bets by its Monte Carlo equity against the pot odds",
+        }
+    }
+
+    /// Whether the kind is one of this crate's example bots, each served by a binary of the
+    /// same name (`cargo run -p lean-poker-examples --bin raiser`); the strategy is served by
+    /// the `player` binary.
+    pub fn is_example(self) -> bool {
+        self != BotKind::Strategy
+    }
+
+    /// A fresh bot of this kind. A bot with random choices (`random`) draws them from `seed`,
+    /// so a game with house bots replays exactly from its seed.
+    pub fn build(self, seed: u64) -> Arc<dyn Player> {
+        match self {
+            BotKind::Strategy => Arc::new(player::strategy::TemplatePlayer::default()),
+            BotKind::Folder => Arc::new(Folder),
+            BotKind::CallingStation => Arc::new(CallingStation),
+            BotKind::Raiser => Arc::new(Raiser),
+            BotKind::AllIn => Arc::new(AllIn),
+            BotKind::Random => Arc::new(RandomBot::with_seed(seed)),
+            BotKind::Equity => Arc::new(EquityBot::default()),
+        }
+    }
+}
+
+impl FromStr for BotKind {
+    type Err = UnknownBotKind;
+
+    /// A kind by its command-line name or alias (`template`), as clap reads it.
+    fn from_str(name: &str) -> Result<BotKind, UnknownBotKind> {
+        <BotKind as clap::ValueEnum>::from_str(name, false).map_err(|_| UnknownBotKind {
+            kind: name.to_string(),
+        })
+    }
+}
+
+impl fmt::Display for BotKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::ValueEnum;
+
+    #[test]
+    fn names_are_the_command_line_values() {
+        let values: Vec<BotKind> = BotKind::value_variants().to_vec();
+        assert_eq!(values, BotKind::ALL);
+        for kind in BotKind::ALL {
+            let value = kind.to_possible_value().unwrap();
+            assert_eq!(value.get_name(), kind.name());
+            assert_eq!(kind.name().parse::<BotKind>(), Ok(kind));
+            assert_eq!(kind.to_string(), kind.name());
+        }
+        assert_eq!("template".parse::<BotKind>(), Ok(BotKind::Strategy));
+        assert_eq!(
+            "calling_station"
+                .parse::<BotKind>()
+                .unwrap_err()
+                .to_string(),
+            "unknown bot kind \"calling_station\" (known kinds: strategy, folder, \
+             calling-station, raiser, all-in, random, equity)"
+        );
+    }
 }

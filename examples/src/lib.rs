@@ -5,7 +5,7 @@
 //! seedable), [`bots::Raiser`] and [`bots::AllIn`] (aggression), and [`bots::EquityBot`] (a bot
 //! that actually thinks). Each also has a binary that serves it (`cargo run -p
 //! lean-poker-examples --bin calling-station`), and the dealer uses them as in-process house
-//! bots through [`bots::by_name`].
+//! bots through [`bots::BotKind`].
 #![warn(missing_docs)]
 
 pub mod bots;

@@ -3,7 +3,6 @@
 //! panicking, and never with more than its stack. The SDK would turn a panic into a fold, but
 //! a bot that panics on odd input would fold hands it should play.
 
-use player::strategy::TemplatePlayer;
 use player::Player;
 use proptest::prelude::*;
 
@@ -17,11 +16,10 @@ proptest! {
     fn every_bot_answers_any_document(
         state in prop_oneof![arbitrary_state::state(), arbitrary_state::playable_state()]
     ) {
-        let mut bots: Vec<(&str, Box<dyn Player>)> = examples::bots::KINDS
+        let bots: Vec<(&str, std::sync::Arc<dyn Player>)> = examples::bots::BotKind::ALL
             .iter()
-            .map(|&kind| (kind, examples::bots::by_name(kind).unwrap()))
+            .map(|kind| (kind.name(), kind.build(0)))
             .collect();
-        bots.push(("template", Box::new(TemplatePlayer::default())));
         let stack = state.me().map(|me| me.stack);
         for (kind, bot) in &bots {
             let answer = bot.bet_request(&state);

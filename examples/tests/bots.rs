@@ -1,6 +1,6 @@
 //! Every example bot answers every recorded and hand-made situation with a meaningful bet.
 
-use examples::bots::{by_name, EquityBot, RandomBot, KINDS};
+use examples::bots::{BotKind, EquityBot, RandomBot};
 use player::testing::{assert_legal_bets, check_bet, heads_up, load, table};
 use player::{BetAction, Chips, Player};
 
@@ -14,8 +14,8 @@ fn recordings() -> Vec<player::testing::Recorded> {
 #[test]
 fn every_kind_answers_real_games_meaningfully() {
     let recorded = recordings();
-    for kind in KINDS {
-        let bot = by_name(kind).unwrap();
+    for kind in BotKind::ALL {
+        let bot = kind.build(0);
         let report = assert_legal_bets(&bot, &recorded);
         assert!(report.checked > 20, "{kind}");
         assert!(!bot.version().is_empty());
@@ -23,18 +23,18 @@ fn every_kind_answers_real_games_meaningfully() {
 }
 
 /// The bot of a kind, with fewer equity deals where that matters (debug builds are slow).
-fn quick(kind: &str) -> Box<dyn Player> {
-    if kind == "equity" {
-        Box::new(EquityBot { trials: 100 })
+fn quick(kind: BotKind) -> std::sync::Arc<dyn Player> {
+    if kind == BotKind::Equity {
+        std::sync::Arc::new(EquityBot { trials: 100 })
     } else {
-        by_name(kind).unwrap()
+        kind.build(0)
     }
 }
 
 #[test]
 fn every_kind_answers_a_sweep_of_spots_meaningfully() {
     let boards = ["", "2s 7h Jd", "2s 7h Jd Qc 3c"];
-    for kind in KINDS {
+    for kind in BotKind::ALL {
         let bot = quick(kind);
         for board in boards {
             for stack in [1, 25, 400, 5000] {
@@ -61,12 +61,17 @@ fn every_kind_answers_a_sweep_of_spots_meaningfully() {
 fn each_bot_does_what_its_name_says() {
     // Facing 20 with 10 in, blinds 10/20, 990 behind.
     let state = heads_up().hole_cards("7c 2d").post_blinds().build();
-    let answer = |kind: &str| by_name(kind).unwrap().bet_request(&state);
+    let answer = |kind: &str| {
+        kind.parse::<BotKind>()
+            .unwrap()
+            .build(0)
+            .bet_request(&state)
+    };
     assert_eq!(answer("folder"), Chips(0));
     assert_eq!(answer("calling-station"), Chips(10));
     assert_eq!(answer("raiser"), state.minimum_raise_amount());
     assert_eq!(answer("all-in"), Chips(990));
-    assert!(by_name("no-such-bot").is_none());
+    assert!("no-such-bot".parse::<BotKind>().is_err());
 }
 
 #[test]
@@ -113,7 +118,7 @@ fn the_random_bot_is_reproducible_and_varied() {
 #[test]
 fn every_kind_has_a_binary() {
     let bin_dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/bin");
-    for kind in KINDS {
+    for kind in BotKind::ALL.into_iter().filter(|kind| kind.is_example()) {
         let path = std::path::Path::new(bin_dir).join(format!("{kind}.rs"));
         assert!(path.exists(), "no binary for {kind}: {}", path.display());
     }

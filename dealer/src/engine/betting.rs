@@ -9,7 +9,7 @@
 
 use super::{Game, Phase, SeatAnswer, Step};
 use crate::config::BadAnswerPolicy;
-use crate::event::{EliminationReason, GameEvent};
+use crate::event::GameEvent;
 use shared::rules::{read_bet, BetAction, BetContext};
 use shared::{Chips, Seat, Street};
 
@@ -85,7 +85,7 @@ impl Game {
             SeatAnswer::Invalid { reason } => match self.config.bad_answers {
                 BadAnswerPolicy::Ban => {
                     let chips_removed = player.total_chips();
-                    let place = self.standing.next_place();
+                    // Ranked with the hand's busts when the hand ends (see `ranking`).
                     self.queue.push_back(GameEvent::Banned {
                         seat,
                         round: self.hand.round,
@@ -93,7 +93,6 @@ impl Game {
                         chips_removed,
                         pot_after: self.state.pot.saturating_sub(player.bet),
                     });
-                    self.queue_elimination(seat, place, EliminationReason::Banned);
                 }
                 BadAnswerPolicy::Forgive => {
                     let counted_as = if context.current_buy_in <= context.bet {

@@ -924,6 +924,7 @@ impl Game {
                 player.stack = Chips::ZERO;
                 player.bet = Chips::ZERO;
                 player.status = PlayerStatus::Out;
+                self.standing.banned_this_hand |= 1 << seat.index();
                 self.state.pot = *pot_after;
                 self.state.current_buy_in = self
                     .state

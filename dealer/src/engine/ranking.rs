@@ -2,8 +2,15 @@
 //!
 //! Players are ranked in reverse order of elimination: the first one out gets the last place.
 //! Players busted in the same hand are ordered by seat, starting at the first seat after the
-//! button that still has chips, and the later one in that order ranks higher. A banned player
-//! is eliminated at the moment of the ban, so ranks below everyone eliminated after it.
+//! button that still has chips, and the later one in that order ranks higher.
+//!
+//! **Decision** (the spec is silent on bans): a banned player leaves the hand at once (stack
+//! and bet gone, status `out`) but is *ranked* when the hand ends, together with that hand's
+//! busts and by the same seat rule, as the open-source croupier does: its ranking appends, after
+//! every hand, each player without chips in seat order from the first player after the button
+//! (`Croupier::Tournament::Ranking#eliminate`), and a ban leaves the player without chips. So
+//! two bans in one hand are not ordered by which came first. A player banned in an earlier hand
+//! still ranks below everyone eliminated later.
 //!
 //! **Decision** (the spec is silent): when a hand limit ends the game, the survivors are
 //! ranked by chips, more chips first; equal stacks are ordered by the same seat rule as
@@ -64,6 +71,9 @@ pub(crate) struct Standing {
     pub chips_banned: Chips,
     /// Chips destroyed by the OSS odd-chip rule.
     pub chips_discarded: Chips,
+    /// Seats banned in the current hand and not ranked yet (bit per seat): they are ranked
+    /// with the hand's busts when it ends.
+    pub banned_this_hand: u32,
 }
 
 impl Standing {
@@ -77,6 +87,7 @@ impl Standing {
             warnings: Vec::new(),
             chips_banned: Chips::ZERO,
             chips_discarded: Chips::ZERO,
+            banned_this_hand: 0,
         }
     }
 
@@ -93,6 +104,7 @@ impl Standing {
         }
         self.places[index] = Some(place);
         self.eliminated_in_round[index] = Some(round);
+        self.banned_this_hand &= !(1 << index);
         self.remaining = self.remaining.saturating_sub(1);
     }
 }

@@ -107,9 +107,15 @@ impl Game {
                 player.status != PlayerStatus::Out && stacks_after[*index].is_zero()
             })
             .fold(0u32, |mask, (index, _)| mask | 1 << index);
+        let banned = self.standing.banned_this_hand;
         let mut place = self.standing.next_place();
-        for &seat in ranking::bust_order(busted, stacks_after, self.hand.button).iter() {
-            self.queue_elimination(seat, place, EliminationReason::Busted);
+        for &seat in ranking::bust_order(busted | banned, stacks_after, self.hand.button).iter() {
+            let reason = if banned & (1 << seat.index()) != 0 {
+                EliminationReason::Banned
+            } else {
+                EliminationReason::Busted
+            };
+            self.queue_elimination(seat, place, reason);
             place = place.saturating_sub(1);
         }
         self.phase = Phase::Settled;

@@ -14,25 +14,31 @@
 //!   nothing keeps running after a seat call returns; healthy connections go back to the pool.
 //!
 //! Keep-alive has one classic hazard: the player closes an idle pooled connection just as the
-//! dealer sends on it, and the request dies without any response byte. Such a request would
-//! ban an innocent player, so it is sent once more on a fresh connection (within the same
-//! deadline). Only then is "connection closed before the response was complete" recorded. Idle
-//! connections are also dropped after 3 s, before the usual 5 s server keep-alive timeouts.
+//! dealer sends on it. A request is sent again only when it **provably never reached the
+//! player**: the HTTP client hands it back unsent (hyper's "canceled" error: the connection was
+//! found closed before a byte of the request was written). hyper-util's pool already does this
+//! itself, invisibly, for a reused connection; the dealer does it once more, within the same
+//! deadline, when it happens on a fresh connection, and records the unsent attempt in
+//! [`Reply::unsent_attempts`]. A request that was written and then met a closed connection is
+//! never sent twice (the player may have seen it): it fails with "connection closed before the
+//! response was complete". Idle connections are also dropped after 3 s, before the usual 5 s
+//! server keep-alive timeouts, so the hazard is rare in the first place.
 //!
 //! Redirects are not followed (a `3xx` is `status 302`, a bad answer), environment proxies are
 //! ignored (players are on the LAN or loopback), and responses are never decompressed.
+//!
+//! The player's address is in `endpoint.rs`; reading a body through the cap and naming a
+//! transport failure in `transport.rs`.
 
-use super::failure::{millis, one_line};
+use super::endpoint::PlayerEndpoint;
+use super::failure::millis;
+use super::transport::{classify, error_chain, never_sent, read_capped, BodyBuffer};
 use super::{clean_version, Reply, SeatFailure};
-use base64::Engine as _;
-use bytes::{Bytes, BytesMut};
+use bytes::Bytes;
 use reqwest::header::{HeaderValue, AUTHORIZATION, CONTENT_TYPE};
-use reqwest::{Method, Url};
+use reqwest::Method;
 use shared::protocol::{encode_request, parse_bet_answer, Action};
 use shared::{Chips, GameState};
-use std::error::Error as StdError;
-use std::fmt;
-use std::str::FromStr;
 use std::time::{Duration, Instant};
 use thiserror::Error;
 
@@ -165,177 +171,6 @@ impl HttpClient {
     }
 }
 
-/// How a player authenticates the dealer (the SDK accepts either).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AuthScheme {
-    /// `Authorization: Basic …`, from the URL's userinfo (`http://team:secret@host:port/`).
-    Basic,
-    /// `Authorization: Bearer <secret>`.
-    Bearer,
-}
-
-/// A validated player address: `http` or `https`, a host, no credentials in it (they are moved
-/// to a pre-built, sensitive `Authorization` header), no fragment.
-///
-/// `Display` and [`PlayerEndpoint::url`] never show the secret, so both are safe for logs.
-#[derive(Clone, PartialEq, Eq)]
-pub struct PlayerEndpoint {
-    url: Url,
-    authorization: Option<(AuthScheme, HeaderValue)>,
-}
-
-/// Why a player URL or token was rejected. One line, safe to print (never echoes a secret).
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum EndpointError {
-    /// Not a URL at all.
-    #[error("invalid player URL: {reason}")]
-    Syntax {
-        /// What the URL parser said.
-        reason: String,
-    },
-    /// No `scheme://` at all (`localhost:9000`).
-    #[error("invalid player URL: it must start with http:// or https://{hint}")]
-    MissingScheme {
-        /// `" (did you mean http://…?)"`, or empty when the text may hold a secret.
-        hint: String,
-    },
-    /// A scheme other than `http` or `https`.
-    #[error("invalid player URL: scheme {0:?} is not supported (expected http:// or https://)")]
-    Scheme(String),
-    /// An `https` URL in a dealer built without the `tls` feature.
-    #[error("invalid player URL: https needs the dealer built with the `tls` feature")]
-    HttpsUnsupported,
-    /// No host.
-    #[error("invalid player URL: no host")]
-    NoHost,
-    /// Percent-encoded credentials that are not UTF-8.
-    #[error("invalid player URL: the {0} in the userinfo is not UTF-8 once percent-decoded")]
-    Credentials(&'static str),
-    /// A token that cannot be sent in a header (empty, or with control or non-ASCII characters).
-    #[error("invalid bearer token: it must be non-empty visible ASCII")]
-    Token,
-}
-
-impl PlayerEndpoint {
-    /// Validates a player URL such as `http://127.0.0.1:9000/` or
-    /// `http://team:secret@10.0.0.7:8080/`. Userinfo becomes Basic credentials (percent-decoded,
-    /// so a secret with `@` or `:` is written `%40`, `%3A`; `http://team@host/` sends an empty
-    /// password) and is removed from the URL. A path and query are kept; a fragment is dropped.
-    ///
-    /// ```
-    /// use dealer::seat::PlayerEndpoint;
-    /// let endpoint = PlayerEndpoint::parse("http://team:s3cret@127.0.0.1:9000").unwrap();
-    /// assert_eq!(endpoint.to_string(), "http://127.0.0.1:9000/");
-    /// assert!(PlayerEndpoint::parse("localhost:9000").unwrap_err().to_string()
-    ///     .contains("did you mean http://localhost:9000?"));
-    /// ```
-    ///
-    /// # Errors
-    /// An [`EndpointError`] saying what is wrong.
-    pub fn parse(text: &str) -> Result<PlayerEndpoint, EndpointError> {
-        let hint = || {
-            // Never echo something that may hold a secret.
-            if text.contains('@') || text.chars().count() > 100 {
-                String::new()
-            } else {
-                format!(" (did you mean http://{}?)", text.trim())
-            }
-        };
-        if !text.contains("://") {
-            return Err(EndpointError::MissingScheme { hint: hint() });
-        }
-        let mut url = Url::parse(text).map_err(|error| EndpointError::Syntax {
-            reason: error.to_string(),
-        })?;
-        match url.scheme() {
-            "http" => {}
-            "https" if cfg!(feature = "tls") => {}
-            "https" => return Err(EndpointError::HttpsUnsupported),
-            other => return Err(EndpointError::Scheme(one_line(other))),
-        }
-        if url.host_str().is_none_or(str::is_empty) {
-            return Err(EndpointError::NoHost);
-        }
-        let authorization = if !url.username().is_empty() || url.password().is_some() {
-            let username = percent_decoded(url.username(), "username")?;
-            let password = percent_decoded(url.password().unwrap_or(""), "password")?;
-            // Both calls only fail for URLs without a host, rejected above.
-            let _ = url.set_username("");
-            let _ = url.set_password(None);
-            Some((AuthScheme::Basic, basic_header(&username, &password)))
-        } else {
-            None
-        };
-        url.set_fragment(None);
-        Ok(PlayerEndpoint { url, authorization })
-    }
-
-    /// Uses `Authorization: Bearer <token>` instead of any credentials from the URL (the
-    /// runner's per-player token option).
-    ///
-    /// # Errors
-    /// [`EndpointError::Token`] for an empty token or one that is not visible ASCII.
-    pub fn with_bearer_token(mut self, token: &str) -> Result<PlayerEndpoint, EndpointError> {
-        if token.is_empty() || !token.bytes().all(|byte| byte.is_ascii_graphic()) {
-            return Err(EndpointError::Token);
-        }
-        let mut value =
-            HeaderValue::from_str(&format!("Bearer {token}")).map_err(|_| EndpointError::Token)?;
-        value.set_sensitive(true);
-        self.authorization = Some((AuthScheme::Bearer, value));
-        Ok(self)
-    }
-
-    /// The URL requests go to, without credentials: safe for logs.
-    pub fn url(&self) -> &Url {
-        &self.url
-    }
-
-    /// How the dealer authenticates, if it does.
-    pub fn auth_scheme(&self) -> Option<AuthScheme> {
-        self.authorization.as_ref().map(|(scheme, _)| *scheme)
-    }
-}
-
-impl FromStr for PlayerEndpoint {
-    type Err = EndpointError;
-    fn from_str(text: &str) -> Result<PlayerEndpoint, EndpointError> {
-        PlayerEndpoint::parse(text)
-    }
-}
-
-impl fmt::Display for PlayerEndpoint {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.url.as_str())
-    }
-}
-
-impl fmt::Debug for PlayerEndpoint {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("PlayerEndpoint")
-            .field("url", &self.url.as_str())
-            .field("auth", &self.auth_scheme())
-            .finish()
-    }
-}
-
-fn percent_decoded(text: &str, what: &'static str) -> Result<String, EndpointError> {
-    percent_encoding::percent_decode_str(text)
-        .decode_utf8()
-        .map(|decoded| decoded.into_owned())
-        .map_err(|_| EndpointError::Credentials(what))
-}
-
-fn basic_header(username: &str, password: &str) -> HeaderValue {
-    let encoded =
-        base64::engine::general_purpose::STANDARD.encode(format!("{username}:{password}"));
-    // Base64 output is always a valid header value.
-    let mut value = HeaderValue::from_str(&format!("Basic {encoded}"))
-        .unwrap_or_else(|_| HeaderValue::from_static("Basic"));
-    value.set_sensitive(true);
-    value
-}
-
 /// One player reached over HTTP. Made by [`HttpClient::seat`]; all seats of a pool share its
 /// connections.
 #[derive(Debug, Clone)]
@@ -363,6 +198,7 @@ struct Exchange {
     body: Option<Bytes>,
     latency: Duration,
     result: Result<(), SeatFailure>,
+    unsent_attempts: Vec<SeatFailure>,
 }
 
 impl HttpSeat {
@@ -392,6 +228,7 @@ impl HttpSeat {
             status: exchange.status,
             body: exchange.body,
             latency: exchange.latency,
+            unsent_attempts: exchange.unsent_attempts,
             sent_json: Some(json),
         }
     }
@@ -407,6 +244,7 @@ impl HttpSeat {
             status: exchange.status,
             body: exchange.body,
             latency: exchange.latency,
+            unsent_attempts: exchange.unsent_attempts,
             sent_json: Some(json),
         }
     }
@@ -423,6 +261,7 @@ impl HttpSeat {
             status: exchange.status,
             body: exchange.body,
             latency: exchange.latency,
+            unsent_attempts: exchange.unsent_attempts,
             sent_json: None,
         }
     }
@@ -435,6 +274,7 @@ impl HttpSeat {
             status: exchange.status,
             body: exchange.body,
             latency: exchange.latency,
+            unsent_attempts: exchange.unsent_attempts,
             sent_json: None,
         }
     }
@@ -445,27 +285,29 @@ impl HttpSeat {
         let mut body = BodyBuffer::default();
         let started = Instant::now();
         let deadline = self.settings.request_timeout;
+        let mut unsent_attempts = Vec::new();
         let sent = async {
-            match self
-                .send_and_read(form, body_use, &mut status, &mut body)
-                .await
-            {
-                // Closed before any response byte: most likely a pooled keep-alive connection
-                // that the player closed as the request went out (its idle timer fired). One
-                // resend on a fresh connection, within the same deadline; a player that really
-                // hangs up on the request fails the same way again.
-                Err(SeatFailure::ConnectionClosed) if status.is_none() => {
-                    tracing::debug!(
-                        url = self.endpoint.url.as_str(),
-                        %action,
-                        "connection closed before any response: sending once more"
-                    );
-                    // Encoded again: the rare resend pays for it, not every request.
-                    let form = encode_request(action, json);
-                    self.send_and_read(form, body_use, &mut status, &mut body)
-                        .await
+            let mut form = Some(form);
+            loop {
+                let mut unsent = false;
+                // Encoded again for a resend: the rare resend pays for it, not every request.
+                let body_text = form.take().unwrap_or_else(|| encode_request(action, json));
+                let result = self
+                    .send_and_read(body_text, body_use, &mut status, &mut body, &mut unsent)
+                    .await;
+                match result {
+                    // Handed back unsent: the player cannot have seen it. One resend.
+                    Err(failure) if unsent && unsent_attempts.is_empty() => {
+                        tracing::info!(
+                            url = self.endpoint.url.as_str(),
+                            %action,
+                            %failure,
+                            "request not sent (connection closed first): sending it once more"
+                        );
+                        unsent_attempts.push(failure);
+                    }
+                    other => break other,
                 }
-                other => other,
             }
         };
         let result = match tokio::time::timeout(deadline, sent).await {
@@ -495,17 +337,20 @@ impl HttpSeat {
             body: body.finish(),
             latency,
             result,
+            unsent_attempts,
         }
     }
 
     /// Sends one request and reads the response through the body cap. Partial results land in
-    /// `status` and `body` so that they survive the caller's deadline dropping this future.
+    /// `status` and `body` so that they survive the caller's deadline dropping this future;
+    /// `unsent` is set when the client handed the request back without writing a byte of it.
     async fn send_and_read(
         &self,
         form: String,
         body_use: BodyUse,
         status: &mut Option<u16>,
         body: &mut BodyBuffer,
+        unsent: &mut bool,
     ) -> Result<(), SeatFailure> {
         // Per request, reqwest needs its own `Url` (one small copy); the header values are
         // static or shared, and the form body is moved, not copied.
@@ -520,11 +365,10 @@ impl HttpSeat {
         }
         *request.body_mut() = Some(form.into());
 
-        let mut response = self
-            .client
-            .execute(request)
-            .await
-            .map_err(|error| classify(&error, &self.settings))?;
+        let mut response = self.client.execute(request).await.map_err(|error| {
+            *unsent = never_sent(&error);
+            classify(&error, &self.settings)
+        })?;
         let code = response.status().as_u16();
         *status = Some(code);
         let limit = self.settings.body_limit;
@@ -551,7 +395,13 @@ impl HttpSeat {
         if declared_too_large {
             return match body_use {
                 BodyUse::Bet => Err(SeatFailure::BodyTooLarge { limit }),
-                BodyUse::Text => read_capped(&mut response, body, limit, &self.settings).await,
+                // Free text is cut at the cap, whatever length was declared.
+                BodyUse::Text => {
+                    match read_capped(&mut response, body, limit, &self.settings).await {
+                        Err(SeatFailure::BodyTooLarge { .. }) => Ok(()),
+                        other => other,
+                    }
+                }
                 BodyUse::Ignored => Ok(()),
             };
         }
@@ -564,202 +414,9 @@ impl HttpSeat {
     }
 }
 
-/// Reads the body until its end, or fails with [`SeatFailure::BodyTooLarge`] once more than
-/// `limit` bytes arrived (keeping the first `limit`).
-async fn read_capped(
-    response: &mut reqwest::Response,
-    body: &mut BodyBuffer,
-    limit: usize,
-    settings: &HttpSettings,
-) -> Result<(), SeatFailure> {
-    loop {
-        match response.chunk().await {
-            Ok(Some(chunk)) => {
-                if !body.push(chunk, limit) {
-                    return Err(SeatFailure::BodyTooLarge { limit });
-                }
-            }
-            Ok(None) => {
-                body.mark_complete();
-                return Ok(());
-            }
-            Err(error) => return Err(classify(&error, settings)),
-        }
-    }
-}
-
-/// The received body, at most the cap. A body that arrives in one chunk (the usual case) is
-/// kept without copying.
-#[derive(Default)]
-struct BodyBuffer {
-    first: Option<Bytes>,
-    more: Option<BytesMut>,
-}
-
-impl BodyBuffer {
-    /// Appends `chunk`, keeping at most `limit` bytes in all; `false` when the cap was passed.
-    fn push(&mut self, chunk: Bytes, limit: usize) -> bool {
-        let held = self.len();
-        let room = limit.saturating_sub(held);
-        let over = chunk.len() > room;
-        let chunk = if over { chunk.slice(..room) } else { chunk };
-        if let Some(more) = &mut self.more {
-            more.extend_from_slice(&chunk);
-        } else if let Some(first) = &self.first {
-            let mut more = BytesMut::with_capacity(held + chunk.len());
-            more.extend_from_slice(first);
-            more.extend_from_slice(&chunk);
-            self.more = Some(more);
-        } else {
-            self.first = Some(chunk);
-        }
-        !over
-    }
-
-    /// The body ended: an empty body is then `Some("")`, not "no body".
-    fn mark_complete(&mut self) {
-        if self.first.is_none() {
-            self.first = Some(Bytes::new());
-        }
-    }
-
-    fn len(&self) -> usize {
-        match (&self.more, &self.first) {
-            (Some(more), _) => more.len(),
-            (None, Some(first)) => first.len(),
-            (None, None) => 0,
-        }
-    }
-
-    fn finish(self) -> Option<Bytes> {
-        match (self.more, self.first) {
-            (Some(more), _) => Some(more.freeze()),
-            (None, first) => first,
-        }
-    }
-}
-
-/// Maps a transport error to the precise reason: the kinds that matter are found by walking
-/// the error chain (reqwest → hyper → io), never by matching message texts.
-fn classify(error: &reqwest::Error, settings: &HttpSettings) -> SeatFailure {
-    if error.is_connect() && error.is_timeout() {
-        if let Some(timeout) = settings.connect_timeout {
-            return SeatFailure::ConnectTimeout {
-                after_ms: millis(timeout),
-            };
-        }
-    }
-    let mut source: Option<&(dyn StdError + 'static)> = Some(error);
-    while let Some(current) = source {
-        if let Some(hyper_error) = current.downcast_ref::<hyper::Error>() {
-            if hyper_error.is_incomplete_message() {
-                return SeatFailure::ConnectionClosed;
-            }
-            if hyper_error.is_parse() || hyper_error.is_parse_status() {
-                return SeatFailure::InvalidResponse(one_line(&hyper_error.to_string()));
-            }
-        }
-        if let Some(io_error) = current.downcast_ref::<std::io::Error>() {
-            use std::io::ErrorKind;
-            match io_error.kind() {
-                ErrorKind::ConnectionRefused => return SeatFailure::ConnectionRefused,
-                ErrorKind::ConnectionReset
-                | ErrorKind::ConnectionAborted
-                | ErrorKind::BrokenPipe
-                | ErrorKind::UnexpectedEof => return SeatFailure::ConnectionClosed,
-                _ => {}
-            }
-        }
-        source = current.source();
-    }
-    if error.is_connect() {
-        SeatFailure::Connect(error_chain(error))
-    } else {
-        SeatFailure::Http(error_chain(error))
-    }
-}
-
-/// `outer: inner: innermost` on one bounded line, skipping a cause whose text its parent
-/// already shows.
-fn error_chain(error: &(dyn StdError + 'static)) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        let cause_text = cause.to_string();
-        if !text.contains(&cause_text) {
-            text.push_str(": ");
-            text.push_str(&cause_text);
-        }
-        source = cause.source();
-    }
-    one_line(&text)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn urls_are_validated_with_clear_errors() {
-        let ok = PlayerEndpoint::parse("http://127.0.0.1:9000").unwrap();
-        assert_eq!(ok.url().as_str(), "http://127.0.0.1:9000/");
-        assert_eq!(ok.auth_scheme(), None);
-        let with_path = PlayerEndpoint::parse("http://example.test/bots/a?x=1#frag").unwrap();
-        assert_eq!(with_path.to_string(), "http://example.test/bots/a?x=1");
-
-        let error = |text: &str| PlayerEndpoint::parse(text).unwrap_err().to_string();
-        assert_eq!(
-            error("ftp://host/"),
-            "invalid player URL: scheme \"ftp\" is not supported (expected http:// or https://)"
-        );
-        assert_eq!(
-            error("localhost:9000"),
-            "invalid player URL: it must start with http:// or https:// \
-             (did you mean http://localhost:9000?)"
-        );
-        assert!(error("127.0.0.1:9000").contains("did you mean http://127.0.0.1:9000?"));
-        assert!(error("http://").starts_with("invalid player URL: "));
-        assert!(error("http://[::1").starts_with("invalid player URL: "));
-        assert!(error("").starts_with("invalid player URL: "));
-        if !cfg!(feature = "tls") {
-            assert_eq!(
-                error("https://host/"),
-                "invalid player URL: https needs the dealer built with the `tls` feature"
-            );
-        }
-    }
-
-    #[test]
-    fn credentials_move_from_the_url_to_a_sensitive_header() {
-        let endpoint = PlayerEndpoint::parse("http://team:s%40cret@127.0.0.1:9000/").unwrap();
-        assert_eq!(endpoint.to_string(), "http://127.0.0.1:9000/");
-        assert_eq!(endpoint.auth_scheme(), Some(AuthScheme::Basic));
-        let (_, value) = endpoint.authorization.as_ref().unwrap();
-        // base64("team:s@cret")
-        assert_eq!(value.to_str().unwrap(), "Basic dGVhbTpzQGNyZXQ=");
-        assert!(value.is_sensitive());
-        let debug = format!("{endpoint:?}");
-        assert!(
-            !debug.contains("cret") && !debug.contains("dGVhb"),
-            "{debug}"
-        );
-
-        let error = PlayerEndpoint::parse("team:secret@host:9000").unwrap_err();
-        assert!(!error.to_string().contains("secret"), "{error}");
-
-        let bearer = endpoint.with_bearer_token("t0ken").unwrap();
-        assert_eq!(bearer.auth_scheme(), Some(AuthScheme::Bearer));
-        assert_eq!(
-            bearer.authorization.as_ref().unwrap().1.to_str().unwrap(),
-            "Bearer t0ken"
-        );
-        let plain = PlayerEndpoint::parse("http://h/").unwrap();
-        assert_eq!(
-            plain.clone().with_bearer_token(""),
-            Err(EndpointError::Token)
-        );
-        assert_eq!(plain.with_bearer_token("a b\n"), Err(EndpointError::Token));
-    }
 
     #[test]
     fn settings_that_cannot_work_are_refused() {
@@ -781,20 +438,5 @@ mod tests {
             HttpClient::new(no_connect).unwrap_err(),
             ClientError::ZeroConnectTimeout
         );
-    }
-
-    #[test]
-    fn the_body_buffer_keeps_at_most_the_cap() {
-        let mut one = BodyBuffer::default();
-        assert!(one.push(Bytes::from_static(b"240"), 8));
-        assert_eq!(one.finish().unwrap(), Bytes::from_static(b"240"));
-
-        let mut split = BodyBuffer::default();
-        assert!(split.push(Bytes::from_static(b"12"), 8));
-        assert!(split.push(Bytes::from_static(b"34"), 8));
-        assert!(!split.push(Bytes::from_static(b"56789"), 8));
-        assert_eq!(split.finish().unwrap(), Bytes::from_static(b"12345678"));
-
-        assert_eq!(BodyBuffer::default().finish(), None);
     }
 }

@@ -17,15 +17,20 @@
 //! a tokio runtime with the time and IO drivers enabled. Their futures are `Send`, so a game can
 //! run on any worker of a multi-threaded runtime.
 
+mod endpoint;
 mod failure;
 mod http;
 mod in_process;
+mod transport;
+mod version;
 
+pub use endpoint::{AuthScheme, EndpointError, PlayerEndpoint};
 pub use failure::SeatFailure;
-pub use http::{
-    AuthScheme, ClientError, EndpointError, HttpClient, HttpSeat, HttpSettings, PlayerEndpoint,
-};
+pub use http::{ClientError, HttpClient, HttpSeat, HttpSettings};
 pub use in_process::{InProcessSeat, Player};
+pub use version::{
+    ask_versions, clean_version, PlayerVersion, VersionPolicy, UNKNOWN_VERSION, VERSION_MAX_CHARS,
+};
 
 use bytes::Bytes;
 use futures_util::future::join_all;
@@ -34,12 +39,6 @@ use std::borrow::Cow;
 use std::fmt;
 use std::time::Duration;
 use tokio::time::Instant;
-
-/// The longest version text kept, in chars.
-pub const VERSION_MAX_CHARS: usize = 200;
-
-/// What the player shows when its version is not known (spec §6).
-pub const UNKNOWN_VERSION: &str = "Unknown";
 
 /// The answer to one request, with what the logs need.
 #[derive(Debug, Clone, PartialEq)]
@@ -60,6 +59,11 @@ pub struct Reply<T> {
     /// record the document sent without serialising it again. `None` in-process, where nothing
     /// is serialised.
     pub sent_json: Option<String>,
+    /// Earlier attempts of this same request that the HTTP client handed back **unsent** (the
+    /// connection was found closed before a byte of the request was written), oldest first, with
+    /// why each failed. The player never saw them; they are listed so that the logs can show
+    /// every attempt. Almost always empty, and never more than one (see `http.rs`).
+    pub unsent_attempts: Vec<SeatFailure>,
 }
 
 impl<T> Reply<T> {
@@ -70,6 +74,7 @@ impl<T> Reply<T> {
             body: None,
             latency,
             sent_json: None,
+            unsent_attempts: Vec::new(),
         }
     }
 
@@ -88,29 +93,16 @@ impl<T> Reply<T> {
         self.body.as_deref().map(shared::protocol::excerpt)
     }
 
+    /// How many times the request was handed to the transport: 1, plus any
+    /// [`Reply::unsent_attempts`].
+    pub fn attempts(&self) -> usize {
+        1 + self.unsent_attempts.len()
+    }
+
     /// The failure, if any.
     pub fn failure(&self) -> Option<&SeatFailure> {
         self.outcome.as_ref().err()
     }
-}
-
-/// Cleans a `version` answer for display: kept **verbatim** (LIVE shows versions such as
-/// `"Ultimate chan killer "` with their spaces), except that invalid UTF-8 is replaced,
-/// control characters (line breaks, tabs, escapes) are removed so a version can never break a
-/// log line or a table, and the text is cut after [`VERSION_MAX_CHARS`] chars.
-///
-/// ```
-/// use dealer::seat::clean_version;
-/// assert_eq!(clean_version(b"Ultimate chan killer "), "Ultimate chan killer ");
-/// assert_eq!(clean_version(b"v1.2\n"), "v1.2");
-/// assert_eq!(clean_version(b"\x1b[31mred\x1b[0m"), "[31mred[0m");
-/// ```
-pub fn clean_version(raw: &[u8]) -> String {
-    String::from_utf8_lossy(raw)
-        .chars()
-        .filter(|c| !c.is_control())
-        .take(VERSION_MAX_CHARS)
-        .collect()
 }
 
 /// A player's seat, over HTTP or in-process. Methods dispatch by `match` (no boxing); the
@@ -320,6 +312,7 @@ async fn poll_until_up(
                 body: None,
                 latency: attempt_started.elapsed(),
                 sent_json: None,
+                unsent_attempts: Vec::new(),
             },
         };
         report(&reply);
@@ -341,97 +334,6 @@ async fn poll_until_up(
         }
         tokio::time::sleep_until(next).await;
     }
-}
-
-/// How often to ask a failing player for its version.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct VersionPolicy {
-    /// Stop asking after this many failed attempts in a game. `None` (the default, spec §7):
-    /// keep asking while it fails. A limit is worth setting when `version` times out, as every
-    /// attempt then costs a full request timeout.
-    pub max_attempts: Option<u32>,
-}
-
-/// What the dealer knows of one player's version in one game (spec §6, §7): `Unknown` until a
-/// `version` succeeds, then that text for the rest of the game.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct PlayerVersion {
-    known: Option<String>,
-    failed_attempts: u32,
-    last_failure: Option<SeatFailure>,
-}
-
-impl PlayerVersion {
-    /// Nothing asked yet.
-    pub fn new() -> PlayerVersion {
-        PlayerVersion::default()
-    }
-
-    /// Whether to ask (again): not known yet, and the policy's attempts not used up.
-    pub fn should_ask(&self, policy: &VersionPolicy) -> bool {
-        self.known.is_none()
-            && policy
-                .max_attempts
-                .is_none_or(|max| self.failed_attempts < max)
-    }
-
-    /// Records the outcome of a `version` request. Returns the version when it just became
-    /// known (the runner then shows it in every later state); a late failure after a success
-    /// changes nothing.
-    pub fn record(&mut self, outcome: &Result<String, SeatFailure>) -> Option<&str> {
-        if self.known.is_some() {
-            return None;
-        }
-        match outcome {
-            Ok(version) => {
-                self.known = Some(version.clone());
-                self.known.as_deref()
-            }
-            Err(failure) => {
-                self.failed_attempts = self.failed_attempts.saturating_add(1);
-                self.last_failure = Some(failure.clone());
-                None
-            }
-        }
-    }
-
-    /// The version to show: the player's text, or `Unknown`.
-    pub fn shown(&self) -> &str {
-        self.known.as_deref().unwrap_or(UNKNOWN_VERSION)
-    }
-
-    /// The version, once known.
-    pub fn known(&self) -> Option<&str> {
-        self.known.as_deref()
-    }
-
-    /// Failed attempts so far.
-    pub fn failed_attempts(&self) -> u32 {
-        self.failed_attempts
-    }
-
-    /// Why the last attempt failed.
-    pub fn last_failure(&self) -> Option<&SeatFailure> {
-        self.last_failure.as_ref()
-    }
-}
-
-/// Asks `version`, concurrently, of every seat whose [`PlayerVersion`] says so, and records the
-/// outcomes. Returns one entry per pair, in input order: the reply (for the logs) or `None` when
-/// the seat was not asked. Newly known versions are [`PlayerVersion::known`] afterwards.
-pub async fn ask_versions<'a>(
-    seats: impl IntoIterator<Item = (&'a PlayerSeat, &'a mut PlayerVersion)>,
-    policy: &VersionPolicy,
-) -> Vec<Option<Reply<String>>> {
-    let asks = seats.into_iter().map(|(seat, version)| async move {
-        if !version.should_ask(policy) {
-            return None;
-        }
-        let reply = seat.version().await;
-        version.record(&reply.outcome);
-        Some(reply)
-    });
-    join_all(asks).await
 }
 
 #[cfg(test)]
@@ -458,57 +360,5 @@ mod tests {
             seats.iter().zip(versions.iter_mut()),
             &policy,
         ));
-    }
-
-    #[test]
-    fn spec_6_version_is_unknown_until_it_succeeds_then_fixed() {
-        let policy = VersionPolicy::default();
-        let mut version = PlayerVersion::new();
-        assert_eq!(version.shown(), "Unknown");
-        assert!(version.should_ask(&policy));
-        assert_eq!(version.record(&Err(SeatFailure::Status(500))), None);
-        assert_eq!(version.record(&Err(SeatFailure::ConnectionRefused)), None);
-        assert_eq!(version.failed_attempts(), 2);
-        assert_eq!(
-            version.last_failure(),
-            Some(&SeatFailure::ConnectionRefused)
-        );
-        assert!(
-            version.should_ask(&policy),
-            "spec §7: retried while it fails"
-        );
-        assert_eq!(version.record(&Ok("v2 ".into())), Some("v2 "));
-        assert_eq!(version.shown(), "v2 ");
-        assert!(!version.should_ask(&policy), "asked once per game");
-        assert_eq!(version.record(&Ok("v3".into())), None);
-        assert_eq!(version.record(&Err(SeatFailure::Status(500))), None);
-        assert_eq!(version.shown(), "v2 ");
-    }
-
-    #[test]
-    fn a_version_policy_can_stop_the_retries() {
-        let policy = VersionPolicy {
-            max_attempts: Some(2),
-        };
-        let mut version = PlayerVersion::new();
-        version.record(&Err(SeatFailure::Timeout { after_ms: 2000 }));
-        assert!(version.should_ask(&policy));
-        version.record(&Err(SeatFailure::Timeout { after_ms: 2000 }));
-        assert!(!version.should_ask(&policy));
-        assert_eq!(version.shown(), UNKNOWN_VERSION);
-    }
-
-    #[test]
-    fn versions_are_verbatim_but_one_bounded_line() {
-        assert_eq!(
-            clean_version(b"Ultimate chan killer "),
-            "Ultimate chan killer "
-        );
-        assert_eq!(clean_version(b" spaced  "), " spaced  ");
-        assert_eq!(clean_version(b"a\r\nb\tc\x00\x7f"), "abc");
-        assert_eq!(clean_version(b"caf\xc3\xa9 \xff"), "café \u{fffd}");
-        assert_eq!(clean_version(b""), "");
-        let long = clean_version("é".repeat(1000).as_bytes());
-        assert_eq!(long.chars().count(), VERSION_MAX_CHARS);
     }
 }

@@ -32,13 +32,15 @@
 //! observers fill ([`ObserverFactory`]).
 
 pub mod duplicate;
-mod results;
+pub(crate) mod results;
 pub mod shard;
 mod summary;
 
 pub use duplicate::{duplicate_plan, DealRef};
+use results::ShowdownWarnings;
 pub use results::{
-    Absent, DealSetEntry, DealSetPoints, GameEntry, PlayerEntry, RunResults, Standing, Total,
+    Absent, DealSetEntry, DealSetPoints, GameEntry, InterruptedGame, PlayerEntry, RequestWarning,
+    RunResults, Standing, Total,
 };
 pub use shard::{merge, BadShard, MergeError, Shard};
 
@@ -115,8 +117,10 @@ impl Entrant {
 /// How a run is played.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TournamentSettings {
-    /// The rules of every game (its `request_timeout_ms` is the HTTP deadline).
+    /// The rules of every game.
     pub game: GameConfig,
+    /// How the dealer talks HTTP to the players: the request deadline and the connection pool.
+    pub http: HttpSettings,
     /// How many sit'n'gos.
     pub games: u32,
     /// The run seed (see the [module docs](self)).
@@ -315,6 +319,9 @@ impl Tournament {
             return Err(TournamentError::NoParallelism);
         }
         settings.game.validate()?;
+        if settings.http.request_timeout.is_zero() {
+            return Err(ClientError::ZeroTimeout.into());
+        }
         Ok(Tournament {
             tournament_id: tournament_id(settings.seed),
             plan: plan(settings.seed, settings.games, entrants.len()),
@@ -392,9 +399,7 @@ impl Tournament {
             path: out_dir.clone(),
             source,
         })?;
-        let client = HttpClient::new(HttpSettings::with_request_timeout(
-            self.settings.game.request_timeout(),
-        ))?;
+        let client = HttpClient::new(self.settings.http)?;
         let settings = &self.settings;
         let players: Vec<PlayerEntry> = self.entrants.iter().map(Entrant::entry).collect();
         let mut results = RunResults {
@@ -405,9 +410,11 @@ impl Tournament {
             complete: false,
             stopped_because: None,
             config: settings.game.clone(),
+            request_timeout_ms: settings.http.request_timeout.as_millis() as u64,
             absent_players: settings.runner.absent,
             players: players.clone(),
             games: Vec::new(),
+            interrupted: Vec::new(),
             totals: Vec::new(),
             duplicate: self.duplicate,
             deal_sets: Vec::new(),
@@ -420,8 +427,7 @@ impl Tournament {
 
         let to_play = self.planned_games().count();
         let mut plan = self.planned_games();
-        let mut running: JoinSet<(u32, Option<DealRef>, Result<GameOutcome, GameFailure>)> =
-            JoinSet::new();
+        let mut running: JoinSet<GameDone> = JoinSet::new();
         let mut end = RunEnd::Complete;
         // A failed game stops the others; so does the user's `stop`.
         let (abort_handle, abort) = stop.child();
@@ -434,7 +440,7 @@ impl Tournament {
             let Some(joined) = running.join_next().await else {
                 break;
             };
-            let (number, deal, outcome) = match joined {
+            let (number, deal, outcome, showdown_warnings) = match joined {
                 Ok(done) => done,
                 Err(join_error) => {
                     abort_handle.stop();
@@ -451,20 +457,36 @@ impl Tournament {
                     tracing::info!("{summary}");
                     let mut entry = GameEntry::new(number, game_dir_name(number), outcome);
                     entry.deal = deal;
+                    entry.showdown_warnings = showdown_warnings.take();
                     finished.insert(number, entry);
                     summary::summarise(&mut results, &finished, &mut rater);
                     if let Err(error) = write_results(&results_path, &results) {
                         tracing::error!("{error}");
                     }
                 }
-                Err(GameFailure::Run(RunError::Stopped { .. })) => {
+                Err(GameFailure::Run(RunError::Stopped { hands_played })) => {
                     if end == RunEnd::Complete {
                         end = RunEnd::Stopped;
                     }
+                    results.interrupted.push(InterruptedGame {
+                        game: number,
+                        dir: game_dir_name(number),
+                        hands_played: Some(hands_played),
+                        reason: match &end {
+                            RunEnd::Failed(message) => format!("stopped because {message}"),
+                            _ => STOPPED_BY_THE_USER.to_string(),
+                        },
+                    });
                 }
                 Err(failure) => {
                     abort_handle.stop();
                     let message = format!("game {number}: {failure}");
+                    results.interrupted.push(InterruptedGame {
+                        game: number,
+                        dir: game_dir_name(number),
+                        hands_played: None,
+                        reason: failure.to_string(),
+                    });
                     // The caller reports it (the CLI's one-line error).
                     tracing::info!("{message}");
                     if matches!(end, RunEnd::Complete | RunEnd::Stopped) {
@@ -479,10 +501,11 @@ impl Tournament {
         if stop.is_stopped() && end == RunEnd::Complete {
             end = RunEnd::Stopped;
         }
+        results.interrupted.sort_by_key(|game| game.game);
         results.complete = end == RunEnd::Complete;
         results.stopped_because = match &end {
             RunEnd::Complete => None,
-            RunEnd::Stopped => Some("stopped by the user (Ctrl-C or SIGTERM)".to_string()),
+            RunEnd::Stopped => Some(STOPPED_BY_THE_USER.to_string()),
             RunEnd::Failed(message) => Some(message.clone()),
         };
         write_results(&results_path, &results)?;
@@ -499,9 +522,7 @@ impl Tournament {
         planned: &PlannedGame,
         client: &HttpClient,
         stop: &StopSignal,
-    ) -> impl std::future::Future<Output = (u32, Option<DealRef>, Result<GameOutcome, GameFailure>)>
-           + Send
-           + 'static {
+    ) -> impl std::future::Future<Output = GameDone> + Send + 'static {
         let number = planned.number;
         let deal = planned.deal;
         let seated: Vec<&Entrant> = planned.seating.iter().map(|&i| &self.entrants[i]).collect();
@@ -526,6 +547,7 @@ impl Tournament {
             .collect();
         let addresses: Vec<String> = seats.iter().map(|s| s.address().to_string()).collect();
         let dir = self.settings.out_dir.join(game_dir_name(number));
+        let showdown_warnings = ShowdownWarnings::default();
         let observers = (|| -> io::Result<Vec<Box<dyn Observer>>> {
             std::fs::create_dir_all(&dir)?;
             let mut observers: Vec<Box<dyn Observer>> = Vec::new();
@@ -538,6 +560,7 @@ impl Tournament {
                 })?;
             }
             observers.push(Box::new(self.progress.game(number)));
+            observers.push(Box::new(showdown_warnings.clone()));
             Ok(observers)
         })();
         let options = self.settings.runner.clone();
@@ -553,16 +576,29 @@ impl Tournament {
                             path: dir,
                             reason: source.to_string(),
                         }),
+                        showdown_warnings,
                     )
                 }
             };
             let outcome = run_game(setup, seats, observers, &options, &stop)
                 .await
                 .map_err(GameFailure::Run);
-            (number, deal, outcome)
+            (number, deal, outcome, showdown_warnings)
         }
     }
 }
+
+/// `stopped_because` (and an interrupted game's reason) after Ctrl-C or SIGTERM.
+const STOPPED_BY_THE_USER: &str = "stopped by the user (Ctrl-C or SIGTERM)";
+
+/// A game task's end: its number, its deal set and rotation (duplicate mode), how it went, and
+/// its failed `showdown`s.
+type GameDone = (
+    u32,
+    Option<DealRef>,
+    Result<GameOutcome, GameFailure>,
+    ShowdownWarnings,
+);
 
 /// Why one game of a run failed.
 #[derive(Debug, Error)]

@@ -3,17 +3,24 @@
 //! the file back with [`RunResults`].
 
 use crate::config::GameConfig;
+use crate::engine::Game;
+use crate::observe::{Exchange, Observer};
 use crate::result::GameResult;
 use crate::runner::{AbsentPolicy, ObserverFailure};
 use serde::{Deserialize, Serialize};
+use shared::protocol::Action;
 use std::collections::HashMap;
+use std::io;
+use std::sync::{Arc, Mutex};
 
 /// The whole run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunResults {
     /// 24 hex digits, shared by every game of the run.
     pub tournament_id: String,
-    /// The run seed: the same seed (and the same answers) replays the run.
+    /// The run seed: the same seed (and the same answers) replays the run. Written as a string
+    /// (64-bit numbers lose precision in JSON tools such as `jq`); read from either.
+    #[serde(with = "seed_text")]
     pub seed: u64,
     /// Whether time values were zeroed (`--reproducible`).
     pub reproducible: bool,
@@ -25,12 +32,19 @@ pub struct RunResults {
     pub stopped_because: Option<String>,
     /// How every game was played.
     pub config: GameConfig,
+    /// The HTTP deadline of every request, in milliseconds (`--timeout-ms`).
+    pub request_timeout_ms: u64,
     /// What was done with players that did not come up.
     pub absent_players: AbsentPolicy,
     /// The entrants, in the order they were given.
     pub players: Vec<PlayerEntry>,
     /// The games played, by number.
     pub games: Vec<GameEntry>,
+    /// Games that started but were not played to their end (a stop, or another game's
+    /// failure), by number. Their folders hold what was written until then; their `log.json`
+    /// is closed (valid JSON) and ends where the game stopped.
+    #[serde(default)]
+    pub interrupted: Vec<InterruptedGame>,
     /// Points per player over the games played, most first.
     pub totals: Vec<Total>,
     /// Whether every deal set is played once per rotation of the seats (duplicate mode; see
@@ -110,10 +124,74 @@ pub struct GameEntry {
     /// The deal set and rotation (duplicate mode only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deal: Option<DealRef>,
+    /// `showdown` requests a player failed (spec §6: never a ban, so only listed here and in
+    /// the player's log), in the order they were sent.
+    #[serde(default)]
+    pub showdown_warnings: Vec<RequestWarning>,
     /// The engine's result: ids, seed, players (seat order), ranking (seats), places, points,
     /// hands played, why it ended, bans (with reasons and rounds), warnings, final stacks.
     #[serde(flatten)]
     pub result: GameResult,
+}
+
+/// A game that started and did not reach its end.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InterruptedGame {
+    /// 1-based game number.
+    pub game: u32,
+    /// The game's folder, relative to the run folder (`game-2`).
+    pub dir: String,
+    /// Hands completed before it stopped, when known.
+    pub hands_played: Option<u64>,
+    /// Why it stopped.
+    pub reason: String,
+}
+
+/// A request that failed without consequence for the game (a `showdown`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RequestWarning {
+    /// The hand it belonged to.
+    pub round: u64,
+    /// The player's seat in this game.
+    pub seat: usize,
+    /// The player.
+    pub name: String,
+    /// The request (`showdown`).
+    pub action: Action,
+    /// Why it failed, as a ban would say it.
+    pub reason: String,
+}
+
+/// Collects the failed `showdown` requests of one game for `results.json`. An observer like
+/// the logs (it only observes); the tournament keeps a clone and takes the list when the game
+/// ends.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ShowdownWarnings(Arc<Mutex<Vec<RequestWarning>>>);
+
+impl ShowdownWarnings {
+    /// The failures seen so far, leaving the list empty.
+    pub(crate) fn take(&self) -> Vec<RequestWarning> {
+        std::mem::take(&mut *self.0.lock().unwrap_or_else(|poison| poison.into_inner()))
+    }
+}
+
+impl Observer for ShowdownWarnings {
+    fn on_exchange(&mut self, exchange: &Exchange<'_>, _game: &Game) -> io::Result<()> {
+        if let (Action::Showdown, Some(failure)) = (exchange.action, exchange.failure) {
+            let warning = RequestWarning {
+                round: exchange.round,
+                seat: exchange.seat.index(),
+                name: exchange.player.to_string(),
+                action: exchange.action,
+                reason: failure.to_string(),
+            };
+            self.0
+                .lock()
+                .unwrap_or_else(|poison| poison.into_inner())
+                .push(warning);
+        }
+        Ok(())
+    }
 }
 
 /// One player's place in one game.
@@ -153,10 +231,15 @@ pub struct Total {
     pub points: u64,
     /// Games played (seated).
     pub games: u32,
-    /// First places.
-    pub wins: u32,
-    /// Second places.
-    pub seconds: u32,
+    /// Games won (first places). Read also from `wins` (files before 0.2).
+    #[serde(alias = "wins")]
+    pub first_places: u32,
+    /// Second places. Read also from `seconds` (files before 0.2).
+    #[serde(alias = "seconds")]
+    pub second_places: u32,
+    /// Third places.
+    #[serde(default)]
+    pub third_places: u32,
     /// Games in which it was banned.
     pub bans: u32,
     /// Games it sat out (down at the start).
@@ -210,13 +293,14 @@ impl GameEntry {
             requests: outcome.requests,
             observer_errors: outcome.observer_failures,
             deal: None,
+            showdown_warnings: Vec::new(),
             result,
         }
     }
 }
 
-/// Totals per entrant over `games`, most points first (then most wins, most second places,
-/// then name).
+/// Totals per entrant over `games`, most points first (then most first places, most second
+/// places, then name).
 pub(crate) fn totals(players: &[PlayerEntry], games: &[GameEntry]) -> Vec<Total> {
     let mut by_name: HashMap<&str, Total> = players
         .iter()
@@ -227,8 +311,9 @@ pub(crate) fn totals(players: &[PlayerEntry], games: &[GameEntry]) -> Vec<Total>
                     name: player.name.clone(),
                     points: 0,
                     games: 0,
-                    wins: 0,
-                    seconds: 0,
+                    first_places: 0,
+                    second_places: 0,
+                    third_places: 0,
                     bans: 0,
                     absent: 0,
                     rating: None,
@@ -244,8 +329,9 @@ pub(crate) fn totals(players: &[PlayerEntry], games: &[GameEntry]) -> Vec<Total>
             };
             total.points += u64::from(standing.points);
             total.games += 1;
-            total.wins += u32::from(standing.place == 1);
-            total.seconds += u32::from(standing.place == 2);
+            total.first_places += u32::from(standing.place == 1);
+            total.second_places += u32::from(standing.place == 2);
+            total.third_places += u32::from(standing.place == 3);
             total.bans += u32::from(standing.banned);
         }
         for absent in &game.absent {
@@ -258,9 +344,113 @@ pub(crate) fn totals(players: &[PlayerEntry], games: &[GameEntry]) -> Vec<Total>
     totals.sort_by(|a, b| {
         b.points
             .cmp(&a.points)
-            .then(b.wins.cmp(&a.wins))
-            .then(b.seconds.cmp(&a.seconds))
+            .then(b.first_places.cmp(&a.first_places))
+            .then(b.second_places.cmp(&a.second_places))
             .then(a.name.cmp(&b.name))
     });
     totals
+}
+
+/// A seed as JSON: written as a decimal string, because JSON tools read numbers as doubles and
+/// change seeds above 2^53 (`jq` prints 17871781140237706511 as 17871781140237707000); read
+/// from a string or a number, so older files still load.
+pub mod seed_text {
+    use serde::de::{self, Visitor};
+    use serde::{Deserializer, Serializer};
+    use std::fmt;
+
+    /// Writes the seed as a decimal string.
+    ///
+    /// # Errors
+    /// Whatever the serializer reports.
+    pub fn serialize<S: Serializer>(seed: &u64, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(seed)
+    }
+
+    /// Reads a seed from a decimal string or a non-negative integer.
+    ///
+    /// # Errors
+    /// Anything else, or a number that is not a `u64`.
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {
+        deserializer.deserialize_any(SeedVisitor)
+    }
+
+    struct SeedVisitor;
+
+    impl Visitor<'_> for SeedVisitor {
+        type Value = u64;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a seed: a whole number from 0 to 2^64 - 1, as a string or a number")
+        }
+
+        fn visit_u64<E: de::Error>(self, value: u64) -> Result<u64, E> {
+            Ok(value)
+        }
+
+        fn visit_i64<E: de::Error>(self, value: i64) -> Result<u64, E> {
+            u64::try_from(value).map_err(|_| E::invalid_value(de::Unexpected::Signed(value), &self))
+        }
+
+        fn visit_str<E: de::Error>(self, text: &str) -> Result<u64, E> {
+            if text.is_empty() || !text.bytes().all(|byte| byte.is_ascii_digit()) {
+                return Err(E::invalid_value(de::Unexpected::Str(text), &self));
+            }
+            text.parse()
+                .map_err(|_| E::invalid_value(de::Unexpected::Str(text), &self))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize)]
+    struct Seeded {
+        #[serde(with = "seed_text")]
+        seed: u64,
+    }
+
+    #[test]
+    fn seeds_are_written_as_strings_and_read_from_either() {
+        let big = 17_871_781_140_237_706_511;
+        let json = serde_json::to_string(&Seeded { seed: big }).unwrap();
+        assert_eq!(json, r#"{"seed":"17871781140237706511"}"#);
+        let read = |text: &str| serde_json::from_str::<Seeded>(text).map(|s| s.seed);
+        assert_eq!(read(&json).unwrap(), big);
+        assert_eq!(read(r#"{"seed":17871781140237706511}"#).unwrap(), big);
+        assert_eq!(read(r#"{"seed":0}"#).unwrap(), 0);
+        for bad in [
+            r#"{"seed":"-1"}"#,
+            r#"{"seed":""}"#,
+            r#"{"seed":"+7"}"#,
+            r#"{"seed":"18446744073709551616"}"#,
+            r#"{"seed":-1}"#,
+            r#"{"seed":1.5}"#,
+            r#"{"seed":null}"#,
+        ] {
+            let error = read(bad).unwrap_err().to_string();
+            assert!(error.contains("a seed: a whole number"), "{bad}: {error}");
+        }
+    }
+
+    #[test]
+    fn totals_count_first_second_and_third_places_and_read_old_names() {
+        let old = r#"{"name":"a","points":8,"games":2,"wins":1,"seconds":1,"bans":0,"absent":0}"#;
+        let total: Total = serde_json::from_str(old).unwrap();
+        assert_eq!(
+            (total.first_places, total.second_places, total.third_places),
+            (1, 1, 0)
+        );
+        let json = serde_json::to_string(&total).unwrap();
+        assert!(
+            json.contains(r#""first_places":1,"second_places":1,"third_places":0"#),
+            "{json}"
+        );
+        assert!(
+            !json.contains("seconds") && !json.contains("wins"),
+            "{json}"
+        );
+    }
 }

@@ -183,7 +183,7 @@ pub fn merge(out: &Path, shard_dirs: &[PathBuf]) -> Result<RunResults, MergeErro
             first: first_dir.clone(),
             field,
         };
-        let checks: [(&'static str, bool); 8] = [
+        let checks: [(&'static str, bool); 9] = [
             (
                 "tournament_id",
                 results.tournament_id == first.tournament_id,
@@ -195,6 +195,10 @@ pub fn merge(out: &Path, shard_dirs: &[PathBuf]) -> Result<RunResults, MergeErro
                 results.games_planned == first.games_planned,
             ),
             ("config", results.config == first.config),
+            (
+                "request_timeout_ms",
+                results.request_timeout_ms == first.request_timeout_ms,
+            ),
             (
                 "absent_players",
                 results.absent_players == first.absent_players,
@@ -215,17 +219,22 @@ pub fn merge(out: &Path, shard_dirs: &[PathBuf]) -> Result<RunResults, MergeErro
                 second: dir.clone(),
             });
         }
-        for game in &results.games {
+        let numbers = results.games.iter().map(|game| (game.game, &game.dir));
+        let interrupted = results
+            .interrupted
+            .iter()
+            .map(|game| (game.game, &game.dir));
+        for (number, game_dir) in numbers.chain(interrupted) {
             let plain_name = matches!(
-                Path::new(&game.dir).components().collect::<Vec<_>>()[..],
+                Path::new(game_dir).components().collect::<Vec<_>>()[..],
                 [std::path::Component::Normal(_)]
             );
-            if !shard.plays(game.game) || !plain_name {
+            if !shard.plays(number) || !plain_name {
                 return Err(MergeError::ForeignGame {
                     path: dir.clone(),
                     shard: *shard,
-                    game: game.game,
-                    dir: game.dir.clone(),
+                    game: number,
+                    dir: game_dir.clone(),
                 });
             }
         }
@@ -247,6 +256,7 @@ pub fn merge(out: &Path, shard_dirs: &[PathBuf]) -> Result<RunResults, MergeErro
     };
     std::fs::create_dir_all(out).map_err(|e| write_error(out, e))?;
     let mut games: BTreeMap<u32, GameEntry> = BTreeMap::new();
+    let mut interrupted = Vec::new();
     let mut stopped_because = None;
     for (dir, results, shard) in &shards {
         for game in &results.games {
@@ -254,16 +264,28 @@ pub fn merge(out: &Path, shard_dirs: &[PathBuf]) -> Result<RunResults, MergeErro
             copy_dir(&dir.join(&game.dir), &target).map_err(|e| write_error(&target, e))?;
             games.insert(game.game, game.clone());
         }
+        // An interrupted game's folder holds what was written until the stop; it may be
+        // missing if the game stopped before its outputs were created.
+        for game in &results.interrupted {
+            let source = dir.join(&game.dir);
+            if source.is_dir() {
+                let target = out.join(&game.dir);
+                copy_dir(&source, &target).map_err(|e| write_error(&target, e))?;
+            }
+            interrupted.push(game.clone());
+        }
         if !results.complete && stopped_because.is_none() {
             let why = results.stopped_because.as_deref().unwrap_or("not finished");
             stopped_because = Some(format!("shard {shard}: {why}"));
         }
     }
+    interrupted.sort_by_key(|game| game.game);
     let mut merged = RunResults {
         complete: stopped_because.is_none(),
         stopped_because,
         shard: None,
         games: Vec::new(),
+        interrupted,
         totals: Vec::new(),
         deal_sets: Vec::new(),
         ..first

@@ -62,14 +62,19 @@ pub enum Misbehaviour {
     },
     /// Declares a 10-byte body, sends 2 bytes and closes the connection.
     ClosesMidResponse,
-    /// Reads the request and closes the connection without a byte of response (the dealer
-    /// sends once more, in case it was a stale keep-alive connection, then gives up).
+    /// Reads the request and closes the connection without a byte of response. The request
+    /// reached the player, so the dealer never sends it again.
     HangsUp,
     /// Crashes when asked: stops listening, then drops every connection without answering.
     /// Unlike [`Misbehaviour::RefusesConnections`] it answers `check` and `version` first (when
-    /// only `bet_request` misbehaves), so it is seated and then banned: the dealer's resend
-    /// finds nothing listening, `connection refused`. It never comes back.
+    /// only `bet_request` misbehaves), so it is seated and then banned: the connection closes
+    /// under the request it read, and every later request finds nothing listening,
+    /// `connection refused`. It never comes back.
     Crashes,
+    /// Answers like a healthy player, on a keep-alive response, then closes the connection as
+    /// a server whose keep-alive timer fires does: the dealer's next request must go out on a
+    /// fresh connection, never be lost on the closed one.
+    AnswersThenCloses,
     /// Misbehaves the first `times` times it is asked, then is healthy.
     FailsThenHealthy {
         /// How many requests get the misbehaviour.
@@ -86,8 +91,8 @@ impl Misbehaviour {
     /// The issue's list of misbehaving players (issue 4, "Robustness"), plus two ways of hanging
     /// up, for a dealer whose request deadline is `timeout`: every one of them must be banned
     /// with its own reason. [`Misbehaviour::RefusesConnections`] also fails `check`, so a runner
-    /// that seats only the players that are up never seats it; [`Misbehaviour::Crashes`] is the
-    /// same failure for a player that was up.
+    /// that seats only the players that are up never seats it; [`Misbehaviour::Crashes`] is a
+    /// player that was up and dies under a request.
     pub fn catalogue(timeout: Duration) -> Vec<Misbehaviour> {
         vec![
             Misbehaviour::NeverAnswers,
@@ -127,6 +132,7 @@ impl Misbehaviour {
             Misbehaviour::ClosesMidResponse => "closes-mid-response".into(),
             Misbehaviour::HangsUp => "hangs-up".into(),
             Misbehaviour::Crashes => "crashes".into(),
+            Misbehaviour::AnswersThenCloses => "answers-then-closes".into(),
             Misbehaviour::FailsThenHealthy { times, failure } => {
                 format!("{}-{times}-times-then-healthy", failure.label())
             }
@@ -144,14 +150,12 @@ impl Misbehaviour {
             limit: settings.body_limit,
         };
         match self {
-            Misbehaviour::Healthy => None,
+            Misbehaviour::Healthy | Misbehaviour::AnswersThenCloses => None,
             Misbehaviour::NeverAnswers => Some(timeout),
             Misbehaviour::AnswersAfter(delay) => {
                 (*delay >= settings.request_timeout).then_some(timeout)
             }
-            Misbehaviour::RefusesConnections | Misbehaviour::Crashes => {
-                Some(SeatFailure::ConnectionRefused)
-            }
+            Misbehaviour::RefusesConnections => Some(SeatFailure::ConnectionRefused),
             Misbehaviour::Status(200) => None,
             Misbehaviour::Status(code) => Some(SeatFailure::Status(*code)),
             Misbehaviour::Body(body) => parse_bet_answer(body).err().map(SeatFailure::InvalidBody),
@@ -165,7 +169,7 @@ impl Misbehaviour {
             Misbehaviour::SlowDrip { every } => {
                 (*every * DRIP_LENGTH as u32 >= settings.request_timeout).then_some(timeout)
             }
-            Misbehaviour::ClosesMidResponse | Misbehaviour::HangsUp => {
+            Misbehaviour::ClosesMidResponse | Misbehaviour::HangsUp | Misbehaviour::Crashes => {
                 Some(SeatFailure::ConnectionClosed)
             }
             Misbehaviour::FailsThenHealthy { failure, .. } => failure.expected_failure(settings),
@@ -543,6 +547,12 @@ async fn misbehave(
             return Ok(Next::Close);
         }
         Misbehaviour::HangsUp => {
+            let _ = stream.shutdown().await;
+            return Ok(Next::Close);
+        }
+        Misbehaviour::AnswersThenCloses => {
+            let body = healthy_answer(action, request, &shared.options);
+            respond(stream, 200, body.as_bytes()).await?;
             let _ = stream.shutdown().await;
             return Ok(Next::Close);
         }

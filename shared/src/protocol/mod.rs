@@ -1,10 +1,16 @@
 //! The wire protocol (spec §1, §6): the four requests as form-encoded bodies, and the bet answer.
 //!
 //! This is the only place that knows how a request body is spelled; the player SDK decodes with
-//! it and the dealer encodes with it.
+//! it and the dealer encodes with it. The requests are here; `form` holds the form-encoding
+//! byte work and `bet_answer` the reading of a `bet_request` answer.
+
+mod bet_answer;
+mod form;
+
+pub use bet_answer::{parse_bet_answer, BetAnswerProblem, InvalidBetAnswer};
 
 use crate::state::{GameState, GameStateError};
-use crate::Chips;
+use form::{form_decode_text, form_fields, form_key, parse_form_encoded_state, push_form_encoded};
 use std::fmt;
 use std::str::FromStr;
 use thiserror::Error;
@@ -180,235 +186,6 @@ pub fn encode_request(action: Action, game_state_json: Option<&str>) -> String {
     body
 }
 
-/// Appends `text` form-encoded exactly as `form_urlencoded::byte_serialize` does (ASCII
-/// alphanumerics and `*-._` kept, space as `+`, every other byte as `%XX`), with one table
-/// lookup per byte: the dealer encodes a game state for every request it sends.
-fn push_form_encoded(out: &mut String, text: &str) {
-    const HEX: &[u8; 16] = b"0123456789ABCDEF";
-    let mut bytes = std::mem::take(out).into_bytes();
-    bytes.reserve(text.len() * 2);
-    for &byte in text.as_bytes() {
-        if byte.is_ascii_alphanumeric() || matches!(byte, b'*' | b'-' | b'.' | b'_') {
-            bytes.push(byte);
-        } else if byte == b' ' {
-            bytes.push(b'+');
-        } else {
-            bytes.extend_from_slice(&[
-                b'%',
-                HEX[usize::from(byte >> 4)],
-                HEX[usize::from(byte & 0x0f)],
-            ]);
-        }
-    }
-    // Only ASCII was pushed onto what was already a valid String.
-    *out = String::from_utf8(bytes).unwrap_or_default();
-}
-
-/// The `name=value` pairs of a form body, still encoded, exactly as `form_urlencoded::parse`
-/// splits them: on `&`, skipping empty pieces, then on the first `=` (no `=`: an empty value).
-fn form_fields(body: &[u8]) -> impl Iterator<Item = (&[u8], &[u8])> {
-    body.split(|&byte| byte == b'&')
-        .filter(|piece| !piece.is_empty())
-        .map(|piece| match piece.iter().position(|&byte| byte == b'=') {
-            Some(equals) => (&piece[..equals], &piece[equals + 1..]),
-            None => (piece, &[][..]),
-        })
-}
-
-/// A field name, decoded only when it has something to decode (names are almost always plain).
-fn form_key(encoded: &[u8]) -> std::borrow::Cow<'_, str> {
-    if encoded.iter().any(|&byte| matches!(byte, b'%' | b'+')) {
-        std::borrow::Cow::Owned(form_decode_text(encoded))
-    } else {
-        String::from_utf8_lossy(encoded)
-    }
-}
-
-/// The value of every byte as a hex digit; `0xFF` for bytes that are not hex digits.
-const HEX_VALUE: [u8; 256] = {
-    let mut table = [0xFF; 256];
-    let mut digit = 0;
-    while digit < 10 {
-        table[b'0' as usize + digit] = digit as u8;
-        digit += 1;
-    }
-    let mut letter = 0;
-    while letter < 6 {
-        table[b'a' as usize + letter] = 10 + letter as u8;
-        table[b'A' as usize + letter] = 10 + letter as u8;
-        letter += 1;
-    }
-    table
-};
-
-/// Appends the form-decoded bytes of `encoded` to `out` in one pass, as `form_urlencoded` decodes
-/// a value before its UTF-8 step: `+` is a space, `%` and two hex digits are that byte, and any
-/// other `%` is kept as it is. (One table lookup per hex digit: about twice as fast as
-/// `form_urlencoded` on a game state, which is mostly escapes.)
-fn form_decode_into(encoded: &[u8], out: &mut Vec<u8>) {
-    out.reserve(encoded.len());
-    let mut rest = encoded;
-    while let Some((&byte, tail)) = rest.split_first() {
-        rest = tail;
-        match byte {
-            b'%' => {
-                if let [high, low, after @ ..] = tail {
-                    let (high, low) = (HEX_VALUE[usize::from(*high)], HEX_VALUE[usize::from(*low)]);
-                    if high | low < 16 {
-                        out.push(high << 4 | low);
-                        rest = after;
-                        continue;
-                    }
-                }
-                out.push(b'%');
-            }
-            b'+' => out.push(b' '),
-            other => out.push(other),
-        }
-    }
-}
-
-/// A form-decoded value as text, invalid UTF-8 replaced by U+FFFD (as `form_urlencoded` does).
-fn form_decode_text(encoded: &[u8]) -> String {
-    let mut bytes = Vec::new();
-    form_decode_into(encoded, &mut bytes);
-    String::from_utf8(bytes)
-        .unwrap_or_else(|invalid| String::from_utf8_lossy(invalid.as_bytes()).into_owned())
-}
-
-/// Parses a form-encoded `game_state` value: decoded into one buffer and parsed from the bytes.
-///
-/// The result is exactly that of decoding the value to text with invalid UTF-8 replaced by
-/// U+FFFD and parsing that text, without the separate UTF-8 pass on the common, valid document:
-/// the JSON parser checks the UTF-8 of every string it reads, and any other non-ASCII byte is a
-/// syntax error, so a document that parses either was valid UTF-8 or had invalid bytes only in
-/// strings it skipped (unknown fields, whose text never reaches the result). Only a document that
-/// fails is checked, and parsed again from its replaced text if it was not UTF-8.
-fn parse_form_encoded_state(encoded: &[u8]) -> Result<GameState, GameStateError> {
-    let mut json = Vec::new();
-    form_decode_into(encoded, &mut json);
-    match GameState::from_slice(&json) {
-        Ok(state) => Ok(state),
-        Err(error) => match std::str::from_utf8(&json) {
-            Ok(_) => Err(error),
-            Err(_) => GameState::from_json(&String::from_utf8_lossy(&json)),
-        },
-    }
-}
-
-/// Why a `bet_request` answer body is not a bet (spec §6: only ASCII digits are valid).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum BetAnswerProblem {
-    /// The body was empty.
-    Empty,
-    /// A space, tab or line break (a trailing newline is the classic).
-    Whitespace {
-        /// Byte offset of the first whitespace.
-        position: usize,
-    },
-    /// A `+` or `-`.
-    Sign {
-        /// Byte offset of the sign.
-        position: usize,
-    },
-    /// A decimal point or comma (`12.5`).
-    Decimal {
-        /// Byte offset of the separator.
-        position: usize,
-    },
-    /// A JSON object, array or string instead of a bare number.
-    Json,
-    /// Any other byte that is not an ASCII digit.
-    NotDigit {
-        /// Byte offset of the first such byte.
-        position: usize,
-    },
-    /// Only digits, but more than a chip count can hold.
-    TooLarge,
-}
-
-impl fmt::Display for BetAnswerProblem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BetAnswerProblem::Empty => f.write_str("the body is empty"),
-            BetAnswerProblem::Whitespace { position } => {
-                write!(f, "whitespace at byte {position}")
-            }
-            BetAnswerProblem::Sign { position } => write!(f, "a sign at byte {position}"),
-            BetAnswerProblem::Decimal { position } => {
-                write!(f, "a decimal separator at byte {position}")
-            }
-            BetAnswerProblem::Json => f.write_str("JSON instead of a bare number"),
-            BetAnswerProblem::NotDigit { position } => {
-                write!(f, "a non-digit at byte {position}")
-            }
-            BetAnswerProblem::TooLarge => f.write_str("the number is too large for chips"),
-        }
-    }
-}
-
-/// A `bet_request` answer body that is not a valid bet, with a printable excerpt of the body.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("body {body} is not a bet: {problem} (only ASCII digits are allowed)")]
-pub struct InvalidBetAnswer {
-    /// What is wrong.
-    pub problem: BetAnswerProblem,
-    /// The body as a quoted, escaped string, cut after 64 bytes.
-    pub body: String,
-}
-
-/// Reads a `bet_request` answer body (spec §6): only a non-empty run of ASCII digits is valid.
-///
-/// ```
-/// use shared::protocol::{parse_bet_answer, BetAnswerProblem};
-/// use shared::Chips;
-/// assert_eq!(parse_bet_answer(b"240"), Ok(Chips(240)));
-/// let error = parse_bet_answer(b"10\n").unwrap_err();
-/// assert_eq!(error.problem, BetAnswerProblem::Whitespace { position: 2 });
-/// assert_eq!(
-///     error.to_string(),
-///     r#"body "10\n" is not a bet: whitespace at byte 2 (only ASCII digits are allowed)"#
-/// );
-/// ```
-///
-/// # Errors
-/// An [`InvalidBetAnswer`] saying why the body is not a bet.
-pub fn parse_bet_answer(body: &[u8]) -> Result<Chips, InvalidBetAnswer> {
-    let invalid = |problem| InvalidBetAnswer {
-        problem,
-        body: excerpt(body),
-    };
-    if body.is_empty() {
-        return Err(invalid(BetAnswerProblem::Empty));
-    }
-    let mut value: u64 = 0;
-    let mut overflow = false;
-    for (position, &byte) in body.iter().enumerate() {
-        match byte {
-            b'0'..=b'9' => {
-                match value
-                    .checked_mul(10)
-                    .and_then(|v| v.checked_add(u64::from(byte - b'0')))
-                {
-                    Some(next) => value = next,
-                    None => overflow = true,
-                }
-            }
-            b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c => {
-                return Err(invalid(BetAnswerProblem::Whitespace { position }))
-            }
-            b'+' | b'-' => return Err(invalid(BetAnswerProblem::Sign { position })),
-            b'.' | b',' => return Err(invalid(BetAnswerProblem::Decimal { position })),
-            b'{' | b'[' | b'"' if position == 0 => return Err(invalid(BetAnswerProblem::Json)),
-            _ => return Err(invalid(BetAnswerProblem::NotDigit { position })),
-        }
-    }
-    if overflow {
-        return Err(invalid(BetAnswerProblem::TooLarge));
-    }
-    Ok(Chips(value))
-}
-
 /// A quoted, escaped, length-limited rendering of arbitrary bytes for error messages and logs.
 pub fn excerpt(bytes: &[u8]) -> String {
     const LIMIT: usize = 64;
@@ -430,59 +207,8 @@ fn truncate(text: &str, limit: usize) -> String {
 
 #[cfg(test)]
 mod tests {
-    //! Spec §1 (requests) and §6 (answers).
+    //! Spec §1 (requests).
     use super::*;
-
-    fn problem(body: &[u8]) -> BetAnswerProblem {
-        parse_bet_answer(body).unwrap_err().problem
-    }
-
-    #[test]
-    fn spec_6_digits_are_the_only_valid_answer() {
-        assert_eq!(parse_bet_answer(b"0"), Ok(Chips(0)));
-        assert_eq!(parse_bet_answer(b"240"), Ok(Chips(240)));
-        assert_eq!(parse_bet_answer(b"007"), Ok(Chips(7)));
-        assert_eq!(
-            parse_bet_answer(b"18446744073709551615"),
-            Ok(Chips(u64::MAX))
-        );
-    }
-
-    #[test]
-    fn spec_6_every_invalid_answer_says_why() {
-        assert_eq!(problem(b""), BetAnswerProblem::Empty);
-        assert_eq!(
-            problem(b"10\n"),
-            BetAnswerProblem::Whitespace { position: 2 }
-        );
-        assert_eq!(
-            problem(b" 10"),
-            BetAnswerProblem::Whitespace { position: 0 }
-        );
-        assert_eq!(
-            problem(b"1 0"),
-            BetAnswerProblem::Whitespace { position: 1 }
-        );
-        assert_eq!(problem(b"-5"), BetAnswerProblem::Sign { position: 0 });
-        assert_eq!(problem(b"+5"), BetAnswerProblem::Sign { position: 0 });
-        assert_eq!(problem(b"12.5"), BetAnswerProblem::Decimal { position: 2 });
-        assert_eq!(problem(b"12,5"), BetAnswerProblem::Decimal { position: 2 });
-        assert_eq!(problem(b"{\"bet\":10}"), BetAnswerProblem::Json);
-        assert_eq!(problem(b"[10]"), BetAnswerProblem::Json);
-        assert_eq!(problem(b"\"10\""), BetAnswerProblem::Json);
-        assert_eq!(problem(b"1e3"), BetAnswerProblem::NotDigit { position: 1 });
-        assert_eq!(problem(b"abc"), BetAnswerProblem::NotDigit { position: 0 });
-        assert_eq!(problem(b"\xff"), BetAnswerProblem::NotDigit { position: 0 });
-        assert_eq!(problem(b"18446744073709551616"), BetAnswerProblem::TooLarge);
-        assert_eq!(problem(&[b'9'; 100]), BetAnswerProblem::TooLarge);
-    }
-
-    #[test]
-    fn error_excerpts_are_bounded() {
-        let error = parse_bet_answer(&[b'x'; 10_000_000]).unwrap_err();
-        assert!(error.to_string().len() < 200, "{error}");
-        assert!(error.body.contains("10000000 bytes"));
-    }
 
     #[test]
     fn spec_1_decode_every_action() {
@@ -491,8 +217,9 @@ mod tests {
             Request::decode(b"action=version").unwrap(),
             Request::Version
         );
-        let json =
-            include_str!("../tests/fixtures/gamestates/09-preflop-r0-6-seats-first-request.json");
+        let json = include_str!(
+            "../../tests/fixtures/gamestates/09-preflop-r0-6-seats-first-request.json"
+        );
         let body = encode_request(Action::BetRequest, Some(json));
         match Request::decode(body.as_bytes()).unwrap() {
             Request::BetRequest(state) => assert_eq!(state.to_json(), json),
@@ -570,8 +297,9 @@ mod tests {
 
     #[test]
     fn spec_1_decoding_matches_form_urlencoded_on_odd_bodies() {
-        let json =
-            include_str!("../tests/fixtures/gamestates/09-preflop-r0-6-seats-first-request.json");
+        let json = include_str!(
+            "../../tests/fixtures/gamestates/09-preflop-r0-6-seats-first-request.json"
+        );
         let encoded = encode_request(Action::BetRequest, Some(json));
         let state_field = encoded.split_once('&').unwrap().1;
         let named = json.replacen("\"name\":\"", "\"name\":\"\u{e9}", 1);
@@ -640,25 +368,6 @@ mod tests {
             assert_eq!(Request::decode(body), decode_with_form_urlencoded(body));
         }
     }
-
-    #[test]
-    fn form_encoding_matches_form_urlencoded_byte_for_byte() {
-        let mut samples: Vec<String> = vec![
-            String::new(),
-            " ~!*'();:@&=+$,/?#[]%\"{}<>|^`\\-._".to_string(),
-            "Ultimate chan killer \u{e9}\u{1f0cf}\u{0}\n\t".to_string(),
-            include_str!("../tests/fixtures/gamestates/10-preflop-r23-8-seats-facing-all-in.json")
-                .to_string(),
-        ];
-        samples.push((0u8..=127).map(char::from).collect());
-        for sample in samples {
-            let mut ours = String::new();
-            push_form_encoded(&mut ours, &sample);
-            let theirs: String = form_urlencoded::byte_serialize(sample.as_bytes()).collect();
-            assert_eq!(ours, theirs, "{sample:?}");
-        }
-    }
-
     #[test]
     fn encode_round_trips() {
         let state = crate::testing_state();
@@ -684,7 +393,7 @@ mod tests {
             let state = encode_request(
                 Action::BetRequest,
                 Some(include_str!(
-                    "../tests/fixtures/gamestates/09-preflop-r0-6-seats-first-request.json"
+                    "../../tests/fixtures/gamestates/09-preflop-r0-6-seats-first-request.json"
                 )),
             );
             let state_field = state.split_once('&').unwrap().1.as_bytes().to_vec();
@@ -728,35 +437,6 @@ mod tests {
                 body in proptest::collection::vec(any::<u8>(), 0..256)
             ) {
                 prop_assert_eq!(Request::decode(&body), decode_with_form_urlencoded(&body));
-            }
-
-            /// Spec §6: a body is a bet exactly when it is a non-empty run of ASCII digits whose
-            /// value fits in chips, and then the bet is that value.
-            #[test]
-            fn spec_6_a_bet_is_exactly_a_run_of_digits(
-                body in prop_oneof![
-                    proptest::collection::vec(any::<u8>(), 0..24),
-                    "[0-9]{0,22}".prop_map(String::into_bytes),
-                    "[ +-]?[0-9]{1,5}[.,\n ]?[0-9]{0,2}".prop_map(String::into_bytes),
-                ]
-            ) {
-                let digits_only = !body.is_empty() && body.iter().all(u8::is_ascii_digit);
-                let expected = if digits_only {
-                    std::str::from_utf8(&body).unwrap().parse::<u64>().ok().map(Chips)
-                } else {
-                    None
-                };
-                match parse_bet_answer(&body) {
-                    Ok(chips) => prop_assert_eq!(Some(chips), expected),
-                    Err(error) => {
-                        prop_assert_eq!(expected, None);
-                        prop_assert_eq!(
-                            error.problem == BetAnswerProblem::TooLarge,
-                            digits_only
-                        );
-                        prop_assert!(!error.to_string().contains('\n'));
-                    }
-                }
             }
         }
     }

@@ -1,0 +1,430 @@
+//! The raw command line: clap's types, help texts and value parsers. Nothing here reads a
+//! file or plays: [`RunArgs::into_flags`] hands the values on as [`RunFlags`].
+
+use crate::config::BlindSchedule;
+use crate::house::BotKind;
+use crate::runner::AbsentPolicy;
+use crate::seat::PlayerEndpoint;
+use crate::settings::{check_name, OutputFile, RunFlags};
+use clap::{ArgAction, Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+const EXAMPLES: &str = "\
+Examples:
+  dealer demo                          watch house bots play a sit'n'go over HTTP
+  dealer run --player ann=http://10.0.0.5:8080 --player bob=http://10.0.0.6:8080 \\
+             --bot house=raiser --games 20 --parallel 2
+  dealer run --config friday.toml --games 50 --seed 7
+  dealer bots                          list the house bot kinds for --bot
+
+Every run writes its logs under --out (default ./games/<UTC time>): results.json for the
+whole run, and per game game-<n>/log.json (the Lean Poker viewer log), requests.jsonl, hands/
+(PHH hand histories) and players/<name>.log (choose with --outputs). Logs on stderr: -v, -vv,
+or RUST_LOG.";
+
+/// The Lean Poker house server: plays sit'n'go tournaments between Lean Poker players over
+/// HTTP, exactly by the live server's rules, and writes every log.
+#[derive(Debug, Parser)]
+#[command(name = "dealer", version, after_help = EXAMPLES, propagate_version = true)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub(crate) command: Command,
+    /// More log lines on stderr: -v info, -vv debug, -vvv trace (RUST_LOG, when set, wins).
+    #[arg(short, long, action = ArgAction::Count, global = true)]
+    pub(crate) verbose: u8,
+    /// No progress bars.
+    #[arg(short, long, global = true)]
+    pub(crate) quiet: bool,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Play one sit'n'go between house bots served over real HTTP on this machine.
+    ///
+    /// Starts several house bots as HTTP players (our SDK on 127.0.0.1, ports picked by the
+    /// system), plays one sit'n'go between them with a progress bar, then prints the ranking,
+    /// the bans and where the logs are.
+    #[command(after_help = "Example:\n  dealer demo --seed 42 --out games/demo")]
+    Demo(DemoArgs),
+    /// Play sit'n'gos between your players (HTTP URLs) and house bots.
+    ///
+    /// Plays --games sit'n'gos (seeds derived from --seed, seats shuffled per game), up to
+    /// --parallel at a time, with a progress bar, then prints the points table. Settings come
+    /// from the command line, then the --config file, then the defaults: a flag wins over the
+    /// file; --player, --bot and --token add to the file's players.
+    #[command(after_help = RUN_HELP)]
+    Run(Box<RunArgs>),
+    /// List the house bot kinds usable with --bot NAME=KIND.
+    Bots,
+}
+
+const RUN_HELP: &str = "\
+Examples:
+  dealer run --player ann=http://10.0.0.5:8080 --player bob=http://10.0.0.6:8080
+  dealer run --player ann=http://team:s3cret@10.0.0.5:8080 --bot house=raiser --games 10
+  dealer run --config friday.toml --parallel 4 --outputs log,requests
+
+Config file (TOML; every key optional, same meaning as the flag of the same name):
+  games = 20
+  seed = 7
+  parallel = 2
+  out = \"games/friday\"
+  blinds = \"live\"            # or \"classic\", or [[blinds.custom]] levels (from_round, small_blind)
+  stack = 1000
+  timeout_ms = 2000
+  hand_limit = 500
+  forgiving = false
+  wait_ms = 10000
+  absent = \"sit-out\"         # sit-out | fail | play
+  reproducible = false
+  outputs = [\"log\", \"requests\", \"hands\", \"players\"]   # [] for results.json only
+  odd_chips = \"left_of_button\" # or \"discard_like_oss\"
+  deal_out_board = true
+  [[player]]
+  name = \"ann\"
+  url = \"http://10.0.0.5:8080/\"
+  token = \"s3cret\"           # optional: Authorization: Bearer s3cret
+  [[bot]]
+  name = \"house\"
+  kind = \"raiser\"
+
+Seeds: game n plays with the n-th number drawn from ChaCha8(--seed); the same --seed and the
+same players in the same order replay the same games.";
+
+/// `dealer demo`'s arguments.
+#[derive(Debug, Args)]
+pub struct DemoArgs {
+    /// Seed of everything random (cards, seats, random bots); random when not given.
+    #[arg(long, value_name = "N")]
+    pub(crate) seed: Option<u64>,
+    /// Folder for the logs [default: ./games/<UTC time>].
+    #[arg(long, value_name = "DIR")]
+    pub(crate) out: Option<PathBuf>,
+    /// Stop after this many hands (the survivors are ranked by chips).
+    #[arg(long, value_name = "N", value_parser = positive_u64)]
+    pub(crate) hand_limit: Option<u64>,
+    /// The house bots to seat, comma-separated (see `dealer bots`)
+    /// [default: strategy, calling-station, raiser, random, equity].
+    #[arg(long, value_name = "KIND,...", value_delimiter = ',', value_parser = bot_kind)]
+    pub(crate) bots: Vec<BotKind>,
+    /// Blind schedule: live (2/4, up every 10 hands) or classic (10/20, doubling every 3 orbits).
+    #[arg(long, value_enum, value_name = "SCHEDULE")]
+    pub(crate) blinds: Option<Blinds>,
+    /// Zero every time value in the logs, so the same seed gives byte-identical logs.
+    #[arg(long)]
+    pub(crate) reproducible: bool,
+    /// The per-game files to write, comma-separated: log, requests, hands, players, or none
+    /// (results.json only) [default: all four].
+    #[arg(long, value_name = "FILE,...", value_delimiter = ',', value_enum)]
+    pub(crate) outputs: Option<Vec<OutputFile>>,
+}
+
+/// `dealer run`'s arguments.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// A player served over HTTP, as NAME=URL (repeat for each player). Credentials may be in
+    /// the URL (http://user:secret@host:port/, sent as HTTP Basic).
+    #[arg(long = "player", value_name = "NAME=URL", value_parser = player_arg)]
+    pub(crate) players: Vec<(String, PlayerEndpoint)>,
+    /// A house bot played in this process, as NAME=KIND (see `dealer bots`).
+    #[arg(long = "bot", value_name = "NAME=KIND", value_parser = bot_arg)]
+    pub(crate) bots: Vec<(String, BotKind)>,
+    /// A secret sent to player NAME as `Authorization: Bearer TOKEN`, as NAME=TOKEN.
+    #[arg(long = "token", value_name = "NAME=TOKEN", value_parser = token_arg)]
+    pub(crate) tokens: Vec<(String, String)>,
+    /// Number of sit'n'gos [default: 1].
+    #[arg(long, value_name = "N", value_parser = positive_u32)]
+    pub(crate) games: Option<u32>,
+    /// Run seed: the same seed replays the same games [default: random, printed].
+    #[arg(long, value_name = "N")]
+    pub(crate) seed: Option<u64>,
+    /// Blind schedule: live (2/4, up every 10 hands) or classic (10/20, doubling every 3
+    /// orbits) [default: live].
+    #[arg(long, value_enum, value_name = "SCHEDULE")]
+    pub(crate) blinds: Option<Blinds>,
+    /// Chips each player starts with [default: 1000].
+    #[arg(long, value_name = "N", value_parser = positive_u64)]
+    pub(crate) stack: Option<u64>,
+    /// How long a player may take to answer one request, in milliseconds [default: 2000].
+    #[arg(long, value_name = "MS", value_parser = positive_u64)]
+    pub(crate) timeout_ms: Option<u64>,
+    /// Stop each game after this many hands (survivors are ranked by chips) [default: none].
+    #[arg(long, value_name = "N", value_parser = positive_u64)]
+    pub(crate) hand_limit: Option<u64>,
+    /// Do not ban bad answers: count them as check/fold and record a warning.
+    #[arg(long)]
+    pub(crate) forgiving: bool,
+    /// Folder for results.json and the game logs [default: ./games/<UTC time>].
+    #[arg(long, value_name = "DIR")]
+    pub(crate) out: Option<PathBuf>,
+    /// How many games to play at the same time [default: 1].
+    #[arg(long, value_name = "K", value_parser = positive_usize)]
+    pub(crate) parallel: Option<usize>,
+    /// Read settings from a TOML file (see below); flags win over it.
+    #[arg(long, value_name = "FILE.toml")]
+    pub(crate) config: Option<PathBuf>,
+    /// How long to wait for every player to answer `check` before each game, in milliseconds
+    /// [default: 10000].
+    #[arg(long, value_name = "MS", value_parser = positive_u64)]
+    pub(crate) wait_ms: Option<u64>,
+    /// What to do with players still down after --wait-ms: sit them out of the game, fail the
+    /// run, or play them anyway (banned at their first bet) [default: sit-out].
+    #[arg(long, value_enum, value_name = "POLICY")]
+    pub(crate) absent: Option<Absent>,
+    /// Zero every time value in the logs, so the same seed gives byte-identical logs.
+    #[arg(long)]
+    pub(crate) reproducible: bool,
+    /// The per-game files to write, comma-separated: log (log.json), requests
+    /// (requests.jsonl), hands (hands/*.phh), players (players/*.log), or none (results.json
+    /// only) [default: all four].
+    #[arg(long, value_name = "FILE,...", value_delimiter = ',', value_enum)]
+    pub(crate) outputs: Option<Vec<OutputFile>>,
+}
+
+impl RunArgs {
+    /// The values given, for [`crate::settings::resolve`], and the config file to read.
+    pub fn into_flags(self) -> (RunFlags, Option<PathBuf>) {
+        let flags = RunFlags {
+            players: self.players,
+            bots: self.bots,
+            tokens: self.tokens,
+            games: self.games,
+            seed: self.seed,
+            blinds: self.blinds.map(Blinds::schedule),
+            stack: self.stack,
+            timeout_ms: self.timeout_ms,
+            hand_limit: self.hand_limit,
+            forgiving: self.forgiving,
+            out: self.out,
+            parallel: self.parallel,
+            wait_ms: self.wait_ms,
+            absent: self.absent.map(AbsentPolicy::from),
+            reproducible: self.reproducible,
+            outputs: self.outputs,
+        };
+        (flags, self.config)
+    }
+}
+
+/// A preset blind schedule (custom levels only in the config file).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Blinds {
+    /// 2/4, up every 10 hands.
+    Live,
+    /// 10/20, doubling every 3 orbits.
+    Classic,
+}
+
+impl Blinds {
+    /// The schedule it names.
+    pub fn schedule(self) -> BlindSchedule {
+        match self {
+            Blinds::Live => BlindSchedule::Live,
+            Blinds::Classic => BlindSchedule::Classic,
+        }
+    }
+}
+
+/// `--absent`'s values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Absent {
+    /// Sit them out of the game.
+    SitOut,
+    /// Fail the run.
+    Fail,
+    /// Seat them anyway.
+    Play,
+}
+
+impl From<Absent> for AbsentPolicy {
+    fn from(absent: Absent) -> AbsentPolicy {
+        match absent {
+            Absent::SitOut => AbsentPolicy::SitOut,
+            Absent::Fail => AbsentPolicy::Fail,
+            Absent::Play => AbsentPolicy::Play,
+        }
+    }
+}
+
+fn split_pair<'a>(text: &'a str, what: &str) -> Result<(&'a str, &'a str), String> {
+    let (name, value) = text
+        .split_once('=')
+        .ok_or_else(|| format!("expected NAME={what}, got {:?}", shorten(text)))?;
+    check_name(name)?;
+    if value.is_empty() {
+        return Err(format!(
+            "expected NAME={what}: the {what} after '=' is empty"
+        ));
+    }
+    Ok((name, value))
+}
+
+/// A value for error messages: never echo a long or secret-bearing text (userinfo of a URL)
+/// whole.
+pub fn shorten(text: &str) -> String {
+    if let Some((before, _)) = text.split_once('@') {
+        let name = before.split_once('=').map_or("", |(name, _)| name);
+        return if name.is_empty() {
+            "…".to_string()
+        } else {
+            format!("{name}=…")
+        };
+    }
+    let short: String = text.chars().take(60).collect();
+    if short.len() < text.len() {
+        format!("{short}…")
+    } else {
+        short
+    }
+}
+
+fn player_arg(text: &str) -> Result<(String, PlayerEndpoint), String> {
+    let (name, url) = split_pair(text, "URL")?;
+    let endpoint = PlayerEndpoint::parse(url).map_err(|error| error.to_string())?;
+    Ok((name.to_string(), endpoint))
+}
+
+fn bot_arg(text: &str) -> Result<(String, BotKind), String> {
+    let (name, kind) = split_pair(text, "KIND")?;
+    let kind = kind
+        .parse()
+        .map_err(|error: crate::house::UnknownBotKind| error.to_string())?;
+    Ok((name.to_string(), kind))
+}
+
+fn bot_kind(text: &str) -> Result<BotKind, String> {
+    text.trim()
+        .parse()
+        .map_err(|error: crate::house::UnknownBotKind| error.to_string())
+}
+
+fn token_arg(text: &str) -> Result<(String, String), String> {
+    let (name, token) = text
+        .split_once('=')
+        .ok_or_else(|| "expected NAME=TOKEN".to_string())?;
+    check_name(name)?;
+    if token.is_empty() {
+        return Err("expected NAME=TOKEN: the token is empty".to_string());
+    }
+    Ok((name.to_string(), token.to_string()))
+}
+
+fn positive_u64(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(0) => Err("must be at least 1".to_string()),
+        Ok(value) => Ok(value),
+        Err(_) => Err(format!("{:?} is not a whole number", shorten(text))),
+    }
+}
+
+fn positive_u32(text: &str) -> Result<u32, String> {
+    let value = positive_u64(text)?;
+    u32::try_from(value).map_err(|_| format!("{value} is too large"))
+}
+
+fn positive_usize(text: &str) -> Result<usize, String> {
+    let value = positive_u64(text)?;
+    usize::try_from(value).map_err(|_| format!("{value} is too large"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::observe::OutputSelection;
+    use crate::settings::resolve;
+    use std::time::Duration;
+
+    fn flags(args: &[&str]) -> Result<RunFlags, String> {
+        let mut argv = vec!["dealer", "run"];
+        argv.extend_from_slice(args);
+        match Cli::try_parse_from(argv)
+            .map_err(|error| error.to_string())?
+            .command
+        {
+            Command::Run(args) => Ok(args.into_flags().0),
+            _ => Err("not run".into()),
+        }
+    }
+
+    #[test]
+    fn flags_become_settings() {
+        let flags = flags(&[
+            "--player",
+            "ann=http://127.0.0.1:9001",
+            "--bot",
+            "house=raiser",
+            "--bot",
+            "me=template",
+            "--games",
+            "3",
+            "--seed",
+            "9",
+            "--blinds",
+            "classic",
+            "--stack",
+            "500",
+            "--timeout-ms",
+            "700",
+            "--forgiving",
+            "--parallel",
+            "2",
+            "--hand-limit",
+            "40",
+            "--absent",
+            "fail",
+            "--out",
+            "x",
+            "--outputs",
+            "log,hands",
+        ])
+        .unwrap();
+        assert_eq!(flags.bots[1].1, BotKind::Strategy, "template is an alias");
+        let plan = resolve(flags, crate::settings::RunFile::default()).unwrap();
+        let settings = &plan.settings;
+        assert_eq!(plan.entrants.len(), 3);
+        assert_eq!(plan.entrants[0].name, "ann");
+        assert_eq!(settings.games, 3);
+        assert_eq!(settings.seed, 9);
+        assert_eq!(settings.parallel, 2);
+        assert_eq!(settings.game.blinds, BlindSchedule::Classic);
+        assert_eq!(settings.game.starting_stack, shared::Chips(500));
+        assert_eq!(settings.http.request_timeout, Duration::from_millis(700));
+        assert_eq!(settings.game.hand_limit, Some(40));
+        assert_eq!(
+            settings.game.bad_answers,
+            crate::config::BadAnswerPolicy::Forgive
+        );
+        assert_eq!(settings.runner.absent, AbsentPolicy::Fail);
+        assert_eq!(settings.out_dir, PathBuf::from("x"));
+        assert_eq!(
+            plan.outputs,
+            OutputSelection {
+                viewer_log: true,
+                hands: true,
+                ..OutputSelection::NONE
+            }
+        );
+    }
+
+    #[test]
+    fn bad_values_are_one_clear_line() {
+        let cases: &[(&[&str], &str)] = &[
+            (
+                &["--player", "ann=localhost:9000"],
+                "did you mean http://localhost:9000?",
+            ),
+            (&["--player", "ann"], "expected NAME=URL"),
+            (&["--timeout-ms", "0"], "must be at least 1"),
+            (&["--bot", "a=nope"], "unknown bot kind \"nope\""),
+            (&["--outputs", "logs"], "invalid value 'logs'"),
+            (&["--token", "a="], "the token is empty"),
+        ];
+        for (args, expected) in cases {
+            let error = flags(args).unwrap_err();
+            assert!(error.contains(expected), "{args:?}: {error}");
+        }
+        assert_eq!(shorten("ann=http://u:secret@host"), "ann=…");
+    }
+}

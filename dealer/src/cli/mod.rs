@@ -1,0 +1,178 @@
+//! The `dealer` command line: `demo`, `run` and `bots`. `main.rs` only calls [`main`].
+//!
+//! Layers, as ripgrep splits its flags: `args` is the raw command line (clap types, help,
+//! value parsers); [`crate::settings`] merges it with the config file into checked settings;
+//! `run` and `demo` play; `report` prints the tables at the end; `signals` turns Ctrl-C and
+//! SIGTERM into a clean stop. Only [`main`] is public: the library parts are in
+//! [`crate::settings`], [`crate::tournament`] and [`crate::house`].
+//!
+//! Exit codes: 0 when the run completed (bans are results, not errors), 1 when it could not be
+//! played to its end (players down, a file that cannot be written), 2 for bad arguments or a bad
+//! config file, 130 when stopped with Ctrl-C. Every error is one line on stderr. A closed
+//! stdout (`dealer run ... | head -1`) only loses the printed tables: the run plays on and
+//! writes its files.
+
+mod args;
+mod demo;
+mod report;
+mod run;
+mod signals;
+
+use crate::progress::Screen;
+use args::{Cli, Command};
+use clap::Parser;
+use std::io::IsTerminal;
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// A one-line error and its exit code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Failure {
+    /// The message, printed after `error: `.
+    pub message: String,
+    /// The process exit code.
+    pub code: u8,
+}
+
+impl Failure {
+    /// Bad arguments or settings: exit code 2.
+    pub fn usage(message: impl Into<String>) -> Failure {
+        Failure {
+            message: message.into(),
+            code: 2,
+        }
+    }
+
+    /// A run that could not be played to its end: exit code 1.
+    pub fn run(message: impl Into<String>) -> Failure {
+        Failure {
+            message: message.into(),
+            code: 1,
+        }
+    }
+}
+
+/// Runs the `dealer` command line and returns the process exit code.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return clap_failure(&error),
+    };
+    let screen = Screen::stderr(!cli.quiet);
+    init_logging(cli.verbose, &screen);
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("error: cannot start the async runtime: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let outcome = runtime.block_on(async {
+        match cli.command {
+            Command::Demo(args) => demo::demo(args, &screen).await,
+            Command::Run(args) => run::run(*args, &screen).await,
+            Command::Bots => {
+                report::print(&report::bot_list());
+                Ok(())
+            }
+        }
+    });
+    // Stragglers (a player thread stuck in a bot) must not keep the process alive.
+    runtime.shutdown_timeout(Duration::from_secs(1));
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => {
+            eprintln!("error: {}", failure.message);
+            ExitCode::from(failure.code)
+        }
+    }
+}
+
+/// clap's own errors, on one line (help and version are printed as they are).
+fn clap_failure(error: &clap::Error) -> ExitCode {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if matches!(
+        error.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        // A closed stdout (`dealer --help | head -1`) is not an error worth a word.
+        let _ = error.print();
+        return ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2));
+    }
+    let context = |kind| match error.get(kind) {
+        Some(ContextValue::String(text)) => Some(text.clone()),
+        _ => None,
+    };
+    let message = match error.kind() {
+        // clap would echo the value whole: a URL may carry a password.
+        ErrorKind::ValueValidation => {
+            let arg = context(ContextKind::InvalidArg).unwrap_or_else(|| "an argument".into());
+            let value = context(ContextKind::InvalidValue)
+                .map(|value| format!(" '{}'", args::shorten(&value)))
+                .unwrap_or_default();
+            let reason = std::error::Error::source(error)
+                .map(|source| format!(": {source}"))
+                .unwrap_or_default();
+            format!("invalid value{value} for '{arg}'{reason}")
+        }
+        // Not one of the names of a value_enum: say which names there are, on the same line.
+        ErrorKind::InvalidValue => {
+            let arg = context(ContextKind::InvalidArg).unwrap_or_else(|| "an argument".into());
+            let value = context(ContextKind::InvalidValue).unwrap_or_default();
+            let known = match error.get(ContextKind::ValidValue) {
+                Some(ContextValue::Strings(values)) => format!(" (one of: {})", values.join(", ")),
+                _ => String::new(),
+            };
+            format!(
+                "invalid value '{}' for '{arg}'{known}",
+                args::shorten(&value)
+            )
+        }
+        _ => {
+            let rendered = error.render().to_string();
+            let first = rendered
+                .lines()
+                .find(|line| !line.trim().is_empty())
+                .unwrap_or("invalid arguments")
+                .trim();
+            first.strip_prefix("error: ").unwrap_or(first).to_string()
+        }
+    };
+    eprintln!("error: {message} (see dealer --help)");
+    ExitCode::from(2)
+}
+
+fn init_logging(verbose: u8, screen: &Screen) {
+    use std::str::FromStr;
+    use tracing_subscriber::filter::Targets;
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
+    let default = match verbose {
+        0 => "warn",
+        1 => "info,player=warn",
+        2 => "debug",
+        _ => "trace",
+    };
+    let filter = match std::env::var("RUST_LOG") {
+        Ok(directives) if !directives.trim().is_empty() => Targets::from_str(directives.trim())
+            .unwrap_or_else(|error| {
+                screen.println(&format!(
+                    "RUST_LOG={directives:?} is not a log filter ({error}); using {default}"
+                ));
+                Targets::from_str(default).unwrap_or_default()
+            }),
+        _ => Targets::from_str(default).unwrap_or_default(),
+    };
+    let format = tracing_subscriber::fmt::layer()
+        .with_writer(screen.log_writer())
+        .with_ansi(std::io::stderr().is_terminal());
+    let _ = tracing_subscriber::registry()
+        .with(format)
+        .with(filter)
+        .try_init();
+}

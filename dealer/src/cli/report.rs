@@ -1,0 +1,287 @@
+//! What the commands print on stdout: the tables at the end of a run, the list of house bots.
+//! Every table is built as a string first and printed by [`print()`], which treats a closed
+//! stdout (`dealer run ... | head -1`) as a reader that has seen enough, not as a crash.
+
+use crate::event::GameEndReason;
+use crate::house::BotKind;
+use crate::observe::OutputSelection;
+use crate::tournament::RunReport;
+use std::fmt::Write as _;
+use std::io::{self, Write};
+use std::path::Path;
+
+/// Prints `text` on stdout. A closed pipe drops it silently (the run's results are in its
+/// files); any other write error is logged once per call, never a panic.
+pub fn print(text: &str) {
+    if let Err(error) = write_or_drop(&mut io::stdout().lock(), text) {
+        tracing::warn!("cannot print on stdout: {error}");
+    }
+}
+
+/// Writes and flushes `text`; a broken pipe is no error.
+fn write_or_drop(out: &mut impl Write, text: &str) -> io::Result<()> {
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(error) if error.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
+}
+
+/// `dealer bots`: every kind with what it plays.
+pub fn bot_list() -> String {
+    let mut text = String::from(
+        "House bot kinds (dealer run --bot NAME=KIND, dealer demo --bots KIND,...):\n",
+    );
+    let width = BotKind::names()
+        .iter()
+        .map(|name| name.len())
+        .max()
+        .unwrap_or(0);
+    for kind in BotKind::ALL {
+        let _ = writeln!(text, "  {:<width$}  {}", kind.name(), kind.description());
+    }
+    text
+}
+
+/// The points table of `dealer run`, then the bans and where the files are.
+pub fn run_table(report: &RunReport, outputs: OutputSelection) -> String {
+    let results = &report.results;
+    let mut text = String::new();
+    if results.games.is_empty() {
+        return text;
+    }
+    let _ = writeln!(
+        text,
+        "\nPoints after {} of {} game{} (seed {}):",
+        results.games.len(),
+        results.games_planned,
+        if results.games_planned == 1 { "" } else { "s" },
+        results.seed
+    );
+    let width = name_width(results.totals.iter().map(|t| t.name.as_str()));
+    let _ = writeln!(
+        text,
+        "  {:>2}  {:<width$}  {:>6}  {:>4}  {:>4}  {:>5}  {:>4}  {:>6}",
+        "#", "player", "points", "1st", "2nd", "games", "bans", "absent"
+    );
+    for (index, total) in results.totals.iter().enumerate() {
+        let _ = writeln!(
+            text,
+            "  {:>2}  {:<width$}  {:>6}  {:>4}  {:>4}  {:>5}  {:>4}  {:>6}",
+            index + 1,
+            total.name,
+            total.points,
+            total.first_places,
+            total.second_places,
+            total.games,
+            total.bans,
+            total.absent
+        );
+    }
+    text.push_str(&bans(report));
+    let dir = report.results_path.parent().unwrap_or(Path::new("."));
+    let _ = writeln!(text, "\nResults: {}", report.results_path.display());
+    let files = file_names(outputs);
+    if !files.is_empty() {
+        let _ = writeln!(
+            text,
+            "Logs:    {}/game-<n>/ ({})",
+            dir.display(),
+            files.join(", ")
+        );
+    }
+    text
+}
+
+/// The ranking of `dealer demo`'s game, then the bans and what each file holds.
+pub fn demo_table(report: &RunReport, outputs: OutputSelection) -> String {
+    let mut text = String::new();
+    let Some(game) = report.results.games.first() else {
+        return text;
+    };
+    let _ = writeln!(
+        text,
+        "\nRanking after {} hands ({}):",
+        game.result.hands_played,
+        match game.result.ended_by {
+            GameEndReason::LastPlayerStanding => "one player left",
+            GameEndReason::HandLimit => "hand limit",
+        }
+    );
+    let width = name_width(game.standings.iter().map(|s| s.name.as_str()));
+    let _ = writeln!(
+        text,
+        "  {:>2}  {:<width$}  {:>6}  {:>10}  how it ended",
+        "#", "player", "points", "chips"
+    );
+    for standing in &game.standings {
+        let ended = match (standing.banned, standing.eliminated_in_round) {
+            (true, Some(round)) => format!("banned in hand {round}"),
+            (true, None) => "banned".to_string(),
+            (false, Some(round)) => format!("out in hand {round}"),
+            (false, None) => String::new(),
+        };
+        let line = format!(
+            "  {:>2}  {:<width$}  {:>6}  {:>10}  {ended}",
+            standing.place, standing.name, standing.points, standing.final_stack
+        );
+        let _ = writeln!(text, "{}", line.trim_end());
+    }
+    text.push_str(&bans(report));
+    if outputs != OutputSelection::NONE {
+        let dir = report
+            .results_path
+            .parent()
+            .map(|dir| dir.join(&game.dir))
+            .unwrap_or_default();
+        let _ = writeln!(text, "\nLogs: {}", dir.display());
+        let lines = [
+            (
+                outputs.viewer_log,
+                "log.json        the Lean Poker viewer log",
+            ),
+            (
+                outputs.requests,
+                "requests.jsonl  every bet_request sent, with the answer",
+            ),
+            (
+                outputs.hands,
+                "hands/          every hand as a PHH hand history",
+            ),
+            (
+                outputs.player_logs,
+                "players/        one log per player: every request and response",
+            ),
+        ];
+        for (written, line) in lines {
+            if written {
+                let _ = writeln!(text, "  {line}");
+            }
+        }
+    }
+    let _ = writeln!(text, "Results: {}", report.results_path.display());
+    text
+}
+
+/// The names of the per-game files written.
+fn file_names(outputs: OutputSelection) -> Vec<&'static str> {
+    [
+        (outputs.viewer_log, "log.json"),
+        (outputs.requests, "requests.jsonl"),
+        (outputs.hands, "hands/"),
+        (outputs.player_logs, "players/"),
+    ]
+    .into_iter()
+    .filter_map(|(written, name)| written.then_some(name))
+    .collect()
+}
+
+/// Every ban, warning, absence and failed output of the run, one per line.
+fn bans(report: &RunReport) -> String {
+    let games = &report.results.games;
+    let several = report.results.games_planned > 1;
+    let mut lines = Vec::new();
+    for game in games {
+        let prefix = if several {
+            format!("game {}, ", game.game)
+        } else {
+            String::new()
+        };
+        for ban in &game.result.bans {
+            lines.push(format!(
+                "  {prefix}hand {}: {} banned: {}",
+                ban.round, ban.name, ban.reason
+            ));
+        }
+        for warning in &game.result.warnings {
+            lines.push(format!(
+                "  {prefix}hand {}: {} warned ({}): {}",
+                warning.round, warning.name, warning.counted_as, warning.reason
+            ));
+        }
+        for absent in &game.absent {
+            lines.push(format!(
+                "  {prefix}{} sat out (not up): {}",
+                absent.name, absent.reason
+            ));
+        }
+        for failure in &game.observer_errors {
+            lines.push(format!("  {prefix}{failure}"));
+        }
+    }
+    if lines.is_empty() {
+        return "\nBans: none\n".to_string();
+    }
+    let mut text = String::from("\nBans and warnings:\n");
+    for line in lines {
+        text.push_str(&line);
+        text.push('\n');
+    }
+    text
+}
+
+fn name_width<'a>(names: impl Iterator<Item = &'a str>) -> usize {
+    names
+        .map(|name| name.chars().count())
+        .max()
+        .unwrap_or(6)
+        .clamp(6, 40)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reader that went away after `room` bytes.
+    struct ClosedAfter {
+        room: usize,
+        kind: io::ErrorKind,
+    }
+
+    impl Write for ClosedAfter {
+        fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+            if self.room == 0 {
+                return Err(io::Error::from(self.kind));
+            }
+            let written = bytes.len().min(self.room);
+            self.room -= written;
+            Ok(written)
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_closed_pipe_is_no_error_but_a_full_disk_is() {
+        let mut closed = ClosedAfter {
+            room: 3,
+            kind: io::ErrorKind::BrokenPipe,
+        };
+        write_or_drop(&mut closed, "a longer text").unwrap();
+        let mut full = ClosedAfter {
+            room: 3,
+            kind: io::ErrorKind::StorageFull,
+        };
+        assert!(write_or_drop(&mut full, "a longer text").is_err());
+    }
+
+    #[test]
+    fn the_bot_list_names_every_kind_and_the_strategy_file() {
+        let list = bot_list();
+        for kind in BotKind::ALL {
+            assert!(list.contains(kind.name()), "{list}");
+        }
+        assert!(list.contains("your strategy: the bot in player/src/strategy.rs"));
+        assert!(!list.contains("SDK's template bot"));
+    }
+
+    #[test]
+    fn only_written_files_are_named() {
+        assert_eq!(
+            file_names(OutputSelection::ALL),
+            ["log.json", "requests.jsonl", "hands/", "players/"]
+        );
+        assert!(file_names(OutputSelection::NONE).is_empty());
+    }
+}

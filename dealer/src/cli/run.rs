@@ -1,0 +1,90 @@
+//! `dealer run`, and what every command that plays shares: the tournament with its progress
+//! bars, Ctrl-C handling and per-game files, and the exit status of a finished run.
+
+use super::args::RunArgs;
+use super::{report, signals, Failure};
+use crate::observe::{GameOutputs, OutputSelection};
+use crate::progress::Screen;
+use crate::settings::{read_run_file, resolve, RunFile, RunPlan, SettingsError};
+use crate::tournament::{GameContext, ObserverFactory, RunEnd, RunReport, Tournament};
+use std::sync::Arc;
+
+/// Plays `dealer run`: settings from the flags and the config file, the games, the points table.
+///
+/// # Errors
+/// A [`Failure`] for bad settings (code 2), a run that could not end (1) or a stop (130).
+pub async fn run(args: RunArgs, screen: &Screen) -> Result<(), Failure> {
+    let (flags, config) = args.into_flags();
+    let file = match &config {
+        Some(path) => read_run_file(path).map_err(settings_failure)?,
+        None => RunFile::default(),
+    };
+    let plan = resolve(flags, file).map_err(settings_failure)?;
+    let settings = &plan.settings;
+    report::print(&format!(
+        "Run: {} players, {} game{}, seed {} (replay with --seed {})\n",
+        plan.entrants.len(),
+        settings.games,
+        if settings.games == 1 { "" } else { "s" },
+        settings.seed,
+        settings.seed
+    ));
+    let outputs = plan.outputs;
+    let report = play(plan, screen).await?;
+    report::print(&report::run_table(&report, outputs));
+    finish(&report)
+}
+
+fn settings_failure(error: SettingsError) -> Failure {
+    if error.is_usage() {
+        Failure::usage(error.to_string())
+    } else {
+        Failure::run(error.to_string())
+    }
+}
+
+/// Plays a run with progress bars, Ctrl-C handling and the selected per-game files.
+///
+/// # Errors
+/// A [`Failure`] when the run cannot start (code 2) or its results cannot be written (1).
+pub async fn play(plan: RunPlan, screen: &Screen) -> Result<RunReport, Failure> {
+    let progress = screen.run(plan.settings.games);
+    let tournament = Tournament::new(plan.entrants, plan.settings)
+        .map_err(|error| Failure::usage(error.to_string()))?
+        .with_observers(game_outputs(plan.outputs))
+        .with_progress(progress.clone());
+    let stop = signals::stop_on_ctrl_c(screen);
+    let report = tournament.run(&stop).await;
+    progress.finish();
+    report.map_err(|error| Failure::run(error.to_string()))
+}
+
+/// The selected files of every game (`game-<n>/`).
+fn game_outputs(selection: OutputSelection) -> ObserverFactory {
+    Arc::new(move |context: &GameContext<'_>| {
+        GameOutputs::create_selected(context.dir, &context.setup.players, selection)
+    })
+}
+
+/// The exit status of a finished run.
+///
+/// # Errors
+/// Code 130 for a stopped run, 1 for a failed one.
+pub fn finish(report: &RunReport) -> Result<(), Failure> {
+    match &report.end {
+        RunEnd::Complete => Ok(()),
+        RunEnd::Stopped => Err(Failure {
+            message: format!(
+                "interrupted: {} of {} games completed; their results are in {}",
+                report.results.games.len(),
+                report.results.games_planned,
+                report.results_path.display()
+            ),
+            code: 130,
+        }),
+        RunEnd::Failed(reason) => Err(Failure::run(format!(
+            "{reason} (results of the games completed: {})",
+            report.results_path.display()
+        ))),
+    }
+}

@@ -1,0 +1,173 @@
+//! The transport side of an HTTP exchange: reading a response body through the cap, and
+//! naming a transport failure precisely.
+
+use super::failure::{millis, one_line};
+use super::{HttpSettings, SeatFailure};
+use bytes::{Bytes, BytesMut};
+use std::error::Error as StdError;
+
+/// Reads the body until its end, or fails with [`SeatFailure::BodyTooLarge`] once more than
+/// `limit` bytes arrived (keeping the first `limit`).
+pub(super) async fn read_capped(
+    response: &mut reqwest::Response,
+    body: &mut BodyBuffer,
+    limit: usize,
+    settings: &HttpSettings,
+) -> Result<(), SeatFailure> {
+    loop {
+        match response.chunk().await {
+            Ok(Some(chunk)) => {
+                if !body.push(chunk, limit) {
+                    return Err(SeatFailure::BodyTooLarge { limit });
+                }
+            }
+            Ok(None) => {
+                body.mark_complete();
+                return Ok(());
+            }
+            Err(error) => return Err(classify(&error, settings)),
+        }
+    }
+}
+
+/// The received body, at most the cap. A body that arrives in one chunk (the usual case) is
+/// kept without copying.
+#[derive(Default)]
+pub(super) struct BodyBuffer {
+    first: Option<Bytes>,
+    more: Option<BytesMut>,
+}
+
+impl BodyBuffer {
+    /// Appends `chunk`, keeping at most `limit` bytes in all; `false` when the cap was passed.
+    pub(super) fn push(&mut self, chunk: Bytes, limit: usize) -> bool {
+        let held = self.len();
+        let room = limit.saturating_sub(held);
+        let over = chunk.len() > room;
+        let chunk = if over { chunk.slice(..room) } else { chunk };
+        if let Some(more) = &mut self.more {
+            more.extend_from_slice(&chunk);
+        } else if let Some(first) = &self.first {
+            let mut more = BytesMut::with_capacity(held + chunk.len());
+            more.extend_from_slice(first);
+            more.extend_from_slice(&chunk);
+            self.more = Some(more);
+        } else {
+            self.first = Some(chunk);
+        }
+        !over
+    }
+
+    /// The body ended: an empty body is then `Some("")`, not "no body".
+    pub(super) fn mark_complete(&mut self) {
+        if self.first.is_none() {
+            self.first = Some(Bytes::new());
+        }
+    }
+
+    fn len(&self) -> usize {
+        match (&self.more, &self.first) {
+            (Some(more), _) => more.len(),
+            (None, Some(first)) => first.len(),
+            (None, None) => 0,
+        }
+    }
+
+    pub(super) fn finish(self) -> Option<Bytes> {
+        match (self.more, self.first) {
+            (Some(more), _) => Some(more.freeze()),
+            (None, first) => first,
+        }
+    }
+}
+
+/// Maps a transport error to the precise reason: the kinds that matter are found by walking
+/// the error chain (reqwest → hyper → io), never by matching message texts.
+pub(super) fn classify(error: &reqwest::Error, settings: &HttpSettings) -> SeatFailure {
+    if error.is_connect() && error.is_timeout() {
+        if let Some(timeout) = settings.connect_timeout {
+            return SeatFailure::ConnectTimeout {
+                after_ms: millis(timeout),
+            };
+        }
+    }
+    let mut source: Option<&(dyn StdError + 'static)> = Some(error);
+    while let Some(current) = source {
+        if let Some(hyper_error) = current.downcast_ref::<hyper::Error>() {
+            if hyper_error.is_incomplete_message() {
+                return SeatFailure::ConnectionClosed;
+            }
+            if hyper_error.is_parse() || hyper_error.is_parse_status() {
+                return SeatFailure::InvalidResponse(one_line(&hyper_error.to_string()));
+            }
+        }
+        if let Some(io_error) = current.downcast_ref::<std::io::Error>() {
+            use std::io::ErrorKind;
+            match io_error.kind() {
+                ErrorKind::ConnectionRefused => return SeatFailure::ConnectionRefused,
+                ErrorKind::ConnectionReset
+                | ErrorKind::ConnectionAborted
+                | ErrorKind::BrokenPipe
+                | ErrorKind::UnexpectedEof => return SeatFailure::ConnectionClosed,
+                _ => {}
+            }
+        }
+        source = current.source();
+    }
+    if error.is_connect() {
+        SeatFailure::Connect(error_chain(error))
+    } else {
+        SeatFailure::Http(error_chain(error))
+    }
+}
+
+/// Whether the HTTP client gave up on the request before writing any of it, so that the player
+/// provably never saw it: hyper reports such a request as *canceled* (its connection was found
+/// closed first) and hands the request back; a request that was written and then met a closed
+/// connection is an *incomplete message* instead. Found by walking the error chain.
+pub(super) fn never_sent(error: &reqwest::Error) -> bool {
+    let mut source: Option<&(dyn StdError + 'static)> = Some(error);
+    while let Some(current) = source {
+        if let Some(hyper_error) = current.downcast_ref::<hyper::Error>() {
+            return hyper_error.is_canceled();
+        }
+        source = current.source();
+    }
+    false
+}
+
+/// `outer: inner: innermost` on one bounded line, skipping a cause whose text its parent
+/// already shows.
+pub(super) fn error_chain(error: &(dyn StdError + 'static)) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let cause_text = cause.to_string();
+        if !text.contains(&cause_text) {
+            text.push_str(": ");
+            text.push_str(&cause_text);
+        }
+        source = cause.source();
+    }
+    one_line(&text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_body_buffer_keeps_at_most_the_cap() {
+        let mut one = BodyBuffer::default();
+        assert!(one.push(Bytes::from_static(b"240"), 8));
+        assert_eq!(one.finish().unwrap(), Bytes::from_static(b"240"));
+
+        let mut split = BodyBuffer::default();
+        assert!(split.push(Bytes::from_static(b"12"), 8));
+        assert!(split.push(Bytes::from_static(b"34"), 8));
+        assert!(!split.push(Bytes::from_static(b"56789"), 8));
+        assert_eq!(split.finish().unwrap(), Bytes::from_static(b"12345678"));
+
+        assert_eq!(BodyBuffer::default().finish(), None);
+    }
+}

@@ -1,0 +1,706 @@
+//! A run's settings: the `--config` TOML file ([`RunFile`]), the command line's values
+//! ([`RunFlags`], free of clap) and their merge into what a run needs ([`resolve`]).
+//!
+//! A flag wins over the file's key of the same name; `--player`, `--bot` and `--token` add to
+//! the file's players. Errors name the key or flag the user wrote (`timeout_ms`, `stack`), not
+//! the field it ends up in.
+//!
+//! ```
+//! use dealer::settings::{resolve, RunFile, RunFlags};
+//! let file: RunFile = toml::from_str(
+//!     r#"
+//!     games = 3
+//!     timeout_ms = 900
+//!     outputs = ["log", "hands"]
+//!     [[bot]]
+//!     name = "a"
+//!     kind = "raiser"
+//!     [[bot]]
+//!     name = "b"
+//!     kind = "template"
+//!     "#,
+//! )
+//! .unwrap();
+//! let flags = RunFlags { games: Some(5), seed: Some(1), out: Some("x".into()), ..RunFlags::default() };
+//! let plan = resolve(flags, file).unwrap();
+//! assert_eq!(plan.settings.games, 5);
+//! assert_eq!(plan.settings.http.request_timeout.as_millis(), 900);
+//! assert!(plan.outputs.hands && !plan.outputs.requests);
+//! ```
+
+use crate::config::{BadAnswerPolicy, BlindSchedule, ConfigError, GameConfig, OddChipRule};
+use crate::engine::{MAX_SEATS, MIN_SEATS};
+use crate::house::BotKind;
+use crate::observe::OutputSelection;
+use crate::runner::{AbsentPolicy, Clock, RunnerOptions};
+use crate::seat::{CheckPolicy, HttpSettings, PlayerEndpoint};
+use crate::tournament::{Entrant, EntrantKind, TournamentSettings};
+use rand::{RngCore, SeedableRng};
+use serde::Deserialize;
+use shared::Chips;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use thiserror::Error;
+
+/// The config file (`dealer run --config FILE.toml`): every key optional, each with the
+/// meaning of the flag of the same name.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunFile {
+    /// `--games`.
+    pub games: Option<u32>,
+    /// `--seed`.
+    pub seed: Option<u64>,
+    /// `--parallel`.
+    pub parallel: Option<usize>,
+    /// `--out`.
+    pub out: Option<PathBuf>,
+    /// `--blinds`, or custom levels (`[[blinds.custom]]`).
+    pub blinds: Option<BlindSchedule>,
+    /// `--stack`.
+    pub stack: Option<u64>,
+    /// `--timeout-ms`: the HTTP deadline of one request.
+    pub timeout_ms: Option<u64>,
+    /// `--hand-limit`.
+    pub hand_limit: Option<u64>,
+    /// `--forgiving`.
+    pub forgiving: Option<bool>,
+    /// `--wait-ms`.
+    pub wait_ms: Option<u64>,
+    /// `--absent`.
+    pub absent: Option<AbsentPolicy>,
+    /// `--reproducible`.
+    pub reproducible: Option<bool>,
+    /// `--outputs`: which per-game files to write (`[]`: results.json only).
+    pub outputs: Option<Vec<OutputFile>>,
+    /// Who gets a split pot's odd chips (file only).
+    pub odd_chips: Option<OddChipRule>,
+    /// Deal the board out after a hand ended early (file only).
+    pub deal_out_board: Option<bool>,
+    /// `[[player]]` tables: players served over HTTP.
+    #[serde(default, rename = "player")]
+    pub players: Vec<FilePlayer>,
+    /// `[[bot]]` tables: house bots played in process.
+    #[serde(default, rename = "bot")]
+    pub bots: Vec<FileBot>,
+}
+
+/// A `[[player]]` of the config file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FilePlayer {
+    /// The player's name.
+    pub name: String,
+    /// Its URL (credentials in it are sent as HTTP Basic).
+    pub url: String,
+    /// A secret sent as `Authorization: Bearer TOKEN`.
+    pub token: Option<String>,
+}
+
+/// A `[[bot]]` of the config file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileBot {
+    /// The bot's name.
+    pub name: String,
+    /// Its kind (see `dealer bots`); read by [`BotKind`]'s parser so that an unknown kind is
+    /// reported with the bot's name.
+    pub kind: String,
+}
+
+/// One per-game file, as named by `--outputs` and the file's `outputs`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum OutputFile {
+    /// `log.json`, the Lean Poker viewer log.
+    Log,
+    /// `requests.jsonl`, every `bet_request` with its answer.
+    Requests,
+    /// `hands/`, every hand as a PHH hand history.
+    Hands,
+    /// `players/`, one log per player: every request and response.
+    Players,
+    /// No per-game file (results.json is always written).
+    None,
+}
+
+impl OutputFile {
+    /// The files named in `list` (`none` names nothing).
+    pub fn selection(list: &[OutputFile]) -> OutputSelection {
+        let mut selection = OutputSelection::NONE;
+        for file in list {
+            match file {
+                OutputFile::Log => selection.viewer_log = true,
+                OutputFile::Requests => selection.requests = true,
+                OutputFile::Hands => selection.hands = true,
+                OutputFile::Players => selection.player_logs = true,
+                OutputFile::None => {}
+            }
+        }
+        selection
+    }
+}
+
+/// The command line's values for a run (what `dealer run` parsed), before the config file is
+/// merged in. `None` and `false`: not given.
+#[derive(Debug, Clone, Default)]
+pub struct RunFlags {
+    /// `--player NAME=URL`, in order.
+    pub players: Vec<(String, PlayerEndpoint)>,
+    /// `--bot NAME=KIND`, in order.
+    pub bots: Vec<(String, BotKind)>,
+    /// `--token NAME=TOKEN`.
+    pub tokens: Vec<(String, String)>,
+    /// `--games`.
+    pub games: Option<u32>,
+    /// `--seed`.
+    pub seed: Option<u64>,
+    /// `--blinds`.
+    pub blinds: Option<BlindSchedule>,
+    /// `--stack`.
+    pub stack: Option<u64>,
+    /// `--timeout-ms`.
+    pub timeout_ms: Option<u64>,
+    /// `--hand-limit`.
+    pub hand_limit: Option<u64>,
+    /// `--forgiving`.
+    pub forgiving: bool,
+    /// `--out`.
+    pub out: Option<PathBuf>,
+    /// `--parallel`.
+    pub parallel: Option<usize>,
+    /// `--wait-ms`.
+    pub wait_ms: Option<u64>,
+    /// `--absent`.
+    pub absent: Option<AbsentPolicy>,
+    /// `--reproducible`.
+    pub reproducible: bool,
+    /// `--outputs`.
+    pub outputs: Option<Vec<OutputFile>>,
+}
+
+/// Everything a run needs: who plays, how, and which files each game writes.
+#[derive(Debug, Clone)]
+pub struct RunPlan {
+    /// The players: the file's first, then the flags', in order.
+    pub entrants: Vec<Entrant>,
+    /// The tournament's settings (rules, transport, seeds, folder).
+    pub settings: TournamentSettings,
+    /// The per-game files to write.
+    pub outputs: OutputSelection,
+}
+
+/// Settings that cannot make a run; the message names the user's key or flag.
+#[derive(Debug, Error)]
+pub enum SettingsError {
+    /// The config file cannot be read.
+    #[error("cannot read config {}: {source}", path.display())]
+    ReadFile {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The config file is not valid TOML or has a bad key or value.
+    #[error("invalid config {}{}: {message}", path.display(), line.map(|line| format!(" (line {line})")).unwrap_or_default())]
+    ParseFile {
+        /// The file.
+        path: PathBuf,
+        /// The 1-based line of the problem, when known.
+        line: Option<usize>,
+        /// What is wrong, on one line.
+        message: String,
+    },
+    /// A player name is blank, too long or has control characters.
+    #[error("{0}")]
+    BadName(String),
+    /// A `[[player]]` or `[[bot]]` of the config file is wrong.
+    #[error("{what} {name:?} in the config: {reason}")]
+    FileEntrant {
+        /// `player` or `bot`.
+        what: &'static str,
+        /// Its name.
+        name: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A `--token` that cannot be used.
+    #[error("--token {name}=…: {reason}")]
+    Token {
+        /// The player named.
+        name: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// Two players share a name.
+    #[error("two players are named {0:?}; names must be unique")]
+    DuplicateName(String),
+    /// Fewer than two players.
+    #[error("a sit'n'go needs at least {MIN_SEATS} players, got {0} (add --player NAME=URL or --bot NAME=KIND)")]
+    TooFewPlayers(usize),
+    /// More than ten players.
+    #[error("a sit'n'go seats at most {MAX_SEATS} players, got {0}")]
+    TooManyPlayers(usize),
+    /// A count or duration that must be positive is 0 (only the file can say 0: the flags'
+    /// parsers refuse it).
+    #[error("{key} must be at least 1{unit}")]
+    Zero {
+        /// The file's key.
+        key: &'static str,
+        /// ` ms`, ` chip` or empty.
+        unit: &'static str,
+    },
+    /// `stack` beyond [`crate::config::MAX_STARTING_STACK`].
+    #[error("stack {stack} is larger than the maximum {max}")]
+    StackTooLarge {
+        /// The stack asked for.
+        stack: Chips,
+        /// The largest accepted.
+        max: Chips,
+    },
+    /// A bad custom blind schedule.
+    #[error(transparent)]
+    Blinds(ConfigError),
+    /// No `--out` and no free `./games/<time>` folder.
+    #[error("cannot find a free folder under ./games; use --out")]
+    NoFreeOutDir,
+}
+
+impl SettingsError {
+    /// Whether the user's settings are at fault (exit code 2), rather than the machine.
+    pub fn is_usage(&self) -> bool {
+        !matches!(self, SettingsError::NoFreeOutDir)
+    }
+}
+
+/// Reads and parses a config file.
+///
+/// # Errors
+/// [`SettingsError::ReadFile`] or [`SettingsError::ParseFile`] (with the line).
+pub fn read_run_file(path: &Path) -> Result<RunFile, SettingsError> {
+    let text = std::fs::read_to_string(path).map_err(|source| SettingsError::ReadFile {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    toml::from_str(&text).map_err(|error| SettingsError::ParseFile {
+        path: path.to_path_buf(),
+        line: error
+            .span()
+            .map(|span| text[..span.start.min(text.len())].matches('\n').count() + 1),
+        message: error
+            .message()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" "),
+    })
+}
+
+/// Merges the command line and the config file into a run: flags win, players add up, then
+/// every value is checked. Without a seed, one is drawn ([`random_seed`]); without `out`, a
+/// fresh `./games/<UTC time>` is chosen ([`default_out_dir`]).
+///
+/// # Errors
+/// The first [`SettingsError`] found.
+pub fn resolve(flags: RunFlags, file: RunFile) -> Result<RunPlan, SettingsError> {
+    let entrants = entrants(&flags, &file)?;
+    let game = game_config(&flags, &file)?;
+    let games = positive("games", "", flags.games.or(file.games).unwrap_or(1))?;
+    let parallel = positive(
+        "parallel",
+        "",
+        flags.parallel.or(file.parallel).unwrap_or(1),
+    )?;
+    let wait_ms = positive(
+        "wait_ms",
+        " ms",
+        flags.wait_ms.or(file.wait_ms).unwrap_or(10_000),
+    )?;
+    let timeout_ms = flags
+        .timeout_ms
+        .or(file.timeout_ms)
+        .unwrap_or(HttpSettings::DEFAULT_REQUEST_TIMEOUT.as_millis() as u64);
+    let timeout_ms = positive("timeout_ms", " ms", timeout_ms)?;
+    let reproducible = flags.reproducible || file.reproducible == Some(true);
+    let outputs = flags
+        .outputs
+        .as_deref()
+        .or(file.outputs.as_deref())
+        .map_or(OutputSelection::ALL, OutputFile::selection);
+    let out_dir = match flags.out.or(file.out) {
+        Some(out) => out,
+        None => default_out_dir()?,
+    };
+    let settings = TournamentSettings {
+        game,
+        http: HttpSettings::with_request_timeout(Duration::from_millis(timeout_ms)),
+        games,
+        seed: flags.seed.or(file.seed).unwrap_or_else(random_seed),
+        parallel,
+        runner: RunnerOptions {
+            check: CheckPolicy {
+                deadline: Duration::from_millis(wait_ms),
+                ..CheckPolicy::default()
+            },
+            absent: flags.absent.or(file.absent).unwrap_or_default(),
+            clock: if reproducible {
+                Clock::Reproducible
+            } else {
+                Clock::Wall
+            },
+            ..RunnerOptions::default()
+        },
+        out_dir,
+    };
+    Ok(RunPlan {
+        entrants,
+        settings,
+        outputs,
+    })
+}
+
+fn positive<T: PartialEq + Default>(
+    key: &'static str,
+    unit: &'static str,
+    value: T,
+) -> Result<T, SettingsError> {
+    if value == T::default() {
+        return Err(SettingsError::Zero { key, unit });
+    }
+    Ok(value)
+}
+
+/// The file's players, then the flags', with the tokens applied; names checked.
+fn entrants(flags: &RunFlags, file: &RunFile) -> Result<Vec<Entrant>, SettingsError> {
+    let mut entrants = Vec::new();
+    for player in &file.players {
+        check_name(&player.name).map_err(SettingsError::BadName)?;
+        let in_file = |reason: String| SettingsError::FileEntrant {
+            what: "player",
+            name: player.name.clone(),
+            reason,
+        };
+        let mut endpoint =
+            PlayerEndpoint::parse(&player.url).map_err(|error| in_file(error.to_string()))?;
+        if let Some(token) = &player.token {
+            endpoint = endpoint
+                .with_bearer_token(token)
+                .map_err(|error| in_file(error.to_string()))?;
+        }
+        entrants.push(Entrant::http(player.name.clone(), endpoint));
+    }
+    for bot in &file.bots {
+        check_name(&bot.name).map_err(SettingsError::BadName)?;
+        let kind: BotKind = bot
+            .kind
+            .parse()
+            .map_err(
+                |error: crate::house::UnknownBotKind| SettingsError::FileEntrant {
+                    what: "bot",
+                    name: bot.name.clone(),
+                    reason: error.to_string(),
+                },
+            )?;
+        entrants.push(Entrant::bot(bot.name.clone(), kind));
+    }
+    for (name, endpoint) in &flags.players {
+        entrants.push(Entrant::http(name.clone(), endpoint.clone()));
+    }
+    for (name, kind) in &flags.bots {
+        entrants.push(Entrant::bot(name.clone(), *kind));
+    }
+    for (name, token) in &flags.tokens {
+        let token_error = |reason: String| SettingsError::Token {
+            name: name.clone(),
+            reason,
+        };
+        let entrant = entrants
+            .iter_mut()
+            .find(|e| &e.name == name && matches!(e.kind, EntrantKind::Http(_)))
+            .ok_or_else(|| token_error(format!("there is no HTTP player named {name:?}")))?;
+        if let EntrantKind::Http(endpoint) = &entrant.kind {
+            let endpoint = endpoint
+                .clone()
+                .with_bearer_token(token)
+                .map_err(|error| token_error(error.to_string()))?;
+            entrant.kind = EntrantKind::Http(endpoint);
+        }
+    }
+    for (index, entrant) in entrants.iter().enumerate() {
+        if entrants[..index].iter().any(|e| e.name == entrant.name) {
+            return Err(SettingsError::DuplicateName(entrant.name.clone()));
+        }
+    }
+    if entrants.len() < MIN_SEATS {
+        return Err(SettingsError::TooFewPlayers(entrants.len()));
+    }
+    if entrants.len() > MAX_SEATS {
+        return Err(SettingsError::TooManyPlayers(entrants.len()));
+    }
+    Ok(entrants)
+}
+
+/// The rules of every game, checked, with errors in the file's key names.
+fn game_config(flags: &RunFlags, file: &RunFile) -> Result<GameConfig, SettingsError> {
+    let mut game = GameConfig::default();
+    if let Some(blinds) = flags.blinds.clone().or_else(|| file.blinds.clone()) {
+        game.blinds = blinds;
+    }
+    if let Some(stack) = flags.stack.or(file.stack) {
+        game.starting_stack = Chips(positive("stack", " chip", stack)?);
+    }
+    if let Some(limit) = flags.hand_limit.or(file.hand_limit) {
+        game.hand_limit = Some(positive("hand_limit", "", limit)?);
+    }
+    if flags.forgiving || file.forgiving == Some(true) {
+        game.bad_answers = BadAnswerPolicy::Forgive;
+    }
+    if let Some(rule) = file.odd_chips {
+        game.odd_chips = rule;
+    }
+    if let Some(deal_out) = file.deal_out_board {
+        game.deal_out_board = deal_out;
+    }
+    game.validate().map_err(|error| match error {
+        ConfigError::StartingStackTooLarge { stack, max } => {
+            SettingsError::StackTooLarge { stack, max }
+        }
+        ConfigError::ZeroStartingStack => SettingsError::Zero {
+            key: "stack",
+            unit: " chip",
+        },
+        ConfigError::ZeroHandLimit => SettingsError::Zero {
+            key: "hand_limit",
+            unit: "",
+        },
+        other => SettingsError::Blinds(other),
+    })?;
+    Ok(game)
+}
+
+/// A player name: not blank, no control characters, at most 100 characters.
+///
+/// # Errors
+/// The problem, as one line.
+pub fn check_name(name: &str) -> Result<(), String> {
+    if name.trim().is_empty() {
+        return Err("a player name must not be blank".to_string());
+    }
+    if name.chars().any(char::is_control) {
+        return Err(format!("the player name {name:?} has control characters"));
+    }
+    if name.chars().count() > 100 {
+        return Err("a player name has at most 100 characters".to_string());
+    }
+    Ok(())
+}
+
+/// `./games/<UTC time>`, with `-2`, `-3`... if that exists already.
+///
+/// # Errors
+/// [`SettingsError::NoFreeOutDir`] when 999 such folders exist.
+pub fn default_out_dir() -> Result<PathBuf, SettingsError> {
+    let now = time::OffsetDateTime::now_utc();
+    let stamp = format!(
+        "{:04}-{:02}-{:02}T{:02}-{:02}-{:02}Z",
+        now.year(),
+        u8::from(now.month()),
+        now.day(),
+        now.hour(),
+        now.minute(),
+        now.second()
+    );
+    let base = Path::new("games").join(&stamp);
+    if !base.exists() {
+        return Ok(base);
+    }
+    (2..1000)
+        .map(|n| Path::new("games").join(format!("{stamp}-{n}")))
+        .find(|path| !path.exists())
+        .ok_or(SettingsError::NoFreeOutDir)
+}
+
+/// A seed from the clock and the process id, for runs without `--seed` (it is printed and
+/// saved in results.json, so such a run can be replayed too).
+pub fn random_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|elapsed| elapsed.as_nanos() as u64)
+        .unwrap_or(0);
+    let mut rng =
+        rand_chacha::ChaCha8Rng::seed_from_u64(nanos ^ (u64::from(std::process::id()) << 32));
+    // Keep seeds short enough to type.
+    rng.next_u64() % 1_000_000_000
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(text: &str) -> RunFile {
+        toml::from_str(text).unwrap()
+    }
+
+    fn two_bots() -> RunFlags {
+        RunFlags {
+            bots: vec![("a".into(), BotKind::Raiser), ("b".into(), BotKind::Folder)],
+            out: Some("x".into()),
+            seed: Some(3),
+            ..RunFlags::default()
+        }
+    }
+
+    fn error(flags: RunFlags, text: &str) -> String {
+        resolve(flags, file(text)).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn flags_win_over_the_file_and_players_add_up() {
+        let plan = resolve(
+            RunFlags {
+                games: Some(2),
+                bots: vec![("other".into(), BotKind::Folder)],
+                ..RunFlags::default()
+            },
+            file(
+                r#"
+                games = 5
+                seed = 1
+                timeout_ms = 900
+                stack = 3000
+                absent = "play"
+                out = "y"
+                outputs = ["log"]
+                [[blinds.custom]]
+                from_round = 0
+                small_blind = 7
+                [[player]]
+                name = "ann"
+                url = "http://127.0.0.1:9001/"
+                token = "s3cret"
+                [[bot]]
+                name = "house"
+                kind = "calling-station"
+                "#,
+            ),
+        )
+        .unwrap();
+        let names: Vec<&str> = plan.entrants.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["ann", "house", "other"]);
+        match &plan.entrants[0].kind {
+            EntrantKind::Http(endpoint) => {
+                assert_eq!(
+                    endpoint.auth_scheme(),
+                    Some(crate::seat::AuthScheme::Bearer)
+                )
+            }
+            other => panic!("{other:?}"),
+        }
+        let settings = &plan.settings;
+        assert_eq!(settings.games, 2, "the flag wins");
+        assert_eq!(settings.seed, 1, "the file's value when no flag");
+        assert_eq!(settings.http.request_timeout, Duration::from_millis(900));
+        assert_eq!(settings.game.starting_stack, Chips(3000));
+        assert_eq!(settings.runner.absent, AbsentPolicy::Play);
+        assert_eq!(settings.game.blinds.small_blind(0, 3), Chips(7));
+        assert_eq!(settings.out_dir, PathBuf::from("y"));
+        assert_eq!(
+            plan.outputs,
+            OutputSelection {
+                viewer_log: true,
+                ..OutputSelection::NONE
+            }
+        );
+    }
+
+    #[test]
+    fn defaults_when_nothing_is_said() {
+        let plan = resolve(two_bots(), RunFile::default()).unwrap();
+        assert_eq!(plan.settings.games, 1);
+        assert_eq!(plan.settings.parallel, 1);
+        assert_eq!(plan.settings.http, HttpSettings::default());
+        assert_eq!(plan.settings.game, GameConfig::default());
+        assert_eq!(plan.outputs, OutputSelection::ALL);
+        assert_eq!(plan.settings.runner.clock, Clock::Wall);
+        let none = RunFlags {
+            outputs: Some(vec![OutputFile::None]),
+            ..two_bots()
+        };
+        assert_eq!(
+            resolve(none, RunFile::default()).unwrap().outputs,
+            OutputSelection::NONE
+        );
+    }
+
+    #[test]
+    fn errors_name_the_key_the_user_wrote() {
+        let cases = [
+            ("timeout_ms = 0", "timeout_ms must be at least 1 ms"),
+            ("stack = 0", "stack must be at least 1 chip"),
+            (
+                "stack = 2000000000000000000",
+                "stack 2000000000000000000 is larger",
+            ),
+            ("hand_limit = 0", "hand_limit must be at least 1"),
+            ("games = 0", "games must be at least 1"),
+            ("parallel = 0", "parallel must be at least 1"),
+            ("wait_ms = 0", "wait_ms must be at least 1 ms"),
+            (
+                "[[blinds.custom]]\nfrom_round = 5\nsmall_blind = 10",
+                "the first blind level must start at round 0, not 5",
+            ),
+            (
+                "[[bot]]\nname = \"c\"\nkind = \"shark\"",
+                "bot \"c\" in the config: unknown bot kind \"shark\"",
+            ),
+            (
+                "[[player]]\nname = \"ann\"\nurl = \"nope\"",
+                "player \"ann\" in the config: invalid player URL",
+            ),
+            (
+                "[[bot]]\nname = \"a\"\nkind = \"folder\"",
+                "two players are named \"a\"",
+            ),
+        ];
+        for (text, expected) in cases {
+            let message = error(two_bots(), text);
+            assert!(message.contains(expected), "{text}: {message}");
+            assert!(!message.contains("request_timeout_ms"), "{message}");
+            assert!(!message.contains("starting_stack"), "{message}");
+        }
+        let one = RunFlags {
+            bots: vec![("a".into(), BotKind::Raiser)],
+            ..two_bots()
+        };
+        assert!(error(one, "").contains("at least 2 players, got 1"));
+        let token = RunFlags {
+            tokens: vec![("a".into(), "x".into())],
+            ..two_bots()
+        };
+        assert!(error(token, "").contains("no HTTP player named \"a\""));
+    }
+
+    #[test]
+    fn the_file_is_read_with_line_numbers() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("run.toml");
+        std::fs::write(&path, "games = 2\nblinds = \"turbo\"\n").unwrap();
+        let message = read_run_file(&path).unwrap_err().to_string();
+        assert!(message.contains("(line 2)"), "{message}");
+        assert!(
+            message.contains("unknown blind schedule \"turbo\""),
+            "{message}"
+        );
+        assert!(!message.contains("`custom`"), "{message}");
+        std::fs::write(&path, "request_timeout_ms = 5\n").unwrap();
+        let message = read_run_file(&path).unwrap_err().to_string();
+        assert!(
+            message.contains("unknown field `request_timeout_ms`"),
+            "{message}"
+        );
+        let missing = dir.path().join("missing.toml");
+        assert!(read_run_file(&missing)
+            .unwrap_err()
+            .to_string()
+            .starts_with("cannot read config"));
+    }
+}
