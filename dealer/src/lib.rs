@@ -14,7 +14,8 @@
 //! - [`rainman`]: the Rain Man hand-ranking service (spec §8), offline;
 //! - [`house`]: house bots (the team's strategy and the example bots) by kind;
 //! - [`progress`]: progress bars;
-//! - [`cli`]: the `dealer` command line (`demo`, `run`, `bots`): arguments, commands, tables.
+//! - [`cli`]: the `dealer` command line (`demo`, `run`, `merge`, `rainman`, `bots`): arguments,
+//!   commands, tables.
 #![warn(missing_docs)]
 
 pub mod cli;

@@ -55,6 +55,35 @@ impl From<WengLinRating> for Rating {
     }
 }
 
+/// The index of the rating whose value `k` standard deviations down is above every other
+/// rating `k` standard deviations up (the first of equal best); `None` while the intervals of
+/// the best two overlap, or with fewer than two ratings. [`Ratings::confident_leader`] by
+/// name; this form serves ratings read back from `results.json`.
+///
+/// ```
+/// use dealer::rating::{confident_leader, Rating};
+/// let sure = Rating { rating: 40.0, uncertainty: 1.0 };
+/// let weak = Rating { rating: 20.0, uncertainty: 2.0 };
+/// assert_eq!(confident_leader(&[weak, sure], 2.0), Some(1));
+/// assert_eq!(confident_leader(&[weak, Rating { rating: 25.0, ..weak }], 2.0), None);
+/// ```
+pub fn confident_leader(ratings: &[Rating], k: f64) -> Option<usize> {
+    let leader = (0..ratings.len()).max_by(|&a, &b| {
+        ratings[a]
+            .rating
+            .total_cmp(&ratings[b].rating)
+            .then(b.cmp(&a))
+    })?;
+    let low = ratings[leader].low(k);
+    let others_high = ratings
+        .iter()
+        .enumerate()
+        .filter(|&(index, _)| index != leader)
+        .map(|(_, rating)| rating.high(k))
+        .max_by(f64::total_cmp)?;
+    (low > others_high).then_some(leader)
+}
+
 /// The ratings of a fixed set of players, updated one game at a time.
 #[derive(Debug, Clone)]
 pub struct Ratings {
@@ -119,20 +148,7 @@ impl Ratings {
     /// intervals of the best two overlap (or with fewer than two players).
     pub fn confident_leader(&self, k: f64) -> Option<&str> {
         let ratings: Vec<Rating> = self.ratings.iter().copied().map(Rating::from).collect();
-        let leader = (0..ratings.len()).max_by(|&a, &b| {
-            ratings[a]
-                .rating
-                .total_cmp(&ratings[b].rating)
-                .then(b.cmp(&a))
-        })?;
-        let low = ratings[leader].low(k);
-        let others_high = ratings
-            .iter()
-            .enumerate()
-            .filter(|&(index, _)| index != leader)
-            .map(|(_, rating)| rating.high(k))
-            .max_by(f64::total_cmp)?;
-        (low > others_high).then(|| self.names[leader].as_str())
+        confident_leader(&ratings, k).map(|leader| self.names[leader].as_str())
     }
 
     fn index(&self, name: &str) -> Option<usize> {

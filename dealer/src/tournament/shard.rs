@@ -62,6 +62,21 @@ impl Shard {
     pub fn plays(&self, number: u32) -> bool {
         number >= 1 && (number - 1) % self.count == self.index
     }
+
+    /// How many of the games numbered 1 to `games` this shard plays.
+    ///
+    /// ```
+    /// use dealer::tournament::Shard;
+    /// let counts: Vec<u32> = (0..3).map(|k| Shard::new(k, 3).unwrap().games_of(7)).collect();
+    /// assert_eq!(counts, [3, 2, 2]);
+    /// assert_eq!(Shard::new(2, 3).unwrap().games_of(1), 0);
+    /// ```
+    pub fn games_of(&self, games: u32) -> u32 {
+        if games <= self.index {
+            return 0;
+        }
+        (games - self.index - 1) / self.count + 1
+    }
 }
 
 impl FromStr for Shard {
