@@ -27,9 +27,11 @@
 //! ([`crate::rating`]) are computed over the games in game order, so they do not depend on the
 //! order games finish in, on `parallel`, or on sharding.
 //!
-//! Under the run folder: `results.json` (rewritten after every game, so an interrupted run
-//! keeps the games it finished; see [`RunResults`]) and `game-<n>/` per game, which the
-//! observers fill ([`ObserverFactory`]).
+//! Under the run folder: `results.json` (see [`RunResults`]; rewritten as games finish, after
+//! every game while it is small and then as often as keeps writing under a tenth of the run's
+//! time, and at the end, so a stopped run keeps every game it finished and a killed one the
+//! games up to its last write) and `game-<n>/` per game, which the observers fill
+//! ([`ObserverFactory`]).
 
 pub mod duplicate;
 pub(crate) mod results;
@@ -60,6 +62,7 @@ use std::collections::BTreeMap;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Instant;
 use thiserror::Error;
 use tokio::task::JoinSet;
 
@@ -424,6 +427,7 @@ impl Tournament {
         let mut rater = summary::Rater::new(&results, self.planned_games().map(|g| g.number));
         summary::summarise(&mut results, &finished, &mut rater);
         write_results(&results_path, &results)?;
+        let mut next_write = Instant::now();
 
         let to_play = self.planned_games().count();
         let mut plan = self.planned_games();
@@ -459,9 +463,16 @@ impl Tournament {
                     entry.deal = deal;
                     entry.showdown_warnings = showdown_warnings.take();
                     finished.insert(number, entry);
-                    summary::summarise(&mut results, &finished, &mut rater);
-                    if let Err(error) = write_results(&results_path, &results) {
-                        tracing::error!("{error}");
+                    if Instant::now() >= next_write {
+                        let started = Instant::now();
+                        summary::summarise(&mut results, &finished, &mut rater);
+                        if let Err(error) = write_results(&results_path, &results) {
+                            tracing::error!("{error}");
+                        }
+                        // Each write holds every game so far: writing after every game would
+                        // make a long run quadratic. Keep the writes under a tenth of the
+                        // wall time (after every game while results.json is small).
+                        next_write = Instant::now() + started.elapsed() * 9;
                     }
                 }
                 Err(GameFailure::Run(RunError::Stopped { hands_played })) => {
@@ -501,6 +512,7 @@ impl Tournament {
         if stop.is_stopped() && end == RunEnd::Complete {
             end = RunEnd::Stopped;
         }
+        summary::summarise(&mut results, &finished, &mut rater);
         results.interrupted.sort_by_key(|game| game.game);
         results.complete = end == RunEnd::Complete;
         results.stopped_because = match &end {
