@@ -2,15 +2,17 @@
 //! shards as separate processes, `dealer merge`, `dealer rainman` as a process, and their bad
 //! input (one line on stderr, a non-zero exit code, never a panic).
 
+mod support;
+
 use dealer::tournament::RunResults;
 use player::{RunningServer, ServerBuilder};
-use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
 use std::net::{Ipv4Addr, SocketAddr};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use support::files::files;
 
 fn command(args: &[String], dir: &Path) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_dealer"));
@@ -43,24 +45,6 @@ fn serve(kind: &str) -> RunningServer {
 
 fn read_results(dir: &Path) -> RunResults {
     serde_json::from_str(&std::fs::read_to_string(dir.join("results.json")).unwrap()).unwrap()
-}
-
-/// Every file under `dir`, by relative path.
-fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-    let mut found = BTreeMap::new();
-    let mut pending = vec![dir.to_path_buf()];
-    while let Some(current) = pending.pop() {
-        for entry in std::fs::read_dir(&current).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                pending.push(path);
-            } else {
-                let relative = path.strip_prefix(dir).unwrap().to_path_buf();
-                found.insert(relative, std::fs::read(&path).unwrap());
-            }
-        }
-    }
-    found
 }
 
 fn stderr_of(output: &Output) -> String {
