@@ -9,7 +9,7 @@ use dealer::event::GameEvent;
 use dealer::house::BotKind;
 use dealer::observe::{GameOutputs, Observer};
 use dealer::rating::{Ratings, CONFIDENCE_SIGMAS};
-use dealer::runner::{Clock, RunnerOptions, StopSignal};
+use dealer::runner::{stop_signal, Clock, RunnerOptions, StopHandle, StopSignal};
 use dealer::seat::{HttpSettings, PlayerEndpoint};
 use dealer::tournament::{
     merge, plan, Entrant, GameContext, GameEntry, MergeError, ObserverFactory, RunEnd, RunResults,
@@ -20,6 +20,7 @@ use std::collections::BTreeMap;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
+use support::files::files;
 use support::misbehaving::{spawn_player, Misbehaviour};
 
 fn bot(name: &str, kind: &str) -> Entrant {
@@ -250,24 +251,6 @@ async fn rotation_zero_of_each_deal_set_is_the_plain_runs_game() {
     }
 }
 
-/// Every file under `dir`, by relative path.
-fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-    fn walk(root: &Path, dir: &Path, found: &mut BTreeMap<PathBuf, Vec<u8>>) {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                walk(root, &path, found);
-            } else {
-                let relative = path.strip_prefix(root).unwrap().to_path_buf();
-                found.insert(relative, std::fs::read(&path).unwrap());
-            }
-        }
-    }
-    let mut found = BTreeMap::new();
-    walk(dir, dir, &mut found);
-    found
-}
-
 fn game_outputs() -> ObserverFactory {
     Arc::new(|context: &GameContext<'_>| GameOutputs::create(context.dir, &context.setup.players))
 }
@@ -377,6 +360,82 @@ async fn merge_refuses_incomplete_repeated_and_foreign_shard_sets() {
     merge(&out, &[dirs["a1"].clone(), dirs["a0"].clone()]).unwrap();
     let again = merge(&out, &[dirs["a1"].clone(), dirs["a0"].clone()]).unwrap_err();
     assert!(again.to_string().contains("already holds a run"), "{again}");
+}
+
+/// Stops the run as the first hand of game `at` starts.
+struct StopAt {
+    game: u32,
+    at: u32,
+    hands: u32,
+    stop: StopHandle,
+}
+
+impl Observer for StopAt {
+    fn on_event(&mut self, event: &GameEvent, _game: &Game) -> io::Result<()> {
+        if let GameEvent::HandStarted { .. } = event {
+            self.hands += 1;
+            if self.game == self.at && self.hands == 1 {
+                self.stop.stop();
+            }
+        }
+        Ok(())
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stopped_shard_merges_into_an_incomplete_run_with_its_interrupted_game() {
+    let root = tempfile::tempdir().unwrap();
+    let shard = |index| Shard::new(index, 2).unwrap();
+    let s0 = root.path().join("s0");
+    play(
+        Tournament::new(house(), settings(&s0, 4, 5, 1))
+            .unwrap()
+            .with_shard(shard(0)),
+    )
+    .await;
+    // Shard 1/2 plays games 2 and 4; it is stopped in game 4.
+    let s1 = root.path().join("s1");
+    let (handle, stop) = stop_signal();
+    let factory: ObserverFactory = Arc::new(move |context: &GameContext<'_>| {
+        let mut observers = GameOutputs::create(context.dir, &context.setup.players)?;
+        observers.push(Box::new(StopAt {
+            game: context.number,
+            at: 4,
+            hands: 0,
+            stop: handle.clone(),
+        }));
+        Ok(observers)
+    });
+    let report = Tournament::new(house(), settings(&s1, 4, 5, 1))
+        .unwrap()
+        .with_shard(shard(1))
+        .with_observers(factory)
+        .run(&stop)
+        .await
+        .unwrap();
+    assert_eq!(report.end, RunEnd::Stopped);
+    assert_eq!(report.results.interrupted.len(), 1);
+
+    let merged = root.path().join("merged");
+    let results = merge(&merged, &[s1.clone(), s0.clone()]).unwrap();
+    assert_eq!(results, read_results(&merged));
+    assert!(!results.complete);
+    assert!(
+        results
+            .stopped_because
+            .as_deref()
+            .is_some_and(|why| why.starts_with("shard 1/2: stopped by the user")),
+        "{:?}",
+        results.stopped_because
+    );
+    let numbers: Vec<u32> = results.games.iter().map(|g| g.game).collect();
+    assert_eq!(numbers, [1, 2, 3]);
+    let interrupted: Vec<u32> = results.interrupted.iter().map(|g| g.game).collect();
+    assert_eq!(interrupted, [4]);
+    assert!(results.interrupted[0].hands_played.is_some());
+    // The interrupted game's folder is copied, its log closed as valid JSON.
+    let log = std::fs::read_to_string(merged.join("game-4").join("log.json")).unwrap();
+    assert!(serde_json::from_str::<serde_json::Value>(&log).is_ok());
 }
 
 #[test]
