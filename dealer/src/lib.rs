@@ -10,10 +10,13 @@
 //! - [`observe`]: the outputs, each one observer of the game's stream;
 //! - [`runner`]: plays one sit'n'go, driving the engine, the seats and the observers;
 //! - [`tournament`]: a run of N sit'n'gos (seeds, seating, parallel games, `results.json`);
+//! - [`rating`]: ratings with uncertainty from finishing orders (Weng-Lin);
+//! - [`rainman`]: the Rain Man hand-ranking service (spec §8), offline;
 //! - [`house`]: house bots (the team's strategy and the example bots) by kind;
 //! - [`progress`]: progress bars;
 //! - [`web`]: the browser viewer of finished runs and games (read-only);
-//! - [`cli`]: the `dealer` command line (`demo`, `run`, `bots`): arguments, commands, tables.
+//! - [`cli`]: the `dealer` command line (`demo`, `run`, `serve`, `merge`, `rainman`, `bots`):
+//!   arguments, commands, tables.
 #![warn(missing_docs)]
 
 pub mod cli;
@@ -23,6 +26,8 @@ pub mod event;
 pub mod house;
 pub mod observe;
 pub mod progress;
+pub mod rainman;
+pub mod rating;
 pub mod result;
 pub mod runner;
 pub mod seat;

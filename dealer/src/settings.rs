@@ -34,7 +34,7 @@ use crate::house::BotKind;
 use crate::observe::OutputSelection;
 use crate::runner::{AbsentPolicy, Clock, RunnerOptions};
 use crate::seat::{CheckPolicy, HttpSettings, PlayerEndpoint};
-use crate::tournament::{Entrant, EntrantKind, TournamentSettings};
+use crate::tournament::{Entrant, EntrantKind, Shard, TournamentSettings};
 use rand::{RngCore, SeedableRng};
 use serde::Deserialize;
 use shared::Chips;
@@ -73,6 +73,8 @@ pub struct RunFile {
     pub reproducible: Option<bool>,
     /// `--outputs`: which per-game files to write (`[]`: results.json only).
     pub outputs: Option<Vec<OutputFile>>,
+    /// `--duplicate`: `games` counts deal sets, each played once per rotation of the seats.
+    pub duplicate: Option<bool>,
     /// Who gets a split pot's odd chips (file only).
     pub odd_chips: Option<OddChipRule>,
     /// Deal the board out after a hand ended early (file only).
@@ -177,6 +179,11 @@ pub struct RunFlags {
     pub reproducible: bool,
     /// `--outputs`.
     pub outputs: Option<Vec<OutputFile>>,
+    /// `--duplicate`.
+    pub duplicate: bool,
+    /// `--shard K/N`: play only this part of the run (flag only: every shard of a run shares
+    /// one config file).
+    pub shard: Option<Shard>,
 }
 
 /// Everything a run needs: who plays, how, and which files each game writes.
@@ -188,6 +195,11 @@ pub struct RunPlan {
     pub settings: TournamentSettings,
     /// The per-game files to write.
     pub outputs: OutputSelection,
+    /// Duplicate deals: `settings.games` counts deal sets, each played once per rotation of
+    /// the seats ([`crate::tournament::duplicate`]).
+    pub duplicate: bool,
+    /// The part of the run to play, for a sharded run ([`crate::tournament::shard`]).
+    pub shard: Option<Shard>,
 }
 
 /// Settings that cannot make a run; the message names the user's key or flag.
@@ -321,6 +333,7 @@ pub fn resolve(flags: RunFlags, file: RunFile) -> Result<RunPlan, SettingsError>
         .unwrap_or(HttpSettings::DEFAULT_REQUEST_TIMEOUT.as_millis() as u64);
     let timeout_ms = positive("timeout_ms", " ms", timeout_ms)?;
     let reproducible = flags.reproducible || file.reproducible == Some(true);
+    let duplicate = flags.duplicate || file.duplicate == Some(true);
     let outputs = flags
         .outputs
         .as_deref()
@@ -355,6 +368,8 @@ pub fn resolve(flags: RunFlags, file: RunFile) -> Result<RunPlan, SettingsError>
         entrants,
         settings,
         outputs,
+        duplicate,
+        shard: flags.shard,
     })
 }
 
@@ -570,6 +585,7 @@ mod tests {
                 absent = "play"
                 out = "y"
                 outputs = ["log"]
+                duplicate = true
                 [[blinds.custom]]
                 from_round = 0
                 small_blind = 7
@@ -610,6 +626,8 @@ mod tests {
                 ..OutputSelection::NONE
             }
         );
+        assert!(plan.duplicate, "the file's duplicate = true");
+        assert_eq!(plan.shard, None);
     }
 
     #[test]
@@ -621,6 +639,8 @@ mod tests {
         assert_eq!(plan.settings.game, GameConfig::default());
         assert_eq!(plan.outputs, OutputSelection::ALL);
         assert_eq!(plan.settings.runner.clock, Clock::Wall);
+        assert!(!plan.duplicate);
+        assert_eq!(plan.shard, None);
         let none = RunFlags {
             outputs: Some(vec![OutputFile::None]),
             ..two_bots()

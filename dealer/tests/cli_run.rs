@@ -1,12 +1,15 @@
 //! `dealer run` and `dealer demo` end to end: the binary against players served over HTTP by
 //! our SDK on loopback (in this test process) plus in-process house bots.
 
+use crate::support;
+
 use dealer::tournament::{plan, RunResults};
 use player::{RunningServer, ServerBuilder};
 use std::net::{Ipv4Addr, SocketAddr};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::Arc;
+use support::files::files;
 
 fn dealer(args: Vec<String>, dir: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_dealer"))
@@ -31,24 +34,6 @@ fn serve(kind: &str, secret: Option<&str>) -> RunningServer {
 
 fn read_results(path: &Path) -> RunResults {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
-
-/// Every file under `dir`, by relative path.
-fn files(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
-    let mut found = std::collections::BTreeMap::new();
-    let mut pending = vec![dir.to_path_buf()];
-    while let Some(current) = pending.pop() {
-        for entry in std::fs::read_dir(&current).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                pending.push(path);
-            } else {
-                let relative = path.strip_prefix(dir).unwrap().to_path_buf();
-                found.insert(relative, std::fs::read(&path).unwrap());
-            }
-        }
-    }
-    found
 }
 
 fn strings(args: &[&str]) -> Vec<String> {

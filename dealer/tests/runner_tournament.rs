@@ -20,6 +20,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
+use support::files::files;
 use support::misbehaving::{spawn_player, Misbehaviour};
 
 fn bot(name: &str, kind: &str) -> Entrant {
@@ -197,24 +198,6 @@ fn stream_files() -> ObserverFactory {
         observers.push(Box::new(StreamFile(io::BufWriter::new(file))));
         Ok(observers)
     })
-}
-
-/// Every file under `dir`, by relative path.
-fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-    let mut found = BTreeMap::new();
-    let mut pending = vec![dir.to_path_buf()];
-    while let Some(current) = pending.pop() {
-        for entry in std::fs::read_dir(&current).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                pending.push(path);
-            } else {
-                let relative = path.strip_prefix(dir).unwrap().to_path_buf();
-                found.insert(relative, std::fs::read(&path).unwrap());
-            }
-        }
-    }
-    found
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

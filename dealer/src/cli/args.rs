@@ -6,7 +6,9 @@ use crate::house::BotKind;
 use crate::runner::AbsentPolicy;
 use crate::seat::PlayerEndpoint;
 use crate::settings::{check_name, OutputFile, RunFlags};
+use crate::tournament::Shard;
 use clap::{ArgAction, Args, Parser, Subcommand, ValueEnum};
+use std::net::SocketAddr;
 use std::path::PathBuf;
 
 const EXAMPLES: &str = "\
@@ -16,6 +18,9 @@ Examples:
              --bot house=raiser --games 20 --parallel 2
   dealer run --config friday.toml --games 50 --seed 7
   dealer bots                          list the house bot kinds for --bot
+  dealer run --config friday.toml --shard 0/4 --out games/shard-0   one part of a run
+  dealer merge --out games/all games/shard-0 games/shard-1 games/shard-2 games/shard-3
+  dealer rainman                       the Rain Man hand ranking on http://127.0.0.1:4567/rank
 
 Every run writes its logs under --out (default ./games/<UTC time>): results.json for the
 whole run, and per game game-<n>/log.json (the Lean Poker viewer log), requests.jsonl, hands/
@@ -58,6 +63,21 @@ pub enum Command {
     Run(Box<RunArgs>),
     /// List the house bot kinds usable with --bot NAME=KIND.
     Bots,
+    /// Combine the folders of a sharded run (`dealer run --shard K/N`) into the one run.
+    ///
+    /// Copies every game folder into --out and writes its results.json as the unsharded run
+    /// would have (with --reproducible, byte for byte). Refuses a missing or repeated shard
+    /// and shards of different runs; a shard that did not finish merges into an incomplete
+    /// run (exit code 1).
+    #[command(after_help = "Example:\n  dealer merge --out games/all games/shard-0 games/shard-1")]
+    Merge(MergeArgs),
+    /// Serve the Rain Man hand ranking (spec §8) on this machine, for events offline.
+    ///
+    /// Answers GET /rank?cards=[...] and POST /rank with a form body cards=[...], as the
+    /// hosted rainman.leanpoker.org does, until Ctrl-C or SIGTERM. Point bots at
+    /// http://ADDR:PORT/rank.
+    #[command(after_help = "Example:\n  dealer rainman --bind 0.0.0.0:4567")]
+    Rainman(RainmanArgs),
     /// Open earlier results in a browser: the games of `dealer run` folders, read-only.
     ///
     /// Serves a web page (built into this program: no internet needed) with each run's
@@ -104,6 +124,7 @@ Config file (TOML; every key optional, same meaning as the flag of the same name
   outputs = [\"log\", \"requests\", \"hands\", \"players\"]   # [] for results.json only
   odd_chips = \"left_of_button\" # or \"discard_like_oss\"
   deal_out_board = true
+  duplicate = false          # true: --duplicate
   [[player]]
   name = \"ann\"
   url = \"http://10.0.0.5:8080/\"
@@ -113,7 +134,12 @@ Config file (TOML; every key optional, same meaning as the flag of the same name
   kind = \"raiser\"
 
 Seeds: game n plays with the n-th number drawn from ChaCha8(--seed); the same --seed and the
-same players in the same order replay the same games.";
+same players in the same order replay the same games.
+
+Duplicate deals (--duplicate): each of --games deal sets is played once per rotation of the
+seats (games x players sit'n'gos), so every player gets every seat's cards.
+Shards (--shard K/N, K from 0): play only games n with (n - 1) mod N = K, on N machines or
+processes with the same settings and seed, each with its own --out; then `dealer merge`.";
 
 /// `dealer demo`'s arguments.
 #[derive(Debug, Args)]
@@ -204,7 +230,39 @@ pub struct RunArgs {
     /// only) [default: all four].
     #[arg(long, value_name = "FILE,...", value_delimiter = ',', value_enum)]
     pub(crate) outputs: Option<Vec<OutputFile>>,
+    /// Duplicate deals: each of --games deal sets is played once per rotation of the seats,
+    /// so luck of the cards cancels (games x players sit'n'gos in all).
+    #[arg(long)]
+    pub(crate) duplicate: bool,
+    /// Play only part K/N of the run (K from 0 to N-1): games n with (n - 1) mod N = K. Run
+    /// every part with the same settings, then `dealer merge` their folders.
+    #[arg(long, value_name = "K/N", value_parser = shard_arg)]
+    pub(crate) shard: Option<Shard>,
 }
+
+/// `dealer merge`'s arguments.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// Folder for the merged run (must not hold a run).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) out: PathBuf,
+    /// The shards' folders (their --out), every shard of the run once, in any order.
+    #[arg(value_name = "SHARD_DIR", required = true)]
+    pub(crate) shards: Vec<PathBuf>,
+}
+
+/// `dealer rainman`'s arguments.
+#[derive(Debug, Args)]
+pub struct RainmanArgs {
+    /// The address and port to listen on (0.0.0.0:PORT for every interface; port 0: any free
+    /// port, printed).
+    #[arg(long, value_name = "ADDR:PORT", default_value = DEFAULT_RAINMAN_BIND, value_parser = socket_addr)]
+    pub(crate) bind: SocketAddr,
+}
+
+/// Where `dealer rainman` listens by default: this machine only, on Sinatra's default port
+/// (what the hosted service's code listens on when run by hand).
+pub const DEFAULT_RAINMAN_BIND: &str = "127.0.0.1:4567";
 
 impl RunArgs {
     /// The values given, for [`crate::settings::resolve`], and the config file to read.
@@ -226,6 +284,8 @@ impl RunArgs {
             absent: self.absent.map(AbsentPolicy::from),
             reproducible: self.reproducible,
             outputs: self.outputs,
+            duplicate: self.duplicate,
+            shard: self.shard,
         };
         (flags, self.config)
     }
@@ -334,6 +394,17 @@ fn token_arg(text: &str) -> Result<(String, String), String> {
     Ok((name.to_string(), token.to_string()))
 }
 
+fn shard_arg(text: &str) -> Result<Shard, String> {
+    text.parse()
+        .map_err(|error: crate::tournament::BadShard| error.to_string())
+}
+
+fn socket_addr(text: &str) -> Result<SocketAddr, String> {
+    text.trim().parse().map_err(|_| {
+        format!("expected an IP address and a port, like {DEFAULT_RAINMAN_BIND} or 0.0.0.0:4567")
+    })
+}
+
 fn positive_u64(text: &str) -> Result<u64, String> {
     match text.trim().parse::<u64>() {
         Ok(0) => Err("must be at least 1".to_string()),
@@ -404,6 +475,7 @@ mod tests {
         ])
         .unwrap();
         assert_eq!(flags.bots[1].1, BotKind::Strategy, "template is an alias");
+        assert!(!flags.duplicate && flags.shard.is_none());
         let plan = resolve(flags, crate::settings::RunFile::default()).unwrap();
         let settings = &plan.settings;
         assert_eq!(plan.entrants.len(), 3);
@@ -443,11 +515,49 @@ mod tests {
             (&["--bot", "a=nope"], "unknown bot kind \"nope\""),
             (&["--outputs", "logs"], "invalid value 'logs'"),
             (&["--token", "a="], "the token is empty"),
+            (&["--shard", "2/2"], "a shard is K/N with K from 0 to N-1"),
+            (&["--shard", "1"], "a shard is K/N"),
+            (&["--shard", "0/0"], "a shard is K/N"),
         ];
         for (args, expected) in cases {
             let error = flags(args).unwrap_err();
             assert!(error.contains(expected), "{args:?}: {error}");
         }
         assert_eq!(shorten("ann=http://u:secret@host"), "ann=…");
+    }
+
+    #[test]
+    fn duplicate_and_shard_flags() {
+        let flags = flags(&["--duplicate", "--shard", "1/3"]).unwrap();
+        assert!(flags.duplicate);
+        assert_eq!(flags.shard, Some(Shard::new(1, 3).unwrap()));
+    }
+
+    #[test]
+    fn merge_and_rainman_arguments() {
+        let parse = |args: &[&str]| {
+            let mut argv = vec!["dealer"];
+            argv.extend_from_slice(args);
+            Cli::try_parse_from(argv).map(|cli| cli.command)
+        };
+        match parse(&["merge", "--out", "m", "a", "b"]).unwrap() {
+            Command::Merge(args) => {
+                assert_eq!(args.out, PathBuf::from("m"));
+                assert_eq!(args.shards, [PathBuf::from("a"), PathBuf::from("b")]);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(parse(&["merge", "--out", "m"]).is_err(), "no shard folder");
+        match parse(&["rainman"]).unwrap() {
+            Command::Rainman(args) => assert_eq!(args.bind.to_string(), DEFAULT_RAINMAN_BIND),
+            other => panic!("{other:?}"),
+        }
+        let error = parse(&["rainman", "--bind", "localhost"]).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains("expected an IP address and a port"),
+            "{error}"
+        );
     }
 }

@@ -100,6 +100,8 @@ pub async fn demo(args: DemoArgs, screen: &Screen) -> Result<(), Failure> {
         entrants,
         settings,
         outputs,
+        duplicate: false,
+        shard: None,
     };
     let report = play(plan, screen).await;
     for server in servers {

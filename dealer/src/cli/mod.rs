@@ -1,8 +1,10 @@
-//! The `dealer` command line: `demo`, `run`, `bots` and `serve`. `main.rs` only calls [`main`].
+//! The `dealer` command line: `demo`, `run`, `serve`, `merge`, `rainman` and `bots`. `main.rs`
+//! only calls [`main`].
 //!
 //! Layers, as ripgrep splits its flags: `args` is the raw command line (clap types, help,
 //! value parsers); [`crate::settings`] merges it with the config file into checked settings;
-//! `run` and `demo` play; `report` prints the tables at the end; `signals` turns Ctrl-C and
+//! `run` and `demo` play, `merge` combines a sharded run's folders, `rainman` serves hand
+//! rankings; `report` prints the tables at the end; `signals` turns Ctrl-C and
 //! SIGTERM into a clean stop. Only [`main`] is public: the library parts are in
 //! [`crate::settings`], [`crate::tournament`] and [`crate::house`].
 //!
@@ -14,6 +16,8 @@
 
 mod args;
 mod demo;
+mod merge;
+mod rainman;
 mod report;
 mod run;
 mod serve;
@@ -80,6 +84,8 @@ pub fn main() -> ExitCode {
                 Ok(())
             }
             Command::Serve(args) => serve::serve(args, &screen).await,
+            Command::Merge(args) => merge::merge(args),
+            Command::Rainman(args) => rainman::rainman(args, &screen).await,
         }
     });
     // Stragglers (a player thread stuck in a bot) must not keep the process alive.
@@ -137,12 +143,22 @@ fn clap_failure(error: &clap::Error) -> ExitCode {
         }
         _ => {
             let rendered = error.render().to_string();
-            let first = rendered
+            let mut lines = rendered
                 .lines()
-                .find(|line| !line.trim().is_empty())
-                .unwrap_or("invalid arguments")
-                .trim();
-            first.strip_prefix("error: ").unwrap_or(first).to_string()
+                .map(str::trim)
+                .filter(|line| !line.is_empty());
+            let first = lines.next().unwrap_or("invalid arguments");
+            let first = first.strip_prefix("error: ").unwrap_or(first);
+            // "the following required arguments were not provided:" lists them on the
+            // lines below: keep them on this one.
+            match first.strip_suffix(':') {
+                Some(intro) => {
+                    let listed: Vec<&str> =
+                        lines.take_while(|l| !l.starts_with("Usage:")).collect();
+                    format!("{intro}: {}", listed.join(", "))
+                }
+                None => first.to_string(),
+            }
         }
     };
     eprintln!("error: {message} (see dealer --help)");

@@ -5,7 +5,8 @@
 use crate::event::GameEndReason;
 use crate::house::BotKind;
 use crate::observe::OutputSelection;
-use crate::tournament::RunReport;
+use crate::rating::{confident_leader, Rating, CONFIDENCE_SIGMAS};
+use crate::tournament::{RunReport, RunResults};
 use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::path::Path;
@@ -49,24 +50,36 @@ pub fn run_table(report: &RunReport, outputs: OutputSelection) -> String {
     if results.games.is_empty() {
         return text;
     }
+    let to_play = games_to_play(results);
+    let part = match results.shard {
+        Some(shard) => format!(
+            ", shard {shard} of a run of {} games",
+            results.games_planned
+        ),
+        None => String::new(),
+    };
     let _ = writeln!(
         text,
-        "\nPoints after {} of {} game{} (seed {}):",
+        "\nPoints after {} of {} game{} (seed {}{part}):",
         results.games.len(),
-        results.games_planned,
-        if results.games_planned == 1 { "" } else { "s" },
+        to_play,
+        if to_play == 1 { "" } else { "s" },
         results.seed
     );
     let width = name_width(results.totals.iter().map(|t| t.name.as_str()));
     let _ = writeln!(
         text,
-        "  {:>2}  {:<width$}  {:>6}  {:>4}  {:>4}  {:>5}  {:>4}  {:>6}",
-        "#", "player", "points", "1st", "2nd", "games", "bans", "absent"
+        "  {:>2}  {:<width$}  {:>6}  {:>4}  {:>4}  {:>5}  {:>4}  {:>6}  {:>13}",
+        "#", "player", "points", "1st", "2nd", "games", "bans", "absent", "rating"
     );
     for (index, total) in results.totals.iter().enumerate() {
+        let rating = match (total.rating, total.uncertainty) {
+            (Some(rating), Some(uncertainty)) => format!("{rating:.1} ± {uncertainty:.1}"),
+            _ => "-".to_string(),
+        };
         let _ = writeln!(
             text,
-            "  {:>2}  {:<width$}  {:>6}  {:>4}  {:>4}  {:>5}  {:>4}  {:>6}",
+            "  {:>2}  {:<width$}  {:>6}  {:>4}  {:>4}  {:>5}  {:>4}  {:>6}  {:>13}",
             index + 1,
             total.name,
             total.points,
@@ -74,7 +87,17 @@ pub fn run_table(report: &RunReport, outputs: OutputSelection) -> String {
             total.second_places,
             total.games,
             total.bans,
-            total.absent
+            total.absent,
+            rating
+        );
+    }
+    text.push_str(&leader_line(results));
+    if results.duplicate {
+        let complete = results.deal_sets.iter().filter(|set| set.complete).count();
+        let _ = writeln!(
+            text,
+            "Deal sets: {complete} of {} played in every seating",
+            results.deal_sets.len()
         );
     }
     text.push_str(&bans(report));
@@ -89,6 +112,57 @@ pub fn run_table(report: &RunReport, outputs: OutputSelection) -> String {
             files.join(", ")
         );
     }
+    text
+}
+
+/// How many games this folder's run plays: all of them, or a shard's part.
+pub fn games_to_play(results: &RunResults) -> u32 {
+    match results.shard {
+        Some(shard) => shard.games_of(results.games_planned),
+        None => results.games_planned,
+    }
+}
+
+/// Whether the ratings separate a leader from everyone else with confidence (its rating −
+/// [`CONFIDENCE_SIGMAS`] σ above every other rating + [`CONFIDENCE_SIGMAS`] σ).
+fn leader_line(results: &RunResults) -> String {
+    let (names, ratings): (Vec<&str>, Vec<Rating>) = results
+        .totals
+        .iter()
+        .filter_map(|total| {
+            let rating = Rating {
+                rating: total.rating?,
+                uncertainty: total.uncertainty?,
+            };
+            Some((total.name.as_str(), rating))
+        })
+        .unzip();
+    if ratings.len() < 2 {
+        return String::new();
+    }
+    match confident_leader(&ratings, CONFIDENCE_SIGMAS) {
+        Some(leader) => format!(
+            "Leader with confidence ({CONFIDENCE_SIGMAS}σ): {}\n",
+            names[leader]
+        ),
+        None => format!(
+            "No leader with confidence yet ({CONFIDENCE_SIGMAS}σ intervals overlap): play more games\n"
+        ),
+    }
+}
+
+/// What `dealer merge` prints: the merged run's table and where it is.
+pub fn merge_table(report: &RunReport, shards: usize) -> String {
+    let mut text = format!(
+        "Merged {shards} shard{} into {}\n",
+        if shards == 1 { "" } else { "s" },
+        report
+            .results_path
+            .parent()
+            .unwrap_or(Path::new("."))
+            .display()
+    );
+    text.push_str(&run_table(report, OutputSelection::NONE));
     text
 }
 

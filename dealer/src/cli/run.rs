@@ -6,7 +6,9 @@ use super::{report, signals, Failure};
 use crate::observe::{GameOutputs, OutputSelection};
 use crate::progress::Screen;
 use crate::settings::{read_run_file, resolve, RunFile, RunPlan, SettingsError};
-use crate::tournament::{GameContext, ObserverFactory, RunEnd, RunReport, Tournament};
+use crate::tournament::{
+    GameContext, ObserverFactory, RunEnd, RunReport, Tournament, TournamentError,
+};
 use std::sync::Arc;
 
 /// Plays `dealer run`: settings from the flags and the config file, the games, the points table.
@@ -20,19 +22,49 @@ pub async fn run(args: RunArgs, screen: &Screen) -> Result<(), Failure> {
         None => RunFile::default(),
     };
     let plan = resolve(flags, file).map_err(settings_failure)?;
-    let settings = &plan.settings;
-    report::print(&format!(
-        "Run: {} players, {} game{}, seed {} (replay with --seed {})\n",
-        plan.entrants.len(),
-        settings.games,
-        if settings.games == 1 { "" } else { "s" },
-        settings.seed,
-        settings.seed
-    ));
+    report::print(&run_header(&plan));
     let outputs = plan.outputs;
     let report = play(plan, screen).await?;
     report::print(&report::run_table(&report, outputs));
     finish(&report)
+}
+
+/// The line printed before a run: who, how many games, the seed to replay it; the deal sets
+/// and the shard when there are.
+fn run_header(plan: &RunPlan) -> String {
+    let settings = &plan.settings;
+    let players = plan.entrants.len();
+    let plural = |n: u64| if n == 1 { "" } else { "s" };
+    let games = if plan.duplicate {
+        let total = u64::from(settings.games) * players as u64;
+        format!(
+            "{} deal set{} x {players} seatings = {total} games (duplicate)",
+            settings.games,
+            plural(u64::from(settings.games))
+        )
+    } else {
+        format!(
+            "{} game{}",
+            settings.games,
+            plural(u64::from(settings.games))
+        )
+    };
+    let shard = match plan.shard {
+        Some(shard) => {
+            let total = if plan.duplicate {
+                settings.games.saturating_mul(players as u32)
+            } else {
+                settings.games
+            };
+            let mine = shard.games_of(total);
+            format!(", shard {shard}: {mine} of them")
+        }
+        None => String::new(),
+    };
+    format!(
+        "Run: {players} players, {games}{shard}, seed {} (replay with --seed {})\n",
+        settings.seed, settings.seed
+    )
 }
 
 fn settings_failure(error: SettingsError) -> Failure {
@@ -48,11 +80,18 @@ fn settings_failure(error: SettingsError) -> Failure {
 /// # Errors
 /// A [`Failure`] when the run cannot start (code 2) or its results cannot be written (1).
 pub async fn play(plan: RunPlan, screen: &Screen) -> Result<RunReport, Failure> {
-    let progress = screen.run(plan.settings.games);
-    let tournament = Tournament::new(plan.entrants, plan.settings)
-        .map_err(|error| Failure::usage(error.to_string()))?
-        .with_observers(game_outputs(plan.outputs))
-        .with_progress(progress.clone());
+    let usage = |error: TournamentError| Failure::usage(error.to_string());
+    let mut tournament = Tournament::new(plan.entrants, plan.settings)
+        .map_err(usage)?
+        .with_duplicate(plan.duplicate)
+        .map_err(usage)?
+        .with_observers(game_outputs(plan.outputs));
+    if let Some(shard) = plan.shard {
+        tournament = tournament.with_shard(shard);
+    }
+    let to_play = u32::try_from(tournament.planned_games().count()).unwrap_or(u32::MAX);
+    let progress = screen.run(to_play);
+    let tournament = tournament.with_progress(progress.clone());
     let stop = signals::stop_on_ctrl_c(screen);
     let report = tournament.run(&stop).await;
     progress.finish();
@@ -77,7 +116,7 @@ pub fn finish(report: &RunReport) -> Result<(), Failure> {
             message: format!(
                 "interrupted: {} of {} games completed; their results are in {}",
                 report.results.games.len(),
-                report.results.games_planned,
+                report::games_to_play(&report.results),
                 report.results_path.display()
             ),
             code: 130,

@@ -7,13 +7,19 @@ use crate::runner::{stop_signal, StopSignal};
 /// A stop signal raised by the first Ctrl-C or SIGTERM; the second exits with code 130.
 /// Needs a running Tokio runtime.
 pub fn stop_on_ctrl_c(screen: &Screen) -> StopSignal {
+    stop_on_signal(
+        screen,
+        "stopping: finishing the logs of the games in progress",
+    )
+}
+
+/// As [`stop_on_ctrl_c`], saying `stopping` (and how to quit at once) on the first signal.
+pub fn stop_on_signal(screen: &Screen, stopping: &'static str) -> StopSignal {
     let (handle, signal) = stop_signal();
     let screen = screen.clone();
     tokio::spawn(async move {
         if interrupted().await {
-            screen.println(
-                "stopping: finishing the logs of the games in progress (Ctrl-C again to quit now)",
-            );
+            screen.println(&format!("{stopping} (Ctrl-C again to quit now)"));
             handle.stop();
             if interrupted().await {
                 eprintln!("error: interrupted");

@@ -19,16 +19,32 @@
 //!
 //! # Outputs
 //!
-//! Under the run folder: `results.json` (rewritten after every game, so an interrupted run
-//! keeps the games it finished; see [`RunResults`]) and `game-<n>/` per game, which the
-//! observers fill ([`ObserverFactory`]).
+//! # Duplicate deals, shards
+//!
+//! [`Tournament::with_duplicate`] plays every deal set once per rotation of the seats (see
+//! [`duplicate`]); [`Tournament::with_shard`] plays one shard of the run's games and
+//! [`merge`] combines the shards (see [`shard`]). Ratings with uncertainty
+//! ([`crate::rating`]) are computed over the games in game order, so they do not depend on the
+//! order games finish in, on `parallel`, or on sharding.
+//!
+//! Under the run folder: `results.json` (see [`RunResults`]; rewritten as games finish, after
+//! every game while it is small and then as often as keeps writing under a tenth of the run's
+//! time, and at the end, so a stopped run keeps every game it finished and a killed one the
+//! games up to its last write) and `game-<n>/` per game, which the observers fill
+//! ([`ObserverFactory`]).
 
+pub mod duplicate;
 pub(crate) mod results;
+pub mod shard;
+mod summary;
 
+pub use duplicate::{duplicate_plan, DealRef};
 use results::ShowdownWarnings;
 pub use results::{
-    Absent, GameEntry, InterruptedGame, PlayerEntry, RequestWarning, RunResults, Standing, Total,
+    Absent, DealSetEntry, DealSetPoints, GameEntry, InterruptedGame, PlayerEntry, RequestWarning,
+    RunResults, Standing, Total,
 };
+pub use shard::{merge, BadShard, MergeError, Shard};
 
 use crate::config::{ConfigError, GameConfig};
 use crate::engine::{object_id, GameSetup, MAX_SEATS, MIN_SEATS};
@@ -46,6 +62,7 @@ use std::collections::BTreeMap;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Instant;
 use thiserror::Error;
 use tokio::task::JoinSet;
 
@@ -145,6 +162,11 @@ pub struct PlannedGame {
     pub seed: u64,
     /// Entrant indexes in seat order.
     pub seating: Vec<usize>,
+    /// Its deal set and rotation (duplicate mode only).
+    pub deal: Option<DealRef>,
+    /// The game id, when it is not the one the engine derives from the seed (the rotations
+    /// after the first of a deal set share the seed).
+    pub game_id: Option<String>,
 }
 
 /// A run that cannot start.
@@ -165,6 +187,14 @@ pub enum TournamentError {
     /// Zero games.
     #[error("--games must be at least 1")]
     NoGames,
+    /// More games than a run can number.
+    #[error("{deal_sets} deal sets of {players} rotations are more games than a run can hold")]
+    TooManyGames {
+        /// Deal sets asked for.
+        deal_sets: u32,
+        /// Players (rotations per deal set).
+        players: usize,
+    },
     /// Zero parallelism.
     #[error("--parallel must be at least 1")]
     NoParallelism,
@@ -216,6 +246,10 @@ pub struct Tournament {
     observers: Option<ObserverFactory>,
     progress: RunProgress,
     tournament_id: String,
+    /// Every game of the run (not only this shard's), in game order.
+    plan: Vec<PlannedGame>,
+    duplicate: bool,
+    shard: Option<Shard>,
 }
 
 impl std::fmt::Debug for Tournament {
@@ -223,6 +257,8 @@ impl std::fmt::Debug for Tournament {
         f.debug_struct("Tournament")
             .field("entrants", &self.entrants)
             .field("settings", &self.settings)
+            .field("duplicate", &self.duplicate)
+            .field("shard", &self.shard)
             .finish_non_exhaustive()
     }
 }
@@ -241,6 +277,8 @@ pub fn plan(seed: u64, games: u32, entrants: usize) -> Vec<PlannedGame> {
                 number,
                 seed: game_seed,
                 seating,
+                deal: None,
+                game_id: None,
             }
         })
         .collect()
@@ -289,6 +327,9 @@ impl Tournament {
         }
         Ok(Tournament {
             tournament_id: tournament_id(settings.seed),
+            plan: plan(settings.seed, settings.games, entrants.len()),
+            duplicate: false,
+            shard: None,
             entrants,
             settings,
             observers: None,
@@ -300,6 +341,38 @@ impl Tournament {
     pub fn with_observers(mut self, factory: ObserverFactory) -> Tournament {
         self.observers = Some(factory);
         self
+    }
+
+    /// Duplicate deals (see [`duplicate`]): `settings.games` counts deal sets, and each is
+    /// played once per rotation of the seats, `games × players` sit'n'gos in all.
+    ///
+    /// # Errors
+    /// More games than a run can number.
+    pub fn with_duplicate(mut self, duplicate: bool) -> Result<Tournament, TournamentError> {
+        let (seed, games, players) = (self.settings.seed, self.settings.games, self.entrants.len());
+        self.plan = if duplicate {
+            duplicate_plan(seed, games, players).ok_or(TournamentError::TooManyGames {
+                deal_sets: games,
+                players,
+            })?
+        } else {
+            plan(seed, games, players)
+        };
+        self.duplicate = duplicate;
+        Ok(self)
+    }
+
+    /// Plays only the games of `shard` (see [`shard`]); `results.json` says which shard.
+    pub fn with_shard(mut self, shard: Shard) -> Tournament {
+        self.shard = Some(shard);
+        self
+    }
+
+    /// The games this run plays (this shard's only, for a shard), in game order.
+    pub fn planned_games(&self) -> impl Iterator<Item = &PlannedGame> + '_ {
+        self.plan
+            .iter()
+            .filter(|game| self.shard.is_none_or(|shard| shard.plays(game.number)))
     }
 
     /// Shows progress bars.
@@ -336,7 +409,7 @@ impl Tournament {
             tournament_id: self.tournament_id.clone(),
             seed: settings.seed,
             reproducible: settings.runner.clock == crate::runner::Clock::Reproducible,
-            games_planned: settings.games,
+            games_planned: u32::try_from(self.plan.len()).unwrap_or(u32::MAX),
             complete: false,
             stopped_because: None,
             config: settings.game.clone(),
@@ -345,26 +418,33 @@ impl Tournament {
             players: players.clone(),
             games: Vec::new(),
             interrupted: Vec::new(),
-            totals: results::totals(&players, &[]),
+            totals: Vec::new(),
+            duplicate: self.duplicate,
+            deal_sets: Vec::new(),
+            shard: self.shard,
         };
-        write_results(&results_path, &results)?;
-
-        let mut plan = plan(settings.seed, settings.games, self.entrants.len()).into_iter();
-        let mut running: JoinSet<GameDone> = JoinSet::new();
         let mut finished: BTreeMap<u32, GameEntry> = BTreeMap::new();
+        let mut rater = summary::Rater::new(&results, self.planned_games().map(|g| g.number));
+        summary::summarise(&mut results, &finished, &mut rater);
+        write_results(&results_path, &results)?;
+        let mut next_write = Instant::now();
+
+        let to_play = self.planned_games().count();
+        let mut plan = self.planned_games();
+        let mut running: JoinSet<GameDone> = JoinSet::new();
         let mut end = RunEnd::Complete;
         // A failed game stops the others; so does the user's `stop`.
         let (abort_handle, abort) = stop.child();
         loop {
             while running.len() < settings.parallel && !abort.is_stopped() {
                 let Some(planned) = plan.next() else { break };
-                let task = self.game_task(&planned, &client, &abort);
+                let task = self.game_task(planned, &client, &abort);
                 running.spawn(task);
             }
             let Some(joined) = running.join_next().await else {
                 break;
             };
-            let (number, outcome, showdown_warnings) = match joined {
+            let (number, deal, outcome, showdown_warnings) = match joined {
                 Ok(done) => done,
                 Err(join_error) => {
                     abort_handle.stop();
@@ -380,12 +460,19 @@ impl Tournament {
                     self.progress.game_done(&summary);
                     tracing::info!("{summary}");
                     let mut entry = GameEntry::new(number, game_dir_name(number), outcome);
+                    entry.deal = deal;
                     entry.showdown_warnings = showdown_warnings.take();
                     finished.insert(number, entry);
-                    results.games = finished.values().cloned().collect();
-                    results.totals = results::totals(&players, &results.games);
-                    if let Err(error) = write_results(&results_path, &results) {
-                        tracing::error!("{error}");
+                    if Instant::now() >= next_write {
+                        let started = Instant::now();
+                        summary::summarise(&mut results, &finished, &mut rater);
+                        if let Err(error) = write_results(&results_path, &results) {
+                            tracing::error!("{error}");
+                        }
+                        // Each write holds every game so far: writing after every game would
+                        // make a long run quadratic. Keep the writes under a tenth of the
+                        // wall time (after every game while results.json is small).
+                        next_write = Instant::now() + started.elapsed() * 9;
                     }
                 }
                 Err(GameFailure::Run(RunError::Stopped { hands_played })) => {
@@ -419,12 +506,13 @@ impl Tournament {
                 }
             }
         }
-        if end == RunEnd::Complete && finished.len() < settings.games as usize {
+        if end == RunEnd::Complete && finished.len() < to_play {
             end = RunEnd::Stopped;
         }
         if stop.is_stopped() && end == RunEnd::Complete {
             end = RunEnd::Stopped;
         }
+        summary::summarise(&mut results, &finished, &mut rater);
         results.interrupted.sort_by_key(|game| game.game);
         results.complete = end == RunEnd::Complete;
         results.stopped_because = match &end {
@@ -448,6 +536,7 @@ impl Tournament {
         stop: &StopSignal,
     ) -> impl std::future::Future<Output = GameDone> + Send + 'static {
         let number = planned.number;
+        let deal = planned.deal;
         let seated: Vec<&Entrant> = planned.seating.iter().map(|&i| &self.entrants[i]).collect();
         let mut setup = GameSetup::new(
             self.settings.game.clone(),
@@ -455,6 +544,9 @@ impl Tournament {
             planned.seed,
         );
         setup.tournament_id = self.tournament_id.clone();
+        if let Some(game_id) = &planned.game_id {
+            setup.game_id = game_id.clone();
+        }
         let seats: Vec<PlayerSeat> = seated
             .iter()
             .enumerate()
@@ -491,6 +583,7 @@ impl Tournament {
                 Err(source) => {
                     return (
                         number,
+                        deal,
                         Err(GameFailure::Outputs {
                             path: dir,
                             reason: source.to_string(),
@@ -502,7 +595,7 @@ impl Tournament {
             let outcome = run_game(setup, seats, observers, &options, &stop)
                 .await
                 .map_err(GameFailure::Run);
-            (number, outcome, showdown_warnings)
+            (number, deal, outcome, showdown_warnings)
         }
     }
 }
@@ -510,8 +603,14 @@ impl Tournament {
 /// `stopped_because` (and an interrupted game's reason) after Ctrl-C or SIGTERM.
 const STOPPED_BY_THE_USER: &str = "stopped by the user (Ctrl-C or SIGTERM)";
 
-/// A game task's end: its number, how it went, and its failed `showdown`s.
-type GameDone = (u32, Result<GameOutcome, GameFailure>, ShowdownWarnings);
+/// A game task's end: its number, its deal set and rotation (duplicate mode), how it went, and
+/// its failed `showdown`s.
+type GameDone = (
+    u32,
+    Option<DealRef>,
+    Result<GameOutcome, GameFailure>,
+    ShowdownWarnings,
+);
 
 /// Why one game of a run failed.
 #[derive(Debug, Error)]
@@ -541,7 +640,7 @@ fn summary(number: u32, outcome: &GameOutcome) -> String {
 }
 
 /// Writes `results.json` whole or not at all (a temporary file renamed over it).
-fn write_results(path: &Path, results: &RunResults) -> Result<(), TournamentError> {
+pub(crate) fn write_results(path: &Path, results: &RunResults) -> Result<(), TournamentError> {
     let write = || -> io::Result<()> {
         let mut json = serde_json::to_vec_pretty(results).map_err(io::Error::other)?;
         json.push(b'\n');

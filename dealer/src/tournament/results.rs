@@ -47,6 +47,48 @@ pub struct RunResults {
     pub interrupted: Vec<InterruptedGame>,
     /// Points per player over the games played, most first.
     pub totals: Vec<Total>,
+    /// Whether every deal set is played once per rotation of the seats (duplicate mode; see
+    /// [`super::duplicate`]). Written only when true.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub duplicate: bool,
+    /// Points per deal set (duplicate mode only), by deal set.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub deal_sets: Vec<DealSetEntry>,
+    /// The part of the run this folder holds (`"K/N"`), for a sharded run; a merged or
+    /// unsharded run has none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<super::shard::Shard>,
+}
+
+/// Which deal set and rotation a game of a duplicate run is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DealRef {
+    /// 1-based deal set: the games of one set share the seed, so the cards per seat.
+    pub deal_set: u32,
+    /// 0-based rotation: seat `s` holds the entrant of seat `s + rotation` of rotation 0.
+    pub rotation: u32,
+}
+
+/// One deal set's results (duplicate mode).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DealSetEntry {
+    /// 1-based deal set.
+    pub deal_set: u32,
+    /// The numbers of its games played so far.
+    pub games: Vec<u32>,
+    /// Whether every rotation was played (only then the luck of the cards cancels).
+    pub complete: bool,
+    /// Points per player over the set's games, most first (then name).
+    pub points: Vec<DealSetPoints>,
+}
+
+/// One player's points in one deal set.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DealSetPoints {
+    /// The player.
+    pub name: String,
+    /// Points over the set's games.
+    pub points: u64,
 }
 
 /// One entrant.
@@ -79,6 +121,9 @@ pub struct GameEntry {
     pub requests: u64,
     /// Outputs that failed during the game (their files are incomplete).
     pub observer_errors: Vec<ObserverFailure>,
+    /// The deal set and rotation (duplicate mode only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deal: Option<DealRef>,
     /// `showdown` requests a player failed (spec §6: never a ban, so only listed here and in
     /// the player's log), in the order they were sent.
     #[serde(default)]
@@ -178,7 +223,7 @@ pub struct Absent {
 }
 
 /// One player's totals over the games played.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Total {
     /// The player.
     pub name: String,
@@ -199,6 +244,13 @@ pub struct Total {
     pub bans: u32,
     /// Games it sat out (down at the start).
     pub absent: u32,
+    /// Its rating over the games played, in game order (see [`crate::rating`]); `None`
+    /// until it is computed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<f64>,
+    /// One standard deviation of [`Total::rating`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uncertainty: Option<f64>,
 }
 
 impl GameEntry {
@@ -240,6 +292,7 @@ impl GameEntry {
             versions: outcome.seats.iter().map(|s| s.version.clone()).collect(),
             requests: outcome.requests,
             observer_errors: outcome.observer_failures,
+            deal: None,
             showdown_warnings: Vec::new(),
             result,
         }
@@ -263,6 +316,8 @@ pub(crate) fn totals(players: &[PlayerEntry], games: &[GameEntry]) -> Vec<Total>
                     third_places: 0,
                     bans: 0,
                     absent: 0,
+                    rating: None,
+                    uncertainty: None,
                 },
             )
         })

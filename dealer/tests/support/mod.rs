@@ -1,2 +1,3 @@
 //! Test support shared by the dealer's integration tests (`mod support;` in a test file).
+pub mod files;
 pub mod misbehaving;

@@ -1,0 +1,200 @@
+//! Ratings with uncertainty: every player's skill estimate, updated from each sit'n'go's
+//! finishing order.
+//!
+//! The model is Weng-Lin (the Bayesian approximation behind OpenSkill) from the `skillratings`
+//! crate, each player a one-member team ranked by its place: it rates a many-player finishing
+//! order in one update and keeps an uncertainty that shrinks with every game (see
+//! `docs/decisions.md` for why this model). A new player starts at 25 ± 25/3.
+//!
+//! ```
+//! use dealer::rating::Ratings;
+//! let mut ratings = Ratings::new(["strong", "weak", "weaker"]);
+//! for _ in 0..30 {
+//!     ratings.record(&["strong", "weak", "weaker"]);
+//! }
+//! assert_eq!(ratings.confident_leader(2.0), Some("strong"));
+//! let strong = ratings.get("strong").unwrap();
+//! assert!(strong.rating > 25.0 && strong.uncertainty < 25.0 / 3.0);
+//! ```
+
+use serde::{Deserialize, Serialize};
+use skillratings::weng_lin::{weng_lin_multi_team, WengLinConfig, WengLinRating};
+use skillratings::MultiTeamOutcome;
+
+/// How many standard deviations apart two ratings must be to call one player stronger with
+/// confidence (see [`Ratings::confident_leader`]); 2 is about 95% on each side.
+pub const CONFIDENCE_SIGMAS: f64 = 2.0;
+
+/// One player's rating: an estimate and its uncertainty (one standard deviation).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Rating {
+    /// The skill estimate (Weng-Lin's mu; 25 for a new player).
+    pub rating: f64,
+    /// One standard deviation of the estimate (sigma; 25/3 for a new player).
+    pub uncertainty: f64,
+}
+
+impl Rating {
+    /// The estimate `k` standard deviations down: a cautious skill figure.
+    pub fn low(&self, k: f64) -> f64 {
+        self.rating - k * self.uncertainty
+    }
+
+    /// The estimate `k` standard deviations up.
+    pub fn high(&self, k: f64) -> f64 {
+        self.rating + k * self.uncertainty
+    }
+}
+
+impl From<WengLinRating> for Rating {
+    fn from(rating: WengLinRating) -> Rating {
+        Rating {
+            rating: rating.rating,
+            uncertainty: rating.uncertainty,
+        }
+    }
+}
+
+/// The index of the rating whose value `k` standard deviations down is above every other
+/// rating `k` standard deviations up (the first of equal best); `None` while the intervals of
+/// the best two overlap, or with fewer than two ratings. [`Ratings::confident_leader`] by
+/// name; this form serves ratings read back from `results.json`.
+///
+/// ```
+/// use dealer::rating::{confident_leader, Rating};
+/// let sure = Rating { rating: 40.0, uncertainty: 1.0 };
+/// let weak = Rating { rating: 20.0, uncertainty: 2.0 };
+/// assert_eq!(confident_leader(&[weak, sure], 2.0), Some(1));
+/// assert_eq!(confident_leader(&[weak, Rating { rating: 25.0, ..weak }], 2.0), None);
+/// ```
+pub fn confident_leader(ratings: &[Rating], k: f64) -> Option<usize> {
+    let leader = (0..ratings.len()).max_by(|&a, &b| {
+        ratings[a]
+            .rating
+            .total_cmp(&ratings[b].rating)
+            .then(b.cmp(&a))
+    })?;
+    let low = ratings[leader].low(k);
+    let others_high = ratings
+        .iter()
+        .enumerate()
+        .filter(|&(index, _)| index != leader)
+        .map(|(_, rating)| rating.high(k))
+        .max_by(f64::total_cmp)?;
+    (low > others_high).then_some(leader)
+}
+
+/// The ratings of a fixed set of players, updated one game at a time.
+#[derive(Debug, Clone)]
+pub struct Ratings {
+    names: Vec<String>,
+    ratings: Vec<WengLinRating>,
+    config: WengLinConfig,
+}
+
+impl Ratings {
+    /// Every player at the starting rating.
+    pub fn new<I, S>(names: I) -> Ratings
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let names: Vec<String> = names.into_iter().map(Into::into).collect();
+        Ratings {
+            ratings: vec![WengLinRating::new(); names.len()],
+            names,
+            config: WengLinConfig::new(),
+        }
+    }
+
+    /// Updates the ratings from one game's finishing order (names, first place first). Names
+    /// that are not rated here are skipped; an order with fewer than two rated players, or a
+    /// name given twice, changes nothing.
+    pub fn record(&mut self, finishing_order: &[&str]) {
+        let mut seats: Vec<usize> = Vec::with_capacity(finishing_order.len());
+        for name in finishing_order {
+            if let Some(index) = self.index(name) {
+                if seats.contains(&index) {
+                    return;
+                }
+                seats.push(index);
+            }
+        }
+        if seats.len() < 2 {
+            return;
+        }
+        let teams: Vec<[WengLinRating; 1]> = seats.iter().map(|&i| [self.ratings[i]]).collect();
+        let ranked: Vec<(&[WengLinRating], MultiTeamOutcome)> = teams
+            .iter()
+            .enumerate()
+            .map(|(place, team)| (&team[..], MultiTeamOutcome::new(place + 1)))
+            .collect();
+        let updated = weng_lin_multi_team(&ranked, &self.config);
+        for (&index, team) in seats.iter().zip(updated) {
+            if let Some(&rating) = team.first() {
+                self.ratings[index] = rating;
+            }
+        }
+    }
+
+    /// A player's rating (`None` for a name that is not rated here).
+    pub fn get(&self, name: &str) -> Option<Rating> {
+        self.index(name)
+            .map(|index| Rating::from(self.ratings[index]))
+    }
+
+    /// The player whose rating `k` standard deviations down is above every other player's
+    /// rating `k` standard deviations up: the stronger one "with confidence". `None` while the
+    /// intervals of the best two overlap (or with fewer than two players).
+    pub fn confident_leader(&self, k: f64) -> Option<&str> {
+        let ratings: Vec<Rating> = self.ratings.iter().copied().map(Rating::from).collect();
+        confident_leader(&ratings, k).map(|leader| self.names[leader].as_str())
+    }
+
+    fn index(&self, name: &str) -> Option<usize> {
+        self.names.iter().position(|n| n == name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn winners_rise_losers_fall_and_uncertainty_shrinks() {
+        let mut ratings = Ratings::new(["a", "b", "c"]);
+        ratings.record(&["b", "a", "c"]);
+        let [a, b, c] = ["a", "b", "c"].map(|n| ratings.get(n).unwrap());
+        assert!(b.rating > a.rating && a.rating > c.rating);
+        for rating in [a, b, c] {
+            assert!(rating.uncertainty < 25.0 / 3.0);
+        }
+    }
+
+    #[test]
+    fn unknown_repeated_or_lone_names_change_nothing() {
+        let fresh = Ratings::new(["a", "b"]);
+        let mut ratings = fresh.clone();
+        ratings.record(&["a", "nobody"]);
+        ratings.record(&["a", "b", "a"]);
+        ratings.record(&[]);
+        for name in ["a", "b"] {
+            assert_eq!(ratings.get(name), fresh.get(name));
+        }
+        assert_eq!(ratings.get("nobody"), None);
+    }
+
+    #[test]
+    fn no_leader_while_the_intervals_overlap() {
+        let mut ratings = Ratings::new(["a", "b"]);
+        assert_eq!(ratings.confident_leader(CONFIDENCE_SIGMAS), None);
+        ratings.record(&["a", "b"]);
+        assert_eq!(ratings.confident_leader(CONFIDENCE_SIGMAS), None);
+        ratings.record(&["b", "a"]);
+        for _ in 0..50 {
+            ratings.record(&["a", "b"]);
+            ratings.record(&["b", "a"]);
+        }
+        assert_eq!(ratings.confident_leader(CONFIDENCE_SIGMAS), None);
+    }
+}
