@@ -295,14 +295,17 @@ async fn spec_7_absent_players_sit_out_by_default() {
     let refusing = spawn_player(Misbehaviour::RefusesConnections).await;
     let client = client();
     let recorder = Recorder::new();
+    let logs_dir = tempfile::tempdir().unwrap();
+    let names = ["h", "down", "raiser"];
+    let player_logs = dealer::observe::PlayerLogs::create(logs_dir.path(), &names).unwrap();
     let outcome = run_game(
-        setup(&["h", "down", "raiser"], 21, Some(6)),
+        setup(&names, 21, Some(6)),
         vec![
             http(&client, healthy.url()),
             http(&client, refusing.url()),
             bot("raiser"),
         ],
-        vec![recorder.boxed()],
+        vec![recorder.boxed(), Box::new(player_logs)],
         &options(),
         &StopSignal::never(),
     )
@@ -330,6 +333,14 @@ async fn spec_7_absent_players_sit_out_by_default() {
         .iter()
         .all(|e| e.action == Action::Check && e.failure.as_deref() == Some("connection refused")));
     assert!(result.hands_played > 0);
+    // Its log holds the check attempts and no empty `== round N ==` heading (issue 10); the
+    // players who played have one heading per hand.
+    let paths = dealer::observe::PlayerLogs::paths(logs_dir.path(), &names);
+    let log = |seat: usize| std::fs::read_to_string(&paths[seat]).unwrap();
+    assert!(log(1).contains("check"), "{}", log(1));
+    assert!(!log(1).contains("== round"), "{}", log(1));
+    let headings = log(0).matches("\n== round ").count() as u64;
+    assert_eq!(headings, result.hands_played, "{}", log(0));
     healthy.stop().await;
 }
 

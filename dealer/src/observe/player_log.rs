@@ -49,6 +49,9 @@ pub struct PlayerLogs<W: Write> {
     json: Vec<u8>,
     /// Whether each seat's header line is written.
     headers: Vec<bool>,
+    /// Each seat's `== round N ... ==` line, written before the seat's first line of the hand:
+    /// a seat sent nothing in a hand (one sitting the game out) gets no empty heading.
+    round_headings: Vec<String>,
 }
 
 impl PlayerLogs<BufWriter<File>> {
@@ -79,6 +82,7 @@ impl<W: Write> PlayerLogs<W> {
     pub fn new(files: Vec<W>) -> Self {
         PlayerLogs {
             headers: vec![false; files.len()],
+            round_headings: vec![String::new(); files.len()],
             files,
             text: String::with_capacity(256),
             json: Vec::with_capacity(4096),
@@ -90,12 +94,28 @@ impl<W: Write> PlayerLogs<W> {
         self.files
     }
 
-    /// Appends `self.text` to `seat`'s log.
+    /// Appends `self.text` to `seat`'s log (after the hand's heading, the first time).
     fn write_text(&mut self, seat: Seat) -> io::Result<()> {
+        self.write_round_heading(seat)?;
         match self.files.get_mut(seat.index()) {
             Some(file) => file.write_all(self.text.as_bytes()),
             None => Ok(()),
         }
+    }
+
+    /// Writes `seat`'s pending `== round N ==` heading, if any.
+    fn write_round_heading(&mut self, seat: Seat) -> io::Result<()> {
+        let (Some(heading), Some(file)) = (
+            self.round_headings.get_mut(seat.index()),
+            self.files.get_mut(seat.index()),
+        ) else {
+            return Ok(());
+        };
+        if !heading.is_empty() {
+            file.write_all(heading.as_bytes())?;
+            heading.clear();
+        }
+        Ok(())
     }
 
     fn flush_all(&mut self) -> io::Result<()> {
@@ -198,12 +218,13 @@ impl<W: Write> PlayerLogs<W> {
         };
         for (index, stack) in stacks.iter().enumerate() {
             self.ensure_header(Seat(index), game)?;
-            self.text.clear();
-            let _ = writeln!(
-                self.text,
-                "\n== round {round}: button {button}, blinds {small_blind}/{big_blind}, your stack {stack} =="
-            );
-            self.write_text(Seat(index))?;
+            if let Some(heading) = self.round_headings.get_mut(index) {
+                heading.clear();
+                let _ = writeln!(
+                    heading,
+                    "\n== round {round}: button {button}, blinds {small_blind}/{big_blind}, your stack {stack} =="
+                );
+            }
         }
         Ok(())
     }
