@@ -120,6 +120,8 @@ pub enum OutputFile {
     Requests,
     /// `hands/`, every hand as a PHH hand history.
     Hands,
+    /// `hands.phhs`, every hand in one PHH multi-hand file (`hands-file`).
+    HandsFile,
     /// `players/`, one log per player: every request and response.
     Players,
     /// No per-game file (results.json is always written).
@@ -135,6 +137,7 @@ impl OutputFile {
                 OutputFile::Log => selection.viewer_log = true,
                 OutputFile::Requests => selection.requests = true,
                 OutputFile::Hands => selection.hands = true,
+                OutputFile::HandsFile => selection.hands_file = true,
                 OutputFile::Players => selection.player_logs = true,
                 OutputFile::None => {}
             }

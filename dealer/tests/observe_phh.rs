@@ -464,3 +464,91 @@ impl KeptDir {
         &self.0
     }
 }
+
+/// The tables of a `hands.phhs` file by round, with the text of the whole file.
+fn compact_hands(game_dir: &Path) -> (Vec<(u64, toml::Table)>, String) {
+    let path = GameOutputs::hands_file_path(game_dir);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let file: toml::Table = toml::from_str(&text)
+        .unwrap_or_else(|error| panic!("{} is not TOML: {error}", path.display()));
+    let mut hands: Vec<(u64, toml::Table)> = file
+        .into_iter()
+        .map(|(round, table)| {
+            let table = match table {
+                toml::Value::Table(table) => table,
+                other => panic!("[{round}] is not a table: {other:?}"),
+            };
+            (round.parse().unwrap(), table)
+        })
+        .collect();
+    hands.sort_by_key(|(round, _)| *round);
+    (hands, text)
+}
+
+#[test]
+fn phh_compact_file_holds_every_hand_as_the_per_hand_files_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let names: Vec<String> = (0..6).map(|seat| format!("player {seat}")).collect();
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let game_dir = dir.path().join("game");
+    let config = GameConfig {
+        hand_limit: Some(40),
+        ..GameConfig::default()
+    };
+    let mut game = Game::new(GameSetup::new(config, names.clone(), 7)).unwrap();
+    let mut observers = GameOutputs::create_selected(
+        &game_dir,
+        &refs,
+        OutputSelection {
+            hands: true,
+            hands_file: true,
+            ..OutputSelection::NONE
+        },
+    )
+    .unwrap();
+    let mut mixed = Mixed::new(7);
+    drive(
+        &mut game,
+        &mut observers,
+        // One player raises, folds and shoves; the rest call, so the game lasts.
+        &mut |seat: Seat, state: &GameState| {
+            if seat.index() == 0 && state.round.unwrap_or(0).is_multiple_of(3) {
+                mixed.answer(seat, state)
+            } else {
+                calling(seat, state)
+            }
+        },
+        Drive {
+            kind: SeatKind::InProcess,
+            ..Drive::default()
+        },
+    );
+    let per_hand = hands(&game_dir);
+    let (compact, compact_text) = compact_hands(&game_dir);
+    assert!(per_hand.len() > 10, "a real game: {} hands", per_hand.len());
+    let per_hand_tables: Vec<(u64, toml::Table)> = per_hand
+        .iter()
+        .map(|(round, table, _)| (*round, table.clone()))
+        .collect();
+    assert_eq!(compact, per_hand_tables, "the same hands, key for key");
+    // The Lean Poker comment once at the top, not once per hand.
+    assert_eq!(compact_text.matches("# Lean Poker hand history").count(), 1);
+    let per_hand_bytes: usize = per_hand.iter().map(|(_, _, text)| text.len()).sum();
+    assert!(compact_text.len() < per_hand_bytes);
+    println!(
+        "6 players, {} hands: per-hand {} files {} bytes ({} per hand), compact 1 file {} bytes ({} per hand)",
+        per_hand.len(),
+        per_hand.len(),
+        per_hand_bytes,
+        per_hand_bytes / per_hand.len(),
+        compact_text.len(),
+        compact_text.len() / per_hand.len()
+    );
+    // PokerKit's multi-hand loader replays the compact file alone.
+    std::fs::remove_dir_all(GameOutputs::hands_dir(&game_dir)).unwrap();
+    if let Some(summary) = check_with_pokerkit(&game_dir) {
+        let expected = format!("phh_check: {} hands,", per_hand.len());
+        assert!(summary.contains(&expected), "{summary}");
+        assert!(summary.contains(" 0 failed"), "{summary}");
+    }
+}

@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """Replays the dealer's PHH hand histories with PokerKit and checks them.
 
-Usage: phh_check.py FILE_OR_DIR...   (directories are searched for *.phh)
+Usage: phh_check.py FILE_OR_DIR...   (directories are searched for *.phh and *.phhs)
 
-For every hand: PokerKit loads the file, replays every action under standard no-limit
+A .phhs file holds many hands, each a table [<round>] (PHH's multi-hand form, read with
+HandHistory.load_all); its hands are named FILE[<round>] below.
+
+For every hand: PokerKit loads the hand, replays every action under standard no-limit
 hold'em rules and the result is compared with the file's finishing_stacks and winnings
 (the chips each player pulled from the table at the end).
 
@@ -23,6 +26,7 @@ any hand failed.
 """
 
 import sys
+import tomllib
 import warnings
 from collections import Counter
 from pathlib import Path
@@ -42,9 +46,28 @@ def files(arguments):
     for argument in arguments:
         path = Path(argument)
         if path.is_dir():
-            yield from sorted(path.rglob("*.phh"), key=lambda p: (str(p.parent), len(p.name), p.name))
+            yield from sorted(
+                (p for p in path.rglob("*") if p.suffix in (".phh", ".phhs")),
+                key=lambda p: (str(p.parent), p.suffix, len(p.name), p.name),
+            )
         else:
             yield path
+
+
+def histories(path):
+    """(name, HandHistory) for every hand in the file: one in a .phh, each table in a .phhs."""
+    with open(path, "rb") as handle:
+        if path.suffix == ".phhs":
+            # Table names are the rounds; load_all yields the tables in file order.
+            text = handle.read().decode()
+            rounds = list(tomllib.loads(text).keys())
+            loaded = list(HandHistory.loads_all(text))
+            if not loaded:
+                raise ValueError("no hand in the file")
+            for round_, history in zip(rounds, loaded):
+                yield f"{path}[{round_}]", history
+        else:
+            yield str(path), HandHistory.load(handle)
 
 
 def replay(history):
@@ -161,28 +184,38 @@ def is_ban(history, index):
     return any(ban.startswith(player + ":") for ban in history.user_defined_fields["_lean_bans"])
 
 
+def verdicts(path):
+    """(hand name, verdict) for every hand in the file at path."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            loaded = list(histories(path))
+        except Exception as exception:  # a file PokerKit cannot even load
+            yield str(path), f"FAIL: {type(exception).__name__}: {exception}"
+            return
+        for name, history in loaded:
+            try:
+                state, failed_at, error = replay(history)
+                verdict = classify(history, state, failed_at, error)
+            except Exception as exception:
+                verdict = f"FAIL: {type(exception).__name__}: {exception}"
+            yield name, verdict
+
+
 def main(arguments):
     results = Counter()
     failed = 0
     for path in files(arguments):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            try:
-                with open(path, "rb") as handle:
-                    history = HandHistory.load(handle)
-                state, failed_at, error = replay(history)
-                verdict = classify(history, state, failed_at, error)
-            except Exception as exception:  # a file PokerKit cannot even load
-                verdict = f"FAIL: {type(exception).__name__}: {exception}"
-        if verdict.startswith("FAIL"):
-            failed += 1
-            results["failed"] += 1
-            print(f"{path}: {verdict}")
-        elif verdict != "pass":
-            results[verdict] += 1
-            print(f"{path}: known difference: {verdict}")
-        else:
-            results["passed"] += 1
+        for name, verdict in verdicts(path):
+            if verdict.startswith("FAIL"):
+                failed += 1
+                results["failed"] += 1
+                print(f"{name}: {verdict}")
+            elif verdict != "pass":
+                results[verdict] += 1
+                print(f"{name}: known difference: {verdict}")
+            else:
+                results["passed"] += 1
     total = sum(results.values())
     known = {k: v for k, v in results.items() if k not in ("passed", "failed")}
     known_text = ", ".join(f"{k} {v}" for k, v in sorted(known.items())) or "none"

@@ -24,7 +24,8 @@ Examples:
 
 Every run writes its logs under --out (default ./games/<UTC time>): results.json for the
 whole run, and per game game-<n>/log.json (the Lean Poker viewer log), requests.jsonl, hands/
-(PHH hand histories) and players/<name>.log (choose with --outputs). Logs on stderr: -v, -vv,
+(PHH hand histories; or all in one hands.phhs with --outputs hands-file) and
+players/<name>.log (choose with --outputs). Logs on stderr: -v, -vv,
 or RUST_LOG.";
 
 /// The Lean Poker house server: plays sit'n'go tournaments between Lean Poker players over
@@ -121,7 +122,7 @@ Config file (TOML; every key optional, same meaning as the flag of the same name
   wait_ms = 10000
   absent = \"sit-out\"         # sit-out | fail | play
   reproducible = false
-  outputs = [\"log\", \"requests\", \"hands\", \"players\"]   # [] for results.json only
+  outputs = [\"log\", \"requests\", \"hands\", \"players\"]   # [] for results.json only; \"hands-file\" for one hands.phhs
   odd_chips = \"left_of_button\" # or \"discard_like_oss\"
   deal_out_board = true
   duplicate = false          # true: --duplicate
@@ -163,8 +164,9 @@ pub struct DemoArgs {
     /// Zero every time value in the logs, so the same seed gives byte-identical logs.
     #[arg(long)]
     pub(crate) reproducible: bool,
-    /// The per-game files to write, comma-separated: log, requests, hands, players, or none
-    /// (results.json only) [default: all four].
+    /// The per-game files to write, comma-separated: log, requests, hands, hands-file
+    /// (hands.phhs, every hand in one file), players, or none (results.json only)
+    /// [default: log, requests, hands, players].
     #[arg(long, value_name = "FILE,...", value_delimiter = ',', value_enum)]
     pub(crate) outputs: Option<Vec<OutputFile>>,
 }
@@ -226,8 +228,9 @@ pub struct RunArgs {
     #[arg(long)]
     pub(crate) reproducible: bool,
     /// The per-game files to write, comma-separated: log (log.json), requests
-    /// (requests.jsonl), hands (hands/*.phh), players (players/*.log), or none (results.json
-    /// only) [default: all four].
+    /// (requests.jsonl), hands (hands/*.phh), hands-file (hands.phhs, every hand in one file),
+    /// players (players/*.log), or none (results.json only) [default: log, requests, hands,
+    /// players].
     #[arg(long, value_name = "FILE,...", value_delimiter = ',', value_enum)]
     pub(crate) outputs: Option<Vec<OutputFile>>,
     /// Duplicate deals: each of --games deal sets is played once per rotation of the seats,

@@ -222,6 +222,10 @@ pub fn demo_table(report: &RunReport, outputs: OutputSelection) -> String {
                 "hands/          every hand as a PHH hand history",
             ),
             (
+                outputs.hands_file,
+                "hands.phhs      every hand in one PHH file",
+            ),
+            (
                 outputs.player_logs,
                 "players/        one log per player: every request and response",
             ),
@@ -242,6 +246,7 @@ fn file_names(outputs: OutputSelection) -> Vec<&'static str> {
         (outputs.viewer_log, "log.json"),
         (outputs.requests, "requests.jsonl"),
         (outputs.hands, "hands/"),
+        (outputs.hands_file, "hands.phhs"),
         (outputs.player_logs, "players/"),
     ]
     .into_iter()

@@ -16,7 +16,8 @@
 //! - [`viewer_log`]: `log.json`, the Lean Poker viewer log, in the live server's format;
 //! - [`requests`]: `requests.jsonl`, every `bet_request` as sent and answered (the SDK's
 //!   testing kit loads it);
-//! - [`phh`]: `hands/<round>.phh`, every hand as a PHH hand history (PokerKit reads it);
+//! - [`phh`]: `hands/<round>.phh`, every hand as a PHH hand history (PokerKit reads it), or
+//!   all in one `hands.phhs` when selected;
 //! - [`player_log`]: `players/<name>.log`, every request per player, for teams to debug.
 //!
 //! Each streams to a buffered file, flushes at least at every hand end, and never panics on

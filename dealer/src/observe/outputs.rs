@@ -8,7 +8,7 @@ use super::Observer;
 use std::io;
 use std::path::{Path, PathBuf};
 
-/// Which per-game files to write (all by default).
+/// Which per-game files to write ([`OutputSelection::ALL`] by default).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct OutputSelection {
     /// `log.json`, the Lean Poker viewer log.
@@ -17,6 +17,9 @@ pub struct OutputSelection {
     pub requests: bool,
     /// `hands/<round>.phh`, every hand as a PHH hand history.
     pub hands: bool,
+    /// `hands.phhs`, every hand in one file (PHH's multi-hand form, a table per round):
+    /// fewer files and bytes than `hands/`.
+    pub hands_file: bool,
     /// `players/<name>.log`, every request per player.
     pub player_logs: bool,
 }
@@ -28,11 +31,13 @@ impl Default for OutputSelection {
 }
 
 impl OutputSelection {
-    /// Every file.
+    /// The default: every file, the hands one per file (`hands/`, not the compact
+    /// `hands.phhs`, which says the same again).
     pub const ALL: OutputSelection = OutputSelection {
         viewer_log: true,
         requests: true,
         hands: true,
+        hands_file: false,
         player_logs: true,
     };
 
@@ -41,6 +46,7 @@ impl OutputSelection {
         viewer_log: false,
         requests: false,
         hands: false,
+        hands_file: false,
         player_logs: false,
     };
 }
@@ -52,6 +58,7 @@ impl OutputSelection {
 ///   log.json            viewer log (observe::viewer_log)
 ///   requests.jsonl      every bet_request (observe::requests)
 ///   hands/<round>.phh   every hand (observe::phh)
+///   hands.phhs          every hand in one file, when selected (observe::phh)
 ///   players/<name>.log  every request per player (observe::player_log)
 /// ```
 pub struct GameOutputs;
@@ -70,6 +77,11 @@ impl GameOutputs {
     /// The PHH directory in `dir`.
     pub fn hands_dir(dir: &Path) -> PathBuf {
         dir.join("hands")
+    }
+
+    /// The compact hand-history file's path in `dir`.
+    pub fn hands_file_path(dir: &Path) -> PathBuf {
+        dir.join("hands.phhs")
     }
 
     /// The player-log directory in `dir`.
@@ -97,7 +109,7 @@ impl GameOutputs {
         selection: OutputSelection,
     ) -> io::Result<Vec<Box<dyn Observer>>> {
         std::fs::create_dir_all(dir)?;
-        let mut observers: Vec<Box<dyn Observer>> = Vec::with_capacity(4);
+        let mut observers: Vec<Box<dyn Observer>> = Vec::with_capacity(5);
         if selection.viewer_log {
             observers.push(Box::new(ViewerLog::create(&Self::viewer_log_path(dir))?));
         }
@@ -106,6 +118,11 @@ impl GameOutputs {
         }
         if selection.hands {
             observers.push(Box::new(PhhHands::create(&Self::hands_dir(dir))?));
+        }
+        if selection.hands_file {
+            observers.push(Box::new(PhhHands::create_file(&Self::hands_file_path(
+                dir,
+            ))?));
         }
         if selection.player_logs {
             observers.push(Box::new(PlayerLogs::create(

@@ -1,5 +1,8 @@
 //! `hands/<round>.phh`: every hand as a PHH hand history, the TOML format PokerKit reads
-//! (<https://phh.readthedocs.io>), so independent tools can replay and check our games.
+//! (<https://phh.readthedocs.io>), so independent tools can replay and check our games; or
+//! `hands.phhs`, every hand in one file as PHH's multi-hand form (a table `[<round>]` per hand
+//! with the same keys, read by PokerKit's `HandHistory.load_all`), see
+//! [`PhhHands::create_file`].
 //!
 //! # Fields
 //!
@@ -66,7 +69,8 @@ use crate::engine::Game;
 use crate::event::{GameEvent, MAX_SEATS};
 use shared::{BetAction, Card, Chips, Seat, Street};
 use std::fmt::Write as _;
-use std::io;
+use std::fs::File;
+use std::io::{self, BufWriter, Write as _};
 use std::path::{Path, PathBuf};
 
 /// The comment at the top of every file.
@@ -177,10 +181,21 @@ impl HandRecord {
     }
 }
 
-/// Writes one PHH file per hand into a directory. See the [module docs](self).
+/// Where the hands go.
+#[derive(Debug)]
+enum Destination {
+    /// One `<round>.phh` file per hand in this directory.
+    PerHand(PathBuf),
+    /// Every hand in one `.phhs` file (PHH's multi-hand form), as a table `[<round>]`.
+    OneFile(BufWriter<File>),
+}
+
+/// Writes every hand as a PHH hand history: one file per hand into a directory
+/// ([`PhhHands::create`]), or all in one `.phhs` file ([`PhhHands::create_file`]). See the
+/// [module docs](self).
 #[derive(Debug)]
 pub struct PhhHands {
-    dir: PathBuf,
+    destination: Destination,
     tournament_id: String,
     game_id: String,
     names: Vec<String>,
@@ -196,19 +211,57 @@ impl PhhHands {
     /// The directory cannot be created.
     pub fn create(dir: &Path) -> io::Result<Self> {
         std::fs::create_dir_all(dir)?;
-        Ok(PhhHands {
-            dir: dir.to_path_buf(),
+        Ok(PhhHands::new(Destination::PerHand(dir.to_path_buf())))
+    }
+
+    /// Writes every hand into the one file `path` (e.g. `hands.phhs`), each as a TOML table
+    /// `[<round>]` holding the keys of a `.phh` file, as PokerKit's `HandHistory.load_all`
+    /// reads; the comment on Lean Poker's differences is written once, at the top.
+    ///
+    /// # Errors
+    /// The file cannot be created or written.
+    pub fn create_file(path: &Path) -> io::Result<Self> {
+        let mut file = BufWriter::new(File::create(path)?);
+        file.write_all(HEADER.as_bytes())?;
+        file.flush()?;
+        Ok(PhhHands::new(Destination::OneFile(file)))
+    }
+
+    fn new(destination: Destination) -> Self {
+        PhhHands {
+            destination,
             tournament_id: String::new(),
             game_id: String::new(),
             names: Vec::new(),
             hand: HandRecord::new(),
             text: String::with_capacity(4096),
-        })
+        }
     }
 
-    /// The file a hand is written to.
-    pub fn path(&self, round: u64) -> PathBuf {
-        self.dir.join(format!("{round}.phh"))
+    /// The file a hand is written to: `<dir>/<round>.phh`, or the one `.phhs` file's path
+    /// is not known here (`None`).
+    pub fn path(&self, round: u64) -> Option<PathBuf> {
+        match &self.destination {
+            Destination::PerHand(dir) => Some(dir.join(format!("{round}.phh"))),
+            Destination::OneFile(_) => None,
+        }
+    }
+
+    /// Writes the rendered hand `round` where it belongs.
+    fn write_hand(&mut self, round: u64) -> io::Result<()> {
+        match &mut self.destination {
+            Destination::PerHand(dir) => {
+                let mut file = BufWriter::new(File::create(dir.join(format!("{round}.phh")))?);
+                file.write_all(HEADER.as_bytes())?;
+                file.write_all(self.text.as_bytes())?;
+                file.flush()
+            }
+            Destination::OneFile(file) => {
+                write!(file, "\n[{round}]\n")?;
+                file.write_all(self.text.as_bytes())?;
+                file.flush()
+            }
+        }
     }
 
     fn hand_started(
@@ -405,7 +458,6 @@ impl PhhHands {
         let hand = &self.hand;
         let text = &mut self.text;
         text.clear();
-        text.push_str(HEADER);
         text.push_str("\nvariant = \"NT\"\n");
         let list = |text: &mut String, key: &str, values: &mut dyn Iterator<Item = u64>| {
             let _ = write!(text, "{key} = [");
@@ -593,7 +645,7 @@ impl Observer for PhhHands {
                 self.hand.write_holes();
                 self.render(amount_won, stacks);
                 self.hand.active = false;
-                std::fs::write(self.path(*round), self.text.as_bytes())?;
+                self.write_hand(*round)?;
             }
             GameEvent::AnswerForgiven { .. }
             | GameEvent::ChipsReturned { .. }
