@@ -1,7 +1,7 @@
 //! In-process engine speed: six calling bots, every seat given its full `game_state`.
 //!
 //! Each bot reads `bet_request_state()` and answers `call_amount()`; after every hand the
-//! showdown document is built for all six seats. Games are restarted (new seed) as they end.
+//! showdown document is rendered for all six seats into one kept `Document`. Games are restarted (new seed) as they end.
 //! Criterion's throughput is in hands: `elem/s` is hands per second.
 //!
 //! For profiling on a busy machine, `ENGINE_BENCH_FIXED_HANDS=N` plays exactly N hands and
@@ -10,7 +10,7 @@
 
 use criterion::{black_box, criterion_group, Criterion, Throughput};
 use dealer::config::GameConfig;
-use dealer::engine::{Game, GameSetup, SeatAnswer, Step};
+use dealer::engine::{Document, Game, GameSetup, SeatAnswer, Step, View};
 use shared::Seat;
 
 const SEATS: usize = 6;
@@ -19,6 +19,8 @@ const SEATS: usize = 6;
 fn play_hands(hands: u64, seed: &mut u64, names: &[String]) -> u64 {
     let mut played = 0;
     let mut checksum = 0u64;
+    // One showdown document for every receiver, rendered over and over.
+    let mut showdown = Document::new();
     while played < hands {
         *seed += 1;
         let setup = GameSetup::new(GameConfig::default(), names.to_vec(), *seed);
@@ -39,9 +41,12 @@ fn play_hands(hands: u64, seed: &mut u64, names: &[String]) -> u64 {
                 }
                 Step::Showdown { .. } => {
                     for seat in 0..SEATS {
-                        if let Some(state) = game.showdown_state(Seat(seat)) {
-                            checksum = checksum.wrapping_add(state.pot.get());
-                            black_box(state);
+                        if game
+                            .render_document(View::Showdown(Seat(seat)), &mut showdown)
+                            .is_ok()
+                        {
+                            checksum = checksum.wrapping_add(showdown.state().pot.get());
+                            black_box(showdown.state());
                         }
                     }
                     played += 1;

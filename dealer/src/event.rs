@@ -154,6 +154,9 @@ pub enum GameEvent {
         seat: Seat,
         /// The two hole cards.
         cards: [Card; 2],
+        /// The five cards that make the hand (of the hole cards and the board; among cards
+        /// of equal rank, the evaluator's choice), so observers need not evaluate again.
+        best_five: [Card; 5],
         /// The kind of hand made with the board.
         category: Category,
         /// A plain-English description, e.g. `pair of aces`.

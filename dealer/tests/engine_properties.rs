@@ -10,7 +10,7 @@
 use crate::engine_support;
 
 use dealer::config::{BadAnswerPolicy, BlindSchedule, GameConfig, OddChipRule};
-use dealer::engine::{SeatAnswer, Step};
+use dealer::engine::{Document, SeatAnswer, Step, View};
 use dealer::event::GameEvent;
 use engine_support::TableBuilder;
 use proptest::prelude::*;
@@ -58,6 +58,8 @@ fn to_seat_answer(answer: &Answer, state: &GameState) -> SeatAnswer {
 /// At most this many steps per game: far above any real game (a hand is under 200 steps and
 /// the live blinds end a game within a few hundred hands).
 const STEP_LIMIT: usize = 2_000_000;
+/// Bet requests per game whose documents are compared with fresh renders.
+const RENDER_CHECKS: usize = 3_000;
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
@@ -86,11 +88,18 @@ proptest! {
         prop_assert_eq!(table.total_chips, Chips(stack) * players as u64);
         let mut next_answer = 0;
         let mut finished = false;
+        let mut kept = Document::new();
         for _ in 0..STEP_LIMIT {
             // `Table::step` validates every document and checks chip conservation.
             match table.step() {
                 Step::BetRequest { seat } => {
                     let state = table.game.bet_request_state().unwrap();
+                    // The engine updates its request document in place; a fresh render must
+                    // give the same document (checked early in the game: long games stay fast).
+                    if next_answer < RENDER_CHECKS {
+                        let fresh = table.game.document(View::BetRequest).unwrap();
+                        prop_assert_eq!(state, &fresh);
+                    }
                     prop_assert_eq!(state.players[seat.index()].cards().len(), 2);
                     let visible = state.players.iter().filter(|p| p.hole_cards.is_some()).count();
                     prop_assert_eq!(visible, 1);
@@ -102,6 +111,19 @@ proptest! {
                     for seat in 0..players {
                         let state = table.game.showdown_state(Seat(seat)).unwrap();
                         prop_assert!(state.players[seat].hole_cards.is_some(), "own cards visible");
+                        // A kept document, rendered for one receiver after another and for
+                        // every hand, must equal a fresh render.
+                        if next_answer < RENDER_CHECKS {
+                            table
+                                .game
+                                .render_document(View::Showdown(Seat(seat)), &mut kept)
+                                .unwrap();
+                            prop_assert_eq!(kept.state(), &state);
+                        }
+                    }
+                    if next_answer < RENDER_CHECKS {
+                        table.game.render_document(View::Viewer, &mut kept).unwrap();
+                        prop_assert_eq!(kept.state(), &table.game.viewer_state());
                     }
                 }
                 Step::Event(_) => {}

@@ -23,7 +23,7 @@ impl Game {
         hand.required_visits = self.seat_count as u64;
         hand.minimum_raise = hand.big_blind;
         hand.last_aggressor = None;
-        for (start, player) in hand.street_start_bets.iter_mut().zip(&self.state.players) {
+        for (start, player) in hand.street_start_bets.iter_mut().zip(&self.table.seats) {
             *start = player.bet;
         }
     }
@@ -41,7 +41,7 @@ impl Game {
             }
             let offset = (self.hand.visits % self.seat_count as u64) as usize;
             let seat = self.hand.small_blind_seat.plus(offset, self.seat_count);
-            if self.state.players[seat.index()].can_act() {
+            if self.table.seats[seat.index()].can_act() {
                 return Some(self.open_bet_request(seat));
             }
             self.hand.visits += 1;
@@ -50,32 +50,37 @@ impl Game {
 
     /// Whether every player who can still act has matched `current_buy_in`.
     fn everyone_matched(&self) -> bool {
-        let current_buy_in = self.state.current_buy_in;
-        self.state
-            .players
+        let current_buy_in = self.table.current_buy_in;
+        self.table
+            .seats
             .iter()
             .all(|player| !player.can_act() || player.bet == current_buy_in)
     }
 
-    /// Presents the receiver's view in place and waits for the answer.
+    /// Renders the receiver's document and waits for the answer.
     fn open_bet_request(&mut self, seat: Seat) -> Step {
-        self.cards.show(&mut self.state.players, seat);
-        self.state.in_action = Some(seat);
-        self.state.minimum_raise = Some(self.hand.minimum_raise);
-        self.state.bet_index = Some(self.hand.visits);
         self.phase = Phase::AwaitingAnswer(seat);
+        self.rerender_request();
         Step::BetRequest { seat }
+    }
+
+    /// The betting situation of `seat` now (what [`shared::GameState::bet_context`] gives the
+    /// same seat's bet-request document).
+    pub(super) fn bet_context(&self, seat: Seat) -> BetContext {
+        let player = self.table.seat(seat);
+        BetContext {
+            stack: player.stack,
+            bet: player.bet,
+            current_buy_in: self.table.current_buy_in,
+            minimum_raise: self.hand.minimum_raise,
+        }
     }
 
     /// Turns an answer into events (applied when `step` returns them).
     pub(super) fn read_answer(&mut self, seat: Seat, answer: SeatAnswer) {
-        let player = &self.state.players[seat.index()];
-        let context = BetContext {
-            stack: player.stack,
-            bet: player.bet,
-            current_buy_in: self.state.current_buy_in,
-            minimum_raise: self.hand.minimum_raise,
-        };
+        let player = self.table.seat(seat);
+        // The answer is read against the very document the player was sent.
+        let context = self.request.bet_context();
         match answer {
             SeatAnswer::Bet(amount) => {
                 let reading = read_bet(&context, amount);
@@ -91,7 +96,7 @@ impl Game {
                         round: self.hand.round,
                         reason,
                         chips_removed,
-                        pot_after: self.state.pot.saturating_sub(player.bet),
+                        pot_after: self.table.pot.saturating_sub(player.bet),
                     });
                 }
                 BadAnswerPolicy::Forgive => {
@@ -135,7 +140,7 @@ impl Game {
             bet_after,
             street_bet_after: bet_after.saturating_sub(self.hand.street_start_bets[seat.index()]),
             stack_after: context.stack - reading.put_in,
-            pot_after: self.state.pot + reading.put_in,
+            pot_after: self.table.pot + reading.put_in,
             current_buy_in_after: reading.new_current_buy_in(context),
             minimum_raise_after: reading.new_minimum_raise(context),
         }

@@ -39,6 +39,13 @@ impl BoardEvaluator {
         let key = hole.iter().fold(self.0, |key, &card| key + card);
         key.strength().ok().map(Strength)
     }
+
+    /// The five cards `hole` plays with the board (for a reveal), from the same folded board:
+    /// no seven-card vector and no second duplicate check. `None` as for [`Self::strength`].
+    pub(crate) fn best_five(&self, hole: &[Card]) -> Option<[Card; 5]> {
+        let key = hole.iter().fold(self.0, |key, &card| key + card);
+        key.hand().ok().map(|hand| hand.best_five())
+    }
 }
 
 #[cfg(test)]
@@ -69,6 +76,14 @@ mod tests {
         assert_eq!(
             strength("2h 3h", "As Ks Qs Js 10s"),
             strength("4d 5d", "As Ks Qs Js 10s")
+        );
+        // The best five come from the folded board as from a fresh evaluation.
+        let board_cards = parse_cards("9h 8s 2c 4c 3d").unwrap();
+        let hole = parse_cards("5h 6h").unwrap();
+        let seven: Vec<Card> = hole.iter().chain(&board_cards).copied().collect();
+        assert_eq!(
+            BoardEvaluator::new(&board_cards).best_five(&hole),
+            Some(shared::eval::evaluate(&seven).unwrap().best_five())
         );
         // Four cards are not a hand.
         let board = parse_cards("As Ks Qs").unwrap();

@@ -5,7 +5,7 @@
 //!
 //! ```
 //! use dealer::config::GameConfig;
-//! use dealer::engine::{Game, GameSetup, SeatAnswer, Step};
+//! use dealer::engine::{Game, GameSetup, SeatAnswer, Step, View};
 //! use shared::Seat;
 //!
 //! let setup = GameSetup::new(GameConfig::default(), vec!["Ann".into(), "Bob".into()], 7);
@@ -20,8 +20,10 @@
 //!             game.answer(SeatAnswer::Bet(answer)).unwrap();
 //!         }
 //!         Step::Showdown { .. } => {
+//!             // One document, rendered for each receiver in turn.
+//!             let mut document = game.public_state();
 //!             for seat in 0..2 {
-//!                 let _document = game.showdown_state(Seat(seat)).unwrap();
+//!                 game.render(View::Showdown(Seat(seat)), &mut document).unwrap();
 //!             }
 //!         }
 //!         Step::Finished => break,
@@ -35,14 +37,18 @@
 //! with [`GameSetup::seed`]: the same seed and the same answers give the same events and the
 //! same documents, byte for byte.
 //!
-//! # The documents
+//! # The model and the documents
 //!
-//! The engine keeps one [`GameState`] and presents each receiver's view of it in place (no
-//! copy per request): [`Game::bet_request_state`] shows only the receiver's hole cards and has
-//! `in_action`, `minimum_raise` and `bet_index`; [`Game::showdown_state`] is the state after
-//! the pot is paid, with `amount_won`, revealed hands and the receiver's own cards (`[]` for a
-//! seat dealt nothing), and without the three betting keys; [`Game::viewer_state`] shows every
-//! player's cards, as the viewer log does.
+//! The engine keeps its own model of the table (`model.rs`: stacks, bets, statuses, every
+//! seat's hole cards, the board, the pot; hand bookkeeping such as the button, the blinds and
+//! the visit count beside it) and renders `game_state` documents from it for one receiver
+//! ([`View`], [`Game::render`] into a reused document): [`View::BetRequest`] shows only the
+//! receiver's hole cards and has `in_action`, `minimum_raise` and `bet_index` (rendered once
+//! when the request opens, borrowed through [`Game::bet_request_state`]);
+//! [`View::Showdown`] is the state after the pot is paid, with `amount_won`, revealed hands
+//! and the receiver's own cards (`[]` for a seat dealt nothing), and without the three
+//! betting keys; [`View::Viewer`] shows every player's cards, as the viewer log does;
+//! [`View::Public`] shows none.
 //!
 //! # Evidence
 //!
@@ -92,6 +98,7 @@
 
 mod betting;
 mod hand_eval;
+mod model;
 mod pots;
 mod ranking;
 mod seat_buf;
@@ -104,11 +111,12 @@ use crate::event::{EliminationReason, GameEvent, SeatList};
 use crate::result::{BanRecord, GameResult, WarningRecord};
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use shared::{Card, Chips, GameState, PlayerState, PlayerStatus, Seat, Street};
+use shared::{Card, Chips, GameState, PlayerStatus, Seat, Street};
 use std::collections::VecDeque;
 use thiserror::Error;
 
 pub use crate::event::MAX_SEATS;
+pub use view::{Document, View, ViewError};
 
 /// The fewest players a sit'n'go can start with.
 pub const MIN_SEATS: usize = 2;
@@ -274,8 +282,8 @@ pub enum Step {
         /// The receiver (`in_action`).
         seat: Seat,
     },
-    /// The hand is over and paid: send [`Game::showdown_state`] for each seat to **every**
-    /// seat (out ones too), then call [`Game::step`] again.
+    /// The hand is over and paid: send [`View::Showdown`] for each seat to **every** seat
+    /// (out ones too), then call [`Game::step`] again.
     Showdown {
         /// The hand that ended.
         round: u64,
@@ -376,8 +384,6 @@ struct HandProgress {
     in_hand: usize,
     /// Bit per seat: revealed at showdown.
     revealed: u32,
-    /// Chips each seat received from the pot this hand.
-    amount_won: [Chips; MAX_SEATS],
 }
 
 impl HandProgress {
@@ -404,7 +410,6 @@ impl HandProgress {
             last_aggressor: None,
             in_hand: 0,
             revealed: 0,
-            amount_won: [Chips::ZERO; MAX_SEATS],
         }
     }
 }
@@ -415,9 +420,16 @@ pub struct Game {
     config: GameConfig,
     seed: u64,
     rng: ChaCha8Rng,
-    /// The one document, presented in place to each receiver.
-    state: GameState,
-    cards: view::HoleCards,
+    /// The table as the rules see it.
+    table: model::Table,
+    /// The pending bet request's document, rendered when the request opens (reused).
+    request: GameState,
+    /// What `request` already holds, so the next request writes only what changed.
+    request_marks: view::RequestMarks,
+    /// Names the ids, names and versions this game shows now (see [`Document`]).
+    texts_stamp: view::Stamp,
+    /// Counts changes to the seats and board (with `texts_stamp`, names a table state).
+    changes: u64,
     seat_count: usize,
     phase: Phase,
     /// Events whose effect is applied when they are returned by `step`.
@@ -477,48 +489,35 @@ impl Game {
         }
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let first_button = Seat(rand::Rng::random_range(&mut rng, 0..seat_count));
-        let players = players
+        let seats = players
             .into_iter()
-            .enumerate()
-            .map(|(index, name)| PlayerState {
-                name,
-                stack: config.starting_stack,
-                status: PlayerStatus::Active,
-                bet: Chips::ZERO,
-                hole_cards: None,
-                time_used: Some(0),
-                version: UNKNOWN_VERSION.to_string(),
-                amount_won: None,
-                id: Seat(index),
-            })
+            .map(|name| model::SeatState::new(name, config.starting_stack, UNKNOWN_VERSION))
             .collect();
-        let small_blind = config.blinds.small_blind(0, seat_count);
-        let state = GameState {
-            tournament_id: Some(tournament_id),
-            game_id: Some(game_id),
-            round: Some(0),
-            players,
-            small_blind,
-            big_blind: Some(small_blind * 2),
-            orbits: 0,
-            dealer: first_button,
-            community_cards: Vec::with_capacity(5),
-            current_buy_in: Chips::ZERO,
+        let table = model::Table {
+            tournament_id,
+            game_id,
+            seats,
+            board: Vec::with_capacity(5),
             pot: Chips::ZERO,
-            in_action: None,
-            minimum_raise: None,
-            bet_index: None,
+            current_buy_in: Chips::ZERO,
         };
+        let mut hand = HandProgress::new();
+        hand.button = first_button;
+        hand.small_blind = config.blinds.small_blind(0, seat_count);
+        hand.big_blind = hand.small_blind * 2;
         Ok(Game {
             config,
             seed,
             rng,
-            state,
-            cards: view::HoleCards::new(seat_count),
+            table,
+            request: view::empty_document(),
+            request_marks: view::RequestMarks::default(),
+            texts_stamp: view::Stamp::new(),
+            changes: 0,
             seat_count,
             phase: Phase::NotStarted,
             queue: VecDeque::with_capacity(32),
-            hand: HandProgress::new(),
+            hand,
             first_button,
             first_round: 0,
             hands_played: 0,
@@ -566,7 +565,7 @@ impl Game {
             return Err(SetupError::BadButton(button));
         }
         let mut out_at_start = 0u32;
-        for (index, (player, stack)) in game.state.players.iter_mut().zip(&stacks).enumerate() {
+        for (index, (player, stack)) in game.table.seats.iter_mut().zip(&stacks).enumerate() {
             player.stack = *stack;
             if stack.is_zero() {
                 player.status = PlayerStatus::Out;
@@ -582,11 +581,9 @@ impl Game {
         game.first_button = button;
         game.first_round = round;
         game.hand.round = round;
-        game.state.round = Some(round);
-        game.state.orbits = round / game.seat_count as u64;
-        game.state.dealer = button;
-        game.state.small_blind = game.config.blinds.small_blind(round, game.seat_count);
-        game.state.big_blind = Some(game.state.small_blind * 2);
+        game.hand.button = button;
+        game.hand.small_blind = game.config.blinds.small_blind(round, game.seat_count);
+        game.hand.big_blind = game.hand.small_blind * 2;
         Ok(game)
     }
 
@@ -643,13 +640,6 @@ impl Game {
         }
     }
 
-    /// The document for the pending [`Step::BetRequest`]: the receiver's hole cards visible,
-    /// every other player's absent; `in_action`, `minimum_raise` and `bet_index` set.
-    /// `None` when no bet request is pending. Borrowed: no copy per request.
-    pub fn bet_request_state(&self) -> Option<&GameState> {
-        matches!(self.phase, Phase::AwaitingAnswer(_)).then_some(&self.state)
-    }
-
     /// The seat the pending bet request is for, if any.
     pub fn pending_bet_request(&self) -> Option<Seat> {
         match self.phase {
@@ -667,59 +657,9 @@ impl Game {
         let Phase::AwaitingAnswer(seat) = self.phase else {
             return Err(AnswerError::NoBetRequestPending);
         };
-        self.cards.hide(&mut self.state.players, seat);
         self.phase = Phase::Betting;
         self.read_answer(seat, answer);
         Ok(())
-    }
-
-    /// For [`Step::Showdown`]: the document to send to `seat`: the state after the pot is
-    /// paid, with `amount_won`, the revealed hands and `seat`'s own cards visible (`[]` if it
-    /// was dealt nothing), and no `in_action`, `minimum_raise` or `bet_index`.
-    ///
-    /// Presented in place (no copy); valid until the next [`Game::step`]. `None` when no
-    /// showdown is open or `seat` is not at the table.
-    pub fn showdown_state(&mut self, seat: Seat) -> Option<&GameState> {
-        if self.phase != Phase::ShowdownOpen || seat.index() >= self.seat_count {
-            return None;
-        }
-        let visible = self.hand.revealed | (1 << seat.index());
-        self.cards.show_only(&mut self.state.players, visible);
-        Some(&self.state)
-    }
-
-    /// Every player's hole cards visible (`[]` for none), without the betting keys: what the
-    /// viewer log shows (spec §8). A fresh copy.
-    pub fn viewer_state(&self) -> GameState {
-        let mut state = self.stripped_copy();
-        for (index, player) in state.players.iter_mut().enumerate() {
-            let cards = self.cards.cards(&self.state.players, Seat(index));
-            player.hole_cards = Some(cards.to_vec());
-        }
-        state
-    }
-
-    /// The table as a spectator sees it: every hole card hidden, without the betting keys.
-    /// A fresh copy.
-    pub fn public_state(&self) -> GameState {
-        let mut state = self.stripped_copy();
-        for player in &mut state.players {
-            player.hole_cards = None;
-        }
-        state
-    }
-
-    fn stripped_copy(&self) -> GameState {
-        let mut state = self.state.clone();
-        state.in_action = None;
-        state.minimum_raise = None;
-        state.bet_index = None;
-        state
-    }
-
-    /// `seat`'s hole cards this hand (empty when dealt nothing), whoever may see them.
-    pub fn hole_cards(&self, seat: Seat) -> &[Card] {
-        self.cards.cards(&self.state.players, seat)
     }
 
     /// Sets the version string shown for `seat` in every later document.
@@ -727,8 +667,10 @@ impl Game {
     /// # Errors
     /// [`UnknownSeat`] for a seat outside the table.
     pub fn set_version(&mut self, seat: Seat, version: String) -> Result<(), UnknownSeat> {
-        let player = self.player_mut(seat)?;
-        player.version = version;
+        self.seat_mut(seat)?.version = version;
+        self.request_marks = view::RequestMarks::default();
+        self.texts_stamp = view::Stamp::new();
+        self.rerender_request();
         Ok(())
     }
 
@@ -737,15 +679,18 @@ impl Game {
     /// # Errors
     /// [`UnknownSeat`] for a seat outside the table.
     pub fn add_time_used(&mut self, seat: Seat, micros: u64) -> Result<(), UnknownSeat> {
-        let player = self.player_mut(seat)?;
-        player.time_used = Some(player.time_used.unwrap_or(0).saturating_add(micros));
+        let player = self.seat_mut(seat)?;
+        player.time_used = player.time_used.saturating_add(micros);
+        self.request_marks.seat_changed(seat);
+        self.changes += 1;
+        self.rerender_request();
         Ok(())
     }
 
-    fn player_mut(&mut self, seat: Seat) -> Result<&mut PlayerState, UnknownSeat> {
+    fn seat_mut(&mut self, seat: Seat) -> Result<&mut model::SeatState, UnknownSeat> {
         let seat_count = self.seat_count;
-        self.state
-            .players
+        self.table
+            .seats
             .get_mut(seat.index())
             .ok_or(UnknownSeat { seat, seat_count })
     }
@@ -777,8 +722,8 @@ impl Game {
 
     /// The player's name at `seat`.
     pub fn player_name(&self, seat: Seat) -> Option<&str> {
-        self.state
-            .players
+        self.table
+            .seats
             .get(seat.index())
             .map(|player| player.name.as_str())
     }
@@ -796,10 +741,10 @@ impl Game {
     /// Total chips still in the game (stacks plus bets): players × starting stack, less
     /// banned chips and chips discarded by the OSS odd-chip rule.
     pub fn chips_in_play(&self) -> Chips {
-        self.state
-            .players
+        self.table
+            .seats
             .iter()
-            .map(PlayerState::total_chips)
+            .map(model::SeatState::total_chips)
             .sum()
     }
 
@@ -815,10 +760,10 @@ impl Game {
             Phase::NotStarted => {
                 self.phase = Phase::StartHand;
                 let event = GameEvent::GameStarted {
-                    tournament_id: self.state.tournament_id.clone().unwrap_or_default(),
-                    game_id: self.state.game_id.clone().unwrap_or_default(),
+                    tournament_id: self.table.tournament_id.clone(),
+                    game_id: self.table.game_id.clone(),
                     seed: self.seed,
-                    players: self.state.players.iter().map(|p| p.name.clone()).collect(),
+                    players: self.table.seats.iter().map(|p| p.name.clone()).collect(),
                     starting_stack: self.config.starting_stack,
                     first_button: self.first_button,
                 };
@@ -847,7 +792,6 @@ impl Game {
                 })
             }
             Phase::ShowdownOpen => {
-                self.cards.hide_all(&mut self.state.players);
                 self.phase = Phase::StartHand;
                 None
             }
@@ -858,13 +802,15 @@ impl Game {
 
     /// Applies an event's effect to the document and the bookkeeping.
     fn apply(&mut self, event: &GameEvent) {
+        self.request_marks.changed(event);
+        self.changes += 1;
         match event {
             GameEvent::GameStarted { .. }
             | GameEvent::HandEnded { .. }
             | GameEvent::GameEnded { .. } => {}
             GameEvent::HandStarted { .. } => self.apply_hand_started(),
             GameEvent::HoleCardDealt { seat, card } => {
-                self.cards.deal(&mut self.state.players, *seat, *card);
+                self.table.seat_mut(*seat).hole_cards.deal(*card);
             }
             GameEvent::BlindPosted {
                 seat,
@@ -882,8 +828,8 @@ impl Game {
                 minimum_raise_after,
                 ..
             } => {
-                let before = self.state.current_buy_in;
-                let player = &mut self.state.players[seat.index()];
+                let before = self.table.current_buy_in;
+                let player = &mut self.table.seats[seat.index()];
                 player.stack = *stack_after;
                 player.bet = *bet_after;
                 if *action == shared::BetAction::Fold && player.status == PlayerStatus::Active {
@@ -893,8 +839,8 @@ impl Game {
                 if *bet_after > before {
                     self.hand.last_aggressor = Some(*seat);
                 }
-                self.state.pot = *pot_after;
-                self.state.current_buy_in = *current_buy_in_after;
+                self.table.pot = *pot_after;
+                self.table.current_buy_in = *current_buy_in_after;
                 self.hand.minimum_raise = *minimum_raise_after;
                 self.hand.visits += 1;
             }
@@ -905,7 +851,7 @@ impl Game {
                 counted_as,
             } => self.standing.warnings.push(WarningRecord {
                 seat: *seat,
-                name: self.state.players[seat.index()].name.clone(),
+                name: self.table.seats[seat.index()].name.clone(),
                 round: *round,
                 reason: reason.clone(),
                 counted_as: *counted_as,
@@ -917,7 +863,7 @@ impl Game {
                 chips_removed,
                 pot_after,
             } => {
-                let player = &mut self.state.players[seat.index()];
+                let player = &mut self.table.seats[seat.index()];
                 if player.status == PlayerStatus::Active {
                     self.hand.in_hand = self.hand.in_hand.saturating_sub(1);
                 }
@@ -925,10 +871,10 @@ impl Game {
                 player.bet = Chips::ZERO;
                 player.status = PlayerStatus::Out;
                 self.standing.banned_this_hand |= 1 << seat.index();
-                self.state.pot = *pot_after;
-                self.state.current_buy_in = self
-                    .state
-                    .players
+                self.table.pot = *pot_after;
+                self.table.current_buy_in = self
+                    .table
+                    .seats
                     .iter()
                     .map(|p| p.bet)
                     .max()
@@ -937,13 +883,13 @@ impl Game {
                 self.standing.chips_banned += *chips_removed;
                 self.standing.bans.push(BanRecord {
                     seat: *seat,
-                    name: self.state.players[seat.index()].name.clone(),
+                    name: self.table.seats[seat.index()].name.clone(),
                     round: *round,
                     reason: reason.clone(),
                     chips_removed: *chips_removed,
                 });
             }
-            GameEvent::CommunityCardDealt { card, .. } => self.state.community_cards.push(*card),
+            GameEvent::CommunityCardDealt { card, .. } => self.table.board.push(*card),
             GameEvent::HandRevealed { seat, .. } => self.hand.revealed |= 1 << seat.index(),
             GameEvent::PotAwarded {
                 level,
@@ -951,7 +897,7 @@ impl Game {
                 discarded,
                 ..
             } => {
-                for player in &mut self.state.players {
+                for player in &mut self.table.seats {
                     let taken = player.bet.min(*level);
                     player.bet -= taken;
                 }
@@ -962,7 +908,7 @@ impl Game {
                 self.after_payout();
             }
             GameEvent::ChipsReturned { seat, amount } => {
-                let player = &mut self.state.players[seat.index()];
+                let player = &mut self.table.seats[seat.index()];
                 player.bet = player.bet.saturating_sub(*amount);
                 self.credit(*seat, *amount);
                 self.after_payout();
@@ -970,7 +916,7 @@ impl Game {
             GameEvent::PlayerEliminated {
                 seat, round, place, ..
             } => {
-                let player = &mut self.state.players[seat.index()];
+                let player = &mut self.table.seats[seat.index()];
                 player.status = PlayerStatus::Out;
                 self.standing.eliminate(*seat, *round, *place);
             }
@@ -979,31 +925,29 @@ impl Game {
 
     /// Pays `amount` from the pot to `seat` (its bet was already reduced).
     fn credit(&mut self, seat: Seat, amount: Chips) {
-        let player = &mut self.state.players[seat.index()];
+        let player = self.table.seat_mut(seat);
         player.stack += amount;
-        self.hand.amount_won[seat.index()] += amount;
-        let won = self.hand.amount_won[seat.index()];
-        player.amount_won = (!won.is_zero()).then_some(won);
+        player.amount_won += amount;
     }
 
     /// Keeps `pot`, `current_buy_in` and statuses consistent after chips left the pot.
     fn after_payout(&mut self) {
         let mut pot = Chips::ZERO;
         let mut largest = Chips::ZERO;
-        for player in &mut self.state.players {
+        for player in &mut self.table.seats {
             pot += player.bet;
             largest = largest.max(player.bet);
             if player.total_chips().is_zero() {
                 player.status = PlayerStatus::Out;
             }
         }
-        self.state.pot = pot;
-        self.state.current_buy_in = largest;
+        self.table.pot = pot;
+        self.table.current_buy_in = largest;
     }
 
     /// Ranks the survivors, builds the result and emits `GameEnded`.
     fn end_game(&mut self, reason: crate::event::GameEndReason) -> Option<Step> {
-        let stacks: SeatList<Chips> = self.state.players.iter().map(|p| p.stack).collect();
+        let stacks: SeatList<Chips> = self.table.seats.iter().map(|p| p.stack).collect();
         let survivors = (0..self.seat_count)
             .filter(|&index| self.standing.places[index].is_none())
             .fold(0u32, |mask, index| mask | 1 << index);
@@ -1020,10 +964,10 @@ impl Game {
         let mut ranking: Vec<Seat> = (0..self.seat_count).map(Seat).collect();
         ranking.sort_by_key(|seat| places[seat.index()]);
         let result = GameResult {
-            tournament_id: self.state.tournament_id.clone().unwrap_or_default(),
-            game_id: self.state.game_id.clone().unwrap_or_default(),
+            tournament_id: self.table.tournament_id.clone(),
+            game_id: self.table.game_id.clone(),
             seed: self.seed,
-            players: self.state.players.iter().map(|p| p.name.clone()).collect(),
+            players: self.table.seats.iter().map(|p| p.name.clone()).collect(),
             points: places
                 .iter()
                 .map(|&place| crate::result::points_for_place(place))

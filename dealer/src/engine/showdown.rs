@@ -5,17 +5,12 @@ use super::hand_eval::BoardEvaluator;
 use super::pots::{self, Payout, PotInput};
 use super::{ranking, Game, Phase};
 use crate::event::{EliminationReason, GameEvent, MAX_SEATS};
-use shared::{Chips, PlayerStatus, Seat};
+use shared::{Chips, PlayerStatus};
 
 impl Game {
     /// Queues every event that ends the hand: reveals, pots, returns, `HandEnded`,
     /// eliminations. Their effects apply as `step` returns them.
     pub(super) fn settle(&mut self) {
-        self.state.in_action = None;
-        self.state.minimum_raise = None;
-        self.state.bet_index = None;
-        self.cards.hide_all(&mut self.state.players);
-
         let mut input = PotInput {
             bets: [Chips::ZERO; MAX_SEATS],
             in_hand: 0,
@@ -28,16 +23,15 @@ impl Game {
                 .unwrap_or(self.hand.small_blind_seat),
             odd_chips: self.config.odd_chips,
         };
-        let board = &self.state.community_cards;
+        let board = &self.table.board;
         let evaluator =
             (board.len() == 5 && self.hand.in_hand >= 2).then(|| BoardEvaluator::new(board));
-        for (index, player) in self.state.players.iter().enumerate() {
+        for (index, player) in self.table.seats.iter().enumerate() {
             input.bets[index] = player.bet;
             if player.status == PlayerStatus::Active {
                 input.in_hand |= 1 << index;
                 if let Some(evaluator) = &evaluator {
-                    input.strengths[index] =
-                        evaluator.strength(self.cards.cards(&self.state.players, Seat(index)));
+                    input.strengths[index] = evaluator.strength(player.hole_cards.as_slice());
                 }
             }
         }
@@ -45,18 +39,21 @@ impl Game {
         let mut won = [Chips::ZERO; MAX_SEATS];
         {
             let queue = &mut self.queue;
-            let players = &self.state.players;
-            let cards = &self.cards;
+            let players = &self.table.seats;
             let strengths = &input.strengths;
             pots::settle(&input, |payout| match payout {
                 Payout::Reveal(seat) => {
-                    let hole = cards.cards(players, seat);
-                    if let (Ok(pair), Some(strength)) =
-                        (<[shared::Card; 2]>::try_from(hole), strengths[seat.index()])
-                    {
+                    if let (Some(pair), Some(strength), Some(evaluator)) = (
+                        players[seat.index()].hole_cards.pair(),
+                        strengths[seat.index()],
+                        &evaluator,
+                    ) {
+                        // A hand with a strength is a full seven-card hand, so it evaluates.
+                        let best_five = evaluator.best_five(&pair).unwrap_or([pair[0]; 5]);
                         queue.push_back(GameEvent::HandRevealed {
                             seat,
                             cards: pair,
+                            best_five,
                             category: strength.category(),
                             description: strength.description(),
                         });
@@ -88,7 +85,7 @@ impl Game {
         }
 
         let mut stacks_after = [Chips::ZERO; MAX_SEATS];
-        for ((after, player), won) in stacks_after.iter_mut().zip(&self.state.players).zip(won) {
+        for ((after, player), won) in stacks_after.iter_mut().zip(&self.table.seats).zip(won) {
             *after = player.stack + won;
         }
         let stacks_after = &stacks_after[..self.seat_count];
@@ -99,8 +96,8 @@ impl Game {
         });
 
         let busted = self
-            .state
-            .players
+            .table
+            .seats
             .iter()
             .enumerate()
             .filter(|(index, player)| {

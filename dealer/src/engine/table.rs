@@ -11,7 +11,7 @@
 use super::{Game, Phase};
 use crate::event::{Blind, GameEndReason, GameEvent, SeatList};
 use rand::seq::SliceRandom;
-use shared::rules::{BetAction, BetContext, BetReading};
+use shared::rules::{BetAction, BetReading};
 use shared::{Chips, PlayerStatus, Seat, Street};
 
 impl Game {
@@ -19,7 +19,7 @@ impl Game {
     pub(super) fn next_seat_with_chips(&self, from: Seat) -> Option<Seat> {
         (1..=self.seat_count)
             .map(|step| from.plus(step, self.seat_count))
-            .find(|seat| !self.state.players[seat.index()].total_chips().is_zero())
+            .find(|seat| !self.table.seats[seat.index()].total_chips().is_zero())
     }
 
     /// Visits from `from` to `to` going clockwise (0 when they are the same seat).
@@ -30,8 +30,8 @@ impl Game {
     /// Between hands: ends the game or sets up the next hand and emits `HandStarted`.
     pub(super) fn start_hand(&mut self) -> Option<crate::engine::Step> {
         let with_chips = self
-            .state
-            .players
+            .table
+            .seats
             .iter()
             .filter(|player| !player.total_chips().is_zero())
             .count();
@@ -77,12 +77,12 @@ impl Game {
         hand.next_card = hand.deck.len() - needed;
         hand.dealt_in = (0..self.seat_count)
             .map(|step| small_blind_seat.plus(step, self.seat_count))
-            .filter(|seat| !self.state.players[seat.index()].total_chips().is_zero())
+            .filter(|seat| !self.table.seats[seat.index()].total_chips().is_zero())
             .collect();
         if let Some(preset) = self.preset.take() {
             self.place_preset_cards(&preset);
         }
-        let stacks: SeatList<Chips> = self.state.players.iter().map(|p| p.stack).collect();
+        let stacks: SeatList<Chips> = self.table.seats.iter().map(|p| p.stack).collect();
         self.phase = Phase::DealHole(0);
         self.emit(GameEvent::HandStarted {
             round,
@@ -120,23 +120,15 @@ impl Game {
 
     /// Resets the document for the hand set up by `start_hand`.
     pub(super) fn apply_hand_started(&mut self) {
-        self.cards.clear(&mut self.state.players);
         let hand = &mut self.hand;
-        let state = &mut self.state;
-        state.round = Some(hand.round);
-        state.orbits = hand.round / self.seat_count as u64;
-        state.dealer = hand.button;
-        state.small_blind = hand.small_blind;
-        state.big_blind = Some(hand.big_blind);
-        state.community_cards.clear();
-        state.current_buy_in = Chips::ZERO;
-        state.pot = Chips::ZERO;
-        state.in_action = None;
-        state.minimum_raise = None;
-        state.bet_index = None;
+        let table = &mut self.table;
+        table.board.clear();
+        table.current_buy_in = Chips::ZERO;
+        table.pot = Chips::ZERO;
         let mut in_hand = 0;
-        for player in &mut state.players {
-            player.amount_won = None;
+        for player in &mut table.seats {
+            player.hole_cards = super::model::HoleCards::EMPTY;
+            player.amount_won = Chips::ZERO;
             player.bet = Chips::ZERO;
             player.status = if player.stack.is_zero() {
                 PlayerStatus::Out
@@ -147,7 +139,6 @@ impl Game {
         }
         hand.in_hand = in_hand;
         hand.revealed = 0;
-        hand.amount_won = [Chips::ZERO; crate::event::MAX_SEATS];
         hand.street = Street::Preflop;
         hand.visits = 0;
         hand.minimum_raise = hand.small_blind;
@@ -187,7 +178,7 @@ impl Game {
                 Phase::Betting,
             ),
         };
-        let stack = self.state.players[seat.index()].stack;
+        let stack = self.table.seats[seat.index()].stack;
         let amount = nominal.min(stack);
         self.phase = next;
         self.emit(GameEvent::BlindPosted {
@@ -195,20 +186,15 @@ impl Game {
             blind,
             amount,
             all_in: amount == stack,
-            pot_after: self.state.pot + amount,
+            pot_after: self.table.pot + amount,
         })
     }
 
     /// A blind moves chips like a bet and updates `minimum_raise` and the last aggressor like
     /// any other action (spec §4, §5).
     pub(super) fn apply_blind(&mut self, seat: Seat, blind: Blind, amount: Chips) {
-        let player = &mut self.state.players[seat.index()];
-        let context = BetContext {
-            stack: player.stack,
-            bet: player.bet,
-            current_buy_in: self.state.current_buy_in,
-            minimum_raise: self.hand.minimum_raise,
-        };
+        let context = self.bet_context(seat);
+        let player = self.table.seat_mut(seat);
         let reading = BetReading {
             action: if amount == player.stack {
                 BetAction::AllIn
@@ -222,8 +208,8 @@ impl Game {
         if reading.new_bet(&context) > context.current_buy_in {
             self.hand.last_aggressor = Some(seat);
         }
-        self.state.pot += amount;
-        self.state.current_buy_in = reading.new_current_buy_in(&context);
+        self.table.pot += amount;
+        self.table.current_buy_in = reading.new_current_buy_in(&context);
         self.hand.minimum_raise = reading.new_minimum_raise(&context);
         self.hand.visits = match blind {
             Blind::Small => 1,
@@ -233,7 +219,7 @@ impl Game {
 
     /// A street's betting is over (or there was none): deal the next street, or pay.
     pub(super) fn street_over(&mut self) {
-        let board = self.state.community_cards.len();
+        let board = self.table.board.len();
         let decided = self.hand.in_hand < 2;
         if board >= 5 || (decided && !self.config.deal_out_board) {
             self.settle();
@@ -269,13 +255,14 @@ impl Game {
     /// A street's cards are out: bet when two players can still act, else move on.
     pub(super) fn street_dealt(&mut self) {
         let can_act = self
-            .state
-            .players
+            .table
+            .seats
             .iter()
             .filter(|player| player.can_act())
             .count();
         if self.hand.in_hand >= 2 && can_act >= 2 {
-            let street = self.state.street().unwrap_or(Street::River);
+            let street =
+                Street::from_community_card_count(self.table.board.len()).unwrap_or(Street::River);
             self.start_street(street);
             self.phase = Phase::Betting;
         } else {

@@ -68,9 +68,9 @@
 
 use super::text::{push_card_name, push_json_str};
 use super::Observer;
-use crate::engine::Game;
+use crate::engine::{Game, View};
 use crate::event::{GameEvent, PotShare, SeatList};
-use shared::eval::{evaluate, Category};
+use shared::eval::Category;
 use shared::{BetAction, Card, Chips, GameState, PlayerStatus, Seat};
 use std::fmt::Write as _;
 use std::fs::File;
@@ -114,6 +114,8 @@ pub struct ViewerLog<W: Write + Seek> {
     entry: Vec<u8>,
     /// One message, reused.
     message: String,
+    /// The table of the current entry ([`View::Viewer`]), rendered into again and again.
+    state: Option<GameState>,
 }
 
 impl ViewerLog<BufWriter<File>> {
@@ -139,6 +141,7 @@ impl<W: Write + Seek> ViewerLog<W> {
             closed: false,
             entry: Vec::with_capacity(4096),
             message: String::with_capacity(160),
+            state: None,
         })
     }
 
@@ -169,6 +172,32 @@ impl<W: Write + Seek> ViewerLog<W> {
             self.closed = true;
         }
         self.out.flush()
+    }
+
+    /// Renders the viewer's table of this moment into the reused document and takes it out
+    /// (give it back with `self.state = Some(..)` after writing).
+    fn snapshot(&mut self, game: &Game) -> GameState {
+        match self.state.take() {
+            Some(mut state) => {
+                // The viewer's table exists at every moment.
+                let _ = game.render(View::Viewer, &mut state);
+                state
+            }
+            None => game.viewer_state(),
+        }
+    }
+
+    /// Builds and appends one entry from the table of this moment.
+    fn write_snapshot(
+        &mut self,
+        kind: Option<EntryKind>,
+        on_turn: Option<Seat>,
+        game: &Game,
+    ) -> io::Result<()> {
+        let state = self.snapshot(game);
+        let written = self.write_entry(kind, on_turn, &state);
+        self.state = Some(state);
+        written
     }
 
     /// Builds and appends one entry; `self.message` holds the message when `kind` is set.
@@ -219,7 +248,7 @@ impl<W: Write + Seek> ViewerLog<W> {
             None => self.message.push_str("community card "),
         }
         push_card_name(&mut self.message, card);
-        self.write_entry(Some(EntryKind::CardDeal), None, &game.viewer_state())
+        self.write_snapshot(Some(EntryKind::CardDeal), None, game)
     }
 
     fn showdown(
@@ -227,13 +256,10 @@ impl<W: Write + Seek> ViewerLog<W> {
         game: &Game,
         seat: Seat,
         hole: [Card; 2],
+        best_five: &[Card; 5],
         category: Category,
     ) -> io::Result<()> {
-        let state = game.viewer_state();
-        let mut cards = Vec::with_capacity(7);
-        cards.extend_from_slice(&hole);
-        cards.extend_from_slice(&state.community_cards);
-        let shown = five_shown(&cards);
+        let shown = five_shown(&hole, game.board(), best_five);
         self.message.clear();
         self.message
             .push_str(game.player_name(seat).unwrap_or_default());
@@ -246,7 +272,7 @@ impl<W: Write + Seek> ViewerLog<W> {
         }
         self.message.push_str(" making a ");
         self.message.push_str(hand_name(category));
-        self.write_entry(Some(EntryKind::Showdown), None, &state)
+        self.write_snapshot(Some(EntryKind::Showdown), None, game)
     }
 
     fn winners(
@@ -267,7 +293,7 @@ impl<W: Write + Seek> ViewerLog<W> {
                 ordered.push(*share);
             }
         }
-        let mut state = game.viewer_state();
+        let mut state = self.snapshot(game);
         // The state as it was when the first winner was paid: later winners not yet credited.
         for share in ordered.iter().skip(1) {
             adjust_credit(&mut state, *share, false);
@@ -280,8 +306,13 @@ impl<W: Write + Seek> ViewerLog<W> {
                 continue;
             }
             self.winner_message(game, share.seat, share.amount);
-            self.write_entry(Some(EntryKind::WinnerAnnouncement), None, &state)?;
+            if let Err(error) = self.write_entry(Some(EntryKind::WinnerAnnouncement), None, &state)
+            {
+                self.state = Some(state);
+                return Err(error);
+            }
         }
+        self.state = Some(state);
         Ok(())
     }
 
@@ -310,21 +341,15 @@ fn adjust_credit(state: &mut GameState, share: PotShare, credit: bool) {
     player.amount_won = (!won.is_zero()).then_some(won);
 }
 
-/// The five cards a revealed hand plays, as the live log lists them: ascending by rank,
-/// equal ranks in the order hole cards then board. Fewer than five cards (never at a real
-/// showdown) are listed as they are.
-fn five_shown(cards: &[Card]) -> Vec<Card> {
-    let mut shown: Vec<Card> = match evaluate(cards) {
-        Ok(hand) => {
-            let best = hand.best_five();
-            cards
-                .iter()
-                .copied()
-                .filter(|card| best.contains(card))
-                .collect()
-        }
-        Err(_) => cards.to_vec(),
-    };
+/// The five cards a revealed hand plays (`best_five`, from the engine's evaluation), as the
+/// live log lists them: ascending by rank, equal ranks in the order hole cards then board.
+fn five_shown(hole: &[Card], board: &[Card], best_five: &[Card; 5]) -> Vec<Card> {
+    let mut shown: Vec<Card> = hole
+        .iter()
+        .chain(board)
+        .copied()
+        .filter(|card| best_five.contains(card))
+        .collect();
     // Stable: equal ranks keep the hole-then-board order.
     shown.sort_by_key(|card| card.rank.value());
     shown
@@ -333,9 +358,7 @@ fn five_shown(cards: &[Card]) -> Vec<Card> {
 impl<W: Write + Seek + Send> Observer for ViewerLog<W> {
     fn on_event(&mut self, event: &GameEvent, game: &Game) -> io::Result<()> {
         match event {
-            GameEvent::HandStarted { .. } => {
-                self.write_entry(None, None, &game.viewer_state())?;
-            }
+            GameEvent::HandStarted { .. } => self.write_snapshot(None, None, game)?,
             GameEvent::HoleCardDealt { seat, card } => self.card_deal(game, Some(*seat), *card)?,
             GameEvent::CommunityCardDealt { card, .. } => self.card_deal(game, None, *card)?,
             GameEvent::BlindPosted {
@@ -345,11 +368,7 @@ impl<W: Write + Seek + Send> Observer for ViewerLog<W> {
                 pot_after,
                 ..
             } => {
-                let state = game.viewer_state();
-                let stack = state
-                    .players
-                    .get(seat.index())
-                    .map_or(Chips::ZERO, |player| player.stack);
+                let stack = game.stack(*seat).unwrap_or_default();
                 let action = if *all_in {
                     BetAction::AllIn
                 } else {
@@ -357,7 +376,7 @@ impl<W: Write + Seek + Send> Observer for ViewerLog<W> {
                 };
                 let name = game.player_name(*seat).unwrap_or_default();
                 self.bet_message(name, *amount, action.as_str(), stack, *pot_after);
-                self.write_entry(Some(EntryKind::Bet), Some(*seat), &state)?;
+                self.write_snapshot(Some(EntryKind::Bet), Some(*seat), game)?;
             }
             GameEvent::BetPlaced {
                 seat,
@@ -369,14 +388,16 @@ impl<W: Write + Seek + Send> Observer for ViewerLog<W> {
             } => {
                 let name = game.player_name(*seat).unwrap_or_default();
                 self.bet_message(name, *put_in, action.as_str(), *stack_after, *pot_after);
-                let mut state = game.viewer_state();
+                let mut state = self.snapshot(game);
                 if *action == BetAction::Fold {
                     // LIVE logs the fold before applying it.
                     if let Some(player) = state.players.get_mut(seat.index()) {
                         player.status = PlayerStatus::Active;
                     }
                 }
-                self.write_entry(Some(EntryKind::Bet), Some(*seat), &state)?;
+                let written = self.write_entry(Some(EntryKind::Bet), Some(*seat), &state);
+                self.state = Some(state);
+                written?;
             }
             GameEvent::Banned {
                 seat,
@@ -391,24 +412,21 @@ impl<W: Write + Seek + Send> Observer for ViewerLog<W> {
                     self.message,
                     " Banned: {reason}; {chips_removed} chips left the game."
                 );
-                self.write_entry(Some(EntryKind::Bet), Some(*seat), &game.viewer_state())?;
+                self.write_snapshot(Some(EntryKind::Bet), Some(*seat), game)?;
             }
             GameEvent::HandRevealed {
                 seat,
                 cards,
+                best_five,
                 category,
                 ..
-            } => self.showdown(game, *seat, *cards, *category)?,
+            } => self.showdown(game, *seat, *cards, best_five, *category)?,
             GameEvent::PotAwarded {
                 eligible, shares, ..
             } => self.winners(game, eligible, shares)?,
             GameEvent::ChipsReturned { seat, amount } => {
                 self.winner_message(game, *seat, *amount);
-                self.write_entry(
-                    Some(EntryKind::WinnerAnnouncement),
-                    None,
-                    &game.viewer_state(),
-                )?;
+                self.write_snapshot(Some(EntryKind::WinnerAnnouncement), None, game)?;
             }
             GameEvent::HandEnded { .. } | GameEvent::GameEnded { .. } => self.checkpoint()?,
             GameEvent::GameStarted { .. }
@@ -428,6 +446,12 @@ mod tests {
     use super::*;
     use shared::card::parse_cards;
 
+    /// `five_shown` of hole cards then board, with the best five from the evaluator.
+    fn shown(cards: &[Card]) -> Vec<Card> {
+        let best = shared::eval::evaluate(cards).unwrap().best_five();
+        five_shown(&cards[..2], &cards[2..], &best)
+    }
+
     fn names(cards: &[Card]) -> String {
         let mut text = String::new();
         for (index, card) in cards.iter().enumerate() {
@@ -444,18 +468,18 @@ mod tests {
         // Live log, hand 0: Team Stuttgart (9h Jh) and veithGolang (Ad Kh) on Qc 5s Ks Kd Qs.
         let stuttgart = parse_cards("9h Jh Qc 5s Ks Kd Qs").unwrap();
         assert_eq!(
-            names(&five_shown(&stuttgart)),
+            names(&shown(&stuttgart)),
             "Jack of Hearts,Queen of Clubs,Queen of Spades,King of Spades,King of Diamonds"
         );
         let veith = parse_cards("Ad Kh Qc 5s Ks Kd Qs").unwrap();
         assert_eq!(
-            names(&five_shown(&veith)),
+            names(&shown(&veith)),
             "Queen of Clubs,Queen of Spades,King of Hearts,King of Spades,King of Diamonds"
         );
         // Live log, hand 56: 4h As on Ks 8d Tc Ad Kd.
         let last = parse_cards("4h As Ks 8d Tc Ad Kd").unwrap();
         assert_eq!(
-            names(&five_shown(&last)),
+            names(&shown(&last)),
             "10 of Clubs,King of Spades,King of Diamonds,Ace of Spades,Ace of Diamonds"
         );
     }

@@ -57,7 +57,7 @@ mod stop;
 pub use observers::ObserverFailure;
 pub use stop::{stop_signal, StopHandle, StopSignal};
 
-use crate::engine::{Game, GameSetup, SeatAnswer, SetupError, Step, TableStart};
+use crate::engine::{Document, Game, GameSetup, SeatAnswer, SetupError, Step, TableStart, View};
 use crate::event::GameEvent;
 use crate::observe::{Exchange, Observer};
 use crate::seat::{
@@ -321,6 +321,7 @@ pub async fn run_game(
 
     let mut table = Table {
         first_round: game.round(),
+        showdowns: (0..seats.len()).map(|_| Document::new()).collect(),
         game,
         seats: &seats,
         eliminated: present.iter().map(|&up| !up).collect(),
@@ -410,6 +411,9 @@ struct Table<'a> {
     versions: Vec<PlayerVersion>,
     bet_requests: Vec<u64>,
     requests: u64,
+    /// One `showdown` document per seat, rendered anew each hand (sent concurrently, so
+    /// each receiver has its own; kept, so a render writes only numbers and cards).
+    showdowns: Vec<Document>,
     observers: ObserverSet,
     options: &'a RunnerOptions,
     stop: &'a StopSignal,
@@ -551,35 +555,37 @@ impl Table<'_> {
             .map_err(|error| RunError::Internal(error.to_string()))
     }
 
-    /// Sends `showdown` to every present seat, concurrently; each gets its own copy of its
-    /// document (the engine presents one receiver's view at a time).
+    /// Sends `showdown` to every present seat, concurrently, each its own document.
     async fn showdown(&mut self) -> Result<(), RunError> {
         let receivers: Vec<Seat> = (0..self.seats.len())
             .filter(|&index| self.present[index])
             .map(Seat)
             .collect();
-        let mut documents = Vec::with_capacity(receivers.len());
         for &seat in &receivers {
-            let state = self
-                .game
-                .showdown_state(seat)
-                .ok_or_else(|| RunError::Internal("no showdown document".into()))?;
-            documents.push(state.clone());
+            self.game
+                .render_document(View::Showdown(seat), &mut self.showdowns[seat.index()])
+                .map_err(|error| RunError::Internal(error.to_string()))?;
         }
         let sent_at = self.options.clock.now();
         let seats = self.seats;
+        let documents = std::mem::take(&mut self.showdowns);
         let sends = receivers
             .iter()
-            .zip(&documents)
-            .map(|(seat, state)| seats[seat.index()].showdown(state));
+            .map(|seat| seats[seat.index()].showdown(documents[seat.index()].state()));
         let replies = tokio::select! {
-            replies = join_all(sends) => replies,
-            () = self.stop.stopped() => return Err(self.stopped()),
+            replies = join_all(sends) => Some(replies),
+            () = self.stop.stopped() => None,
+        };
+        let Some(replies) = replies else {
+            self.showdowns = documents;
+            return Err(self.stopped());
         };
         self.requests += replies.len() as u64;
-        for ((seat, state), reply) in receivers.iter().zip(&documents).zip(&replies) {
+        for (seat, reply) in receivers.iter().zip(&replies) {
+            let state = documents[seat.index()].state();
             self.deliver(*seat, Action::Showdown, sent_at, Some(state), reply);
         }
+        self.showdowns = documents;
         Ok(())
     }
 

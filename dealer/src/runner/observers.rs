@@ -82,7 +82,7 @@ impl ObserverSet {
                     error: one_line(&error.to_string()),
                 };
                 tracing::error!(
-                    game_id = game.public_state().game_id.as_deref().unwrap_or(""),
+                    game_id = game.game_id(),
                     "{failure}; it is not called again in this game"
                 );
                 self.failures.push(failure);

@@ -759,6 +759,27 @@ impl HandKey {
         HandStrength(fast::strength(self.key, self.mask))
     }
 
+    /// The evaluated hand of the set (strength, category and best five), as [`evaluate`]
+    /// gives for the same cards; for callers that already folded the cards into a key (a
+    /// board shared by every player) and should not collect them again.
+    ///
+    /// # Errors
+    /// [`EvalError::CardCount`] unless the set holds five, six or seven cards.
+    ///
+    /// ```
+    /// use shared::card::parse_cards;
+    /// use shared::eval::{evaluate, HandKey};
+    ///
+    /// let cards = parse_cards("Ah Kh 7c 7d 2s As Qd").unwrap();
+    /// let hand = HandKey::from_cards(&cards).unwrap().hand().unwrap();
+    /// assert_eq!(hand, evaluate(&cards).unwrap());
+    /// assert!(HandKey::from_cards(&cards[..4]).unwrap().hand().is_err());
+    /// ```
+    pub fn hand(self) -> Result<Hand, EvalError> {
+        self.strength()
+            .map(|strength| Hand::from_fast(strength, self))
+    }
+
     /// The strength of the set.
     ///
     /// # Errors
