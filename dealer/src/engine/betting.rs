@@ -10,8 +10,9 @@
 use super::{Game, Phase, SeatAnswer, Step};
 use crate::config::BadAnswerPolicy;
 use crate::event::GameEvent;
+use crate::result::{BanRecord, WarningRecord};
 use shared::rules::{read_bet, BetAction, BetContext};
-use shared::{Chips, Seat, Street};
+use shared::{Chips, PlayerStatus, Seat, Street};
 
 impl Game {
     /// Starts the betting of a postflop street: visits from the small blind, `minimum_raise`
@@ -23,7 +24,7 @@ impl Game {
         hand.required_visits = self.seat_count as u64;
         hand.minimum_raise = hand.big_blind;
         hand.last_aggressor = None;
-        for (start, player) in hand.street_start_bets.iter_mut().zip(&self.table.seats) {
+        for (start, player) in hand.street_start_bets.iter_mut().zip(self.table.seats()) {
             *start = player.bet;
         }
     }
@@ -41,7 +42,7 @@ impl Game {
             }
             let offset = (self.hand.visits % self.seat_count as u64) as usize;
             let seat = self.hand.small_blind_seat.plus(offset, self.seat_count);
-            if self.table.seats[seat.index()].can_act() {
+            if self.table.seat(seat).can_act() {
                 return Some(self.open_bet_request(seat));
             }
             self.hand.visits += 1;
@@ -50,37 +51,37 @@ impl Game {
 
     /// Whether every player who can still act has matched `current_buy_in`.
     fn everyone_matched(&self) -> bool {
-        let current_buy_in = self.table.current_buy_in;
+        let current_buy_in = self.table.current_buy_in();
         self.table
-            .seats
+            .seats()
             .iter()
             .all(|player| !player.can_act() || player.bet == current_buy_in)
     }
 
-    /// Renders the receiver's document and waits for the answer.
+    /// Shows the receiver its document (kept up to date by every change of the table) and
+    /// waits for the answer.
     fn open_bet_request(&mut self, seat: Seat) -> Step {
         self.phase = Phase::AwaitingAnswer(seat);
-        self.rerender_request();
+        self.table
+            .open_request(seat, self.hand.minimum_raise, self.hand.visits);
         Step::BetRequest { seat }
     }
 
     /// The betting situation of `seat` now (what [`shared::GameState::bet_context`] gives the
-    /// same seat's bet-request document).
+    /// same seat's bet-request document): the one place the engine builds it.
     pub(super) fn bet_context(&self, seat: Seat) -> BetContext {
         let player = self.table.seat(seat);
         BetContext {
             stack: player.stack,
             bet: player.bet,
-            current_buy_in: self.table.current_buy_in,
+            current_buy_in: self.table.current_buy_in(),
             minimum_raise: self.hand.minimum_raise,
         }
     }
 
     /// Turns an answer into events (applied when `step` returns them).
     pub(super) fn read_answer(&mut self, seat: Seat, answer: SeatAnswer) {
-        let player = self.table.seat(seat);
-        // The answer is read against the very document the player was sent.
-        let context = self.request.bet_context();
+        let context = self.bet_context(seat);
         match answer {
             SeatAnswer::Bet(amount) => {
                 let reading = read_bet(&context, amount);
@@ -89,14 +90,14 @@ impl Game {
             }
             SeatAnswer::Invalid { reason } => match self.config.bad_answers {
                 BadAnswerPolicy::Ban => {
-                    let chips_removed = player.total_chips();
+                    let chips_removed = context.stack.saturating_add(context.bet);
                     // Ranked with the hand's busts when the hand ends (see `ranking`).
                     self.queue.push_back(GameEvent::Banned {
                         seat,
                         round: self.hand.round,
                         reason,
                         chips_removed,
-                        pot_after: self.table.pot.saturating_sub(player.bet),
+                        pot_after: self.table.pot().saturating_sub(context.bet),
                     });
                 }
                 BadAnswerPolicy::Forgive => {
@@ -140,9 +141,91 @@ impl Game {
             bet_after,
             street_bet_after: bet_after.saturating_sub(self.hand.street_start_bets[seat.index()]),
             stack_after: context.stack - reading.put_in,
-            pot_after: self.table.pot + reading.put_in,
+            pot_after: self.table.pot() + reading.put_in,
             current_buy_in_after: reading.new_current_buy_in(context),
             minimum_raise_after: reading.new_minimum_raise(context),
+        }
+    }
+
+    /// Applies a betting event (see [`Game::apply`](super::Game)).
+    pub(super) fn apply_betting(&mut self, event: &GameEvent) {
+        match event {
+            GameEvent::BetPlaced {
+                seat,
+                action,
+                bet_after,
+                stack_after,
+                pot_after,
+                current_buy_in_after,
+                minimum_raise_after,
+                ..
+            } => {
+                if *bet_after > self.table.current_buy_in() {
+                    self.hand.last_aggressor = Some(*seat);
+                }
+                let mut folded = false;
+                self.table.update_seat(*seat, |player| {
+                    player.stack = *stack_after;
+                    player.bet = *bet_after;
+                    if *action == shared::BetAction::Fold && player.status == PlayerStatus::Active {
+                        player.status = PlayerStatus::Folded;
+                        folded = true;
+                    }
+                });
+                if folded {
+                    self.hand.in_hand = self.hand.in_hand.saturating_sub(1);
+                }
+                self.table.set_pot(*pot_after, *current_buy_in_after);
+                self.hand.minimum_raise = *minimum_raise_after;
+                self.hand.visits += 1;
+            }
+            GameEvent::AnswerForgiven {
+                seat,
+                round,
+                reason,
+                counted_as,
+            } => self.standing.warnings.push(WarningRecord {
+                seat: *seat,
+                name: self.table.seat(*seat).name.clone(),
+                round: *round,
+                reason: reason.clone(),
+                counted_as: *counted_as,
+            }),
+            GameEvent::Banned {
+                seat,
+                round,
+                reason,
+                chips_removed,
+                pot_after,
+            } => {
+                if self.table.seat(*seat).status == PlayerStatus::Active {
+                    self.hand.in_hand = self.hand.in_hand.saturating_sub(1);
+                }
+                self.table.update_seat(*seat, |player| {
+                    player.stack = Chips::ZERO;
+                    player.bet = Chips::ZERO;
+                    player.status = PlayerStatus::Out;
+                });
+                self.standing.banned_this_hand |= 1 << seat.index();
+                let largest_bet = self
+                    .table
+                    .seats()
+                    .iter()
+                    .map(|p| p.bet)
+                    .max()
+                    .unwrap_or_default();
+                self.table.set_pot(*pot_after, largest_bet);
+                self.hand.visits += 1;
+                self.standing.chips_banned += *chips_removed;
+                self.standing.bans.push(BanRecord {
+                    seat: *seat,
+                    name: self.table.seat(*seat).name.clone(),
+                    round: *round,
+                    reason: reason.clone(),
+                    chips_removed: *chips_removed,
+                });
+            }
+            _ => {}
         }
     }
 }

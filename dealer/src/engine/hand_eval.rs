@@ -33,19 +33,25 @@ impl BoardEvaluator {
         BoardEvaluator(board.iter().fold(HandKey::EMPTY, |key, &card| key + card))
     }
 
-    /// The strength of `hole` with the board; `None` when that is not five to seven cards
-    /// (a dealt hand on a complete board always is).
-    pub(crate) fn strength(&self, hole: &[Card]) -> Option<Strength> {
+    /// The strength of `hole` with the board and the five cards it plays (for a reveal),
+    /// from one lookup; `None` when that is not five to seven cards (a dealt hand on a
+    /// complete board always is).
+    pub(crate) fn made_hand(&self, hole: &[Card]) -> Option<MadeHand> {
         let key = hole.iter().fold(self.0, |key, &card| key + card);
-        key.strength().ok().map(Strength)
+        key.hand().ok().map(|hand| MadeHand {
+            strength: Strength(hand.strength()),
+            best_five: hand.best_five(),
+        })
     }
+}
 
-    /// The five cards `hole` plays with the board (for a reveal), from the same folded board:
-    /// no seven-card vector and no second duplicate check. `None` as for [`Self::strength`].
-    pub(crate) fn best_five(&self, hole: &[Card]) -> Option<[Card; 5]> {
-        let key = hole.iter().fold(self.0, |key, &card| key + card);
-        key.hand().ok().map(|hand| hand.best_five())
-    }
+/// A player's hand on a complete board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct MadeHand {
+    /// How strong it is.
+    pub strength: Strength,
+    /// The five cards that make it (see [`shared::eval::Hand::best_five`]).
+    pub best_five: [Card; 5],
 }
 
 #[cfg(test)]
@@ -56,8 +62,9 @@ mod tests {
     fn strength(hole: &str, board: &str) -> Strength {
         let board = parse_cards(board).unwrap();
         BoardEvaluator::new(&board)
-            .strength(&parse_cards(hole).unwrap())
+            .made_hand(&parse_cards(hole).unwrap())
             .unwrap()
+            .strength
     }
 
     #[test]
@@ -81,14 +88,16 @@ mod tests {
         let board_cards = parse_cards("9h 8s 2c 4c 3d").unwrap();
         let hole = parse_cards("5h 6h").unwrap();
         let seven: Vec<Card> = hole.iter().chain(&board_cards).copied().collect();
+        let made = BoardEvaluator::new(&board_cards).made_hand(&hole).unwrap();
         assert_eq!(
-            BoardEvaluator::new(&board_cards).best_five(&hole),
-            Some(shared::eval::evaluate(&seven).unwrap().best_five())
+            made.best_five,
+            shared::eval::evaluate(&seven).unwrap().best_five()
         );
+        assert_eq!(made.strength, strength("5h 6h", "9h 8s 2c 4c 3d"));
         // Four cards are not a hand.
         let board = parse_cards("As Ks Qs").unwrap();
         assert_eq!(
-            BoardEvaluator::new(&board).strength(&parse_cards("2d").unwrap()),
+            BoardEvaluator::new(&board).made_hand(&parse_cards("2d").unwrap()),
             None
         );
     }

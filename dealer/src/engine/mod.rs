@@ -96,180 +96,32 @@
 //! - **Shuffling**: each hand starts from a fresh deck in a fixed order and draws only the
 //!   cards it can need (`2 × players + 5`) with a partial Fisher–Yates shuffle.
 
+mod access;
 mod betting;
 mod hand_eval;
 mod model;
 mod pots;
 mod ranking;
 mod seat_buf;
+mod setup;
 mod showdown;
 mod table;
 mod view;
 
-use crate::config::{ConfigError, GameConfig};
-use crate::event::{EliminationReason, GameEvent, SeatList};
-use crate::result::{BanRecord, GameResult, WarningRecord};
-use rand::{RngCore, SeedableRng};
+use crate::config::GameConfig;
+use crate::event::GameEvent;
+use crate::result::GameResult;
 use rand_chacha::ChaCha8Rng;
-use shared::{Card, Chips, GameState, PlayerStatus, Seat, Street};
+use shared::{Card, Chips, Seat, Street};
 use std::collections::VecDeque;
 use thiserror::Error;
 
 pub use crate::event::MAX_SEATS;
+pub use setup::{
+    is_object_id, object_id, GameSetup, PresetDeal, PresetError, SetupError, TableStart, MIN_SEATS,
+    UNKNOWN_VERSION,
+};
 pub use view::{Document, View, ViewError};
-
-/// The fewest players a sit'n'go can start with.
-pub const MIN_SEATS: usize = 2;
-
-/// The version string shown until a player answers `version` (spec §2).
-pub const UNKNOWN_VERSION: &str = "Unknown";
-
-/// Everything needed to start one sit'n'go.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GameSetup {
-    /// The rules.
-    pub config: GameConfig,
-    /// Player names in seat order (seat `i` is `players[i]`): 2 to [`MAX_SEATS`], unique,
-    /// not blank.
-    pub players: Vec<String>,
-    /// The seed of all randomness in the game.
-    pub seed: u64,
-    /// 24 lowercase hex digits, shared by the games of one tournament.
-    pub tournament_id: String,
-    /// 24 lowercase hex digits, unique per game.
-    pub game_id: String,
-}
-
-impl GameSetup {
-    /// A setup whose `tournament_id` and `game_id` are derived from `seed` (a tournament
-    /// overrides `tournament_id` to share one id across its games).
-    pub fn new(config: GameConfig, players: Vec<String>, seed: u64) -> GameSetup {
-        // A separate stream of the same seed, so ids never consume the game's randomness.
-        let mut id_rng = ChaCha8Rng::seed_from_u64(seed);
-        id_rng.set_stream(1);
-        GameSetup {
-            config,
-            players,
-            seed,
-            tournament_id: object_id(&mut id_rng),
-            game_id: object_id(&mut id_rng),
-        }
-    }
-}
-
-/// A table to start from instead of a fresh one: to replay a recorded situation, to resume
-/// a tournament, or in tests. Players with 0 chips are out from the start and rank below
-/// everyone else (among themselves by the same-hand bust seat rule).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TableStart {
-    /// The first hand's number (the blinds and `orbits` follow from it).
-    pub round: u64,
-    /// The first hand's button; must have chips.
-    pub button: Seat,
-    /// Every seat's chips, in seat order; at least two must be non-zero.
-    pub stacks: Vec<Chips>,
-}
-
-/// Cards to deal in the next hand instead of random ones (replays and tests). Cards not
-/// given are still drawn from the seeded shuffle.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct PresetDeal {
-    /// Hole cards per seat (ignored for a seat that is not dealt in).
-    pub hole_cards: Vec<(Seat, [Card; 2])>,
-    /// The first community cards, in order (at most five).
-    pub board: Vec<Card>,
-}
-
-/// Why a [`PresetDeal`] was refused.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum PresetError {
-    /// A card appears twice.
-    #[error("card {0} appears more than once in the preset deal")]
-    DuplicateCard(Card),
-    /// More than five board cards.
-    #[error("a board has at most 5 cards, got {0}")]
-    BoardTooLong(usize),
-    /// A seat outside the table.
-    #[error(transparent)]
-    UnknownSeat(#[from] UnknownSeat),
-    /// The game is over: there is no next hand.
-    #[error("the game is over; there is no next hand to deal")]
-    GameOver,
-}
-
-/// A random 24-hex-digit id in the style of the live server's (Mongo ObjectId) ids.
-///
-/// ```
-/// use rand::SeedableRng;
-/// let id = dealer::engine::object_id(&mut rand_chacha::ChaCha8Rng::seed_from_u64(1));
-/// assert_eq!(id.len(), 24);
-/// assert!(dealer::engine::is_object_id(&id));
-/// ```
-pub fn object_id(rng: &mut impl RngCore) -> String {
-    let mut bytes = [0u8; 12];
-    rng.fill_bytes(&mut bytes);
-    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
-}
-
-/// Whether `text` is 24 lowercase hex digits.
-pub fn is_object_id(text: &str) -> bool {
-    text.len() == 24
-        && text
-            .bytes()
-            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-}
-
-/// Why a [`GameSetup`] was refused.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum SetupError {
-    /// Fewer than [`MIN_SEATS`] players.
-    #[error("a sit'n'go needs at least {MIN_SEATS} players, got {0}")]
-    TooFewPlayers(usize),
-    /// More than [`MAX_SEATS`] players.
-    #[error("a sit'n'go seats at most {MAX_SEATS} players, got {0}")]
-    TooManyPlayers(usize),
-    /// A name that is empty or only whitespace.
-    #[error("the name of seat {0} is blank")]
-    BlankName(Seat),
-    /// Two seats with the same name.
-    #[error("seats {first} and {second} are both named {name:?}")]
-    DuplicateName {
-        /// The name.
-        name: String,
-        /// The first seat with it.
-        first: Seat,
-        /// The second seat with it.
-        second: Seat,
-    },
-    /// An id that is not 24 lowercase hex digits.
-    #[error("{field} {value:?} is not 24 lowercase hex digits")]
-    InvalidId {
-        /// `tournament_id` or `game_id`.
-        field: &'static str,
-        /// The value given.
-        value: String,
-    },
-    /// A [`TableStart`] whose stacks do not match the players.
-    #[error("{stacks} stacks given for {players} players")]
-    StackCount {
-        /// Stacks given.
-        stacks: usize,
-        /// Players seated.
-        players: usize,
-    },
-    /// A [`TableStart`] with fewer than two players with chips.
-    #[error("a sit'n'go needs at least {MIN_SEATS} players with chips, got {0}")]
-    TooFewPlayersWithChips(usize),
-    /// A [`TableStart`] stack beyond [`crate::config::MAX_STARTING_STACK`].
-    #[error("the stack of seat {0} is larger than the maximum starting stack")]
-    StackTooLarge(Seat),
-    /// A [`TableStart`] button outside the table or on a seat without chips.
-    #[error("the button cannot start on seat {0}: no such seat, or it has no chips")]
-    BadButton(Seat),
-    /// The configuration is invalid.
-    #[error("invalid configuration: {0}")]
-    Config(#[from] ConfigError),
-}
 
 /// What the caller must see or do next.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -387,6 +239,16 @@ struct HandProgress {
 }
 
 impl HandProgress {
+    /// The hand's keys every document shows.
+    fn header(&self) -> model::HandHeader {
+        model::HandHeader {
+            round: self.round,
+            button: self.button,
+            small_blind: self.small_blind,
+            big_blind: self.big_blind,
+        }
+    }
+
     fn new() -> HandProgress {
         let mut deck = [Card::new(shared::Rank::Two, shared::Suit::Spades); 52];
         for (slot, card) in deck.iter_mut().zip(Card::deck()) {
@@ -420,16 +282,8 @@ pub struct Game {
     config: GameConfig,
     seed: u64,
     rng: ChaCha8Rng,
-    /// The table as the rules see it.
+    /// The table as the rules see it (with the bet request's document, kept up to date).
     table: model::Table,
-    /// The pending bet request's document, rendered when the request opens (reused).
-    request: GameState,
-    /// What `request` already holds, so the next request writes only what changed.
-    request_marks: view::RequestMarks,
-    /// Names the ids, names and versions this game shows now (see [`Document`]).
-    texts_stamp: view::Stamp,
-    /// Counts changes to the seats and board (with `texts_stamp`, names a table state).
-    changes: u64,
     seat_count: usize,
     phase: Phase,
     /// Events whose effect is applied when they are returned by `step`.
@@ -446,187 +300,6 @@ pub struct Game {
 }
 
 impl Game {
-    /// Checks the setup and seats the players; nothing is dealt until [`Game::step`].
-    ///
-    /// # Errors
-    /// A [`SetupError`]: too few or too many players, a blank or duplicate name, an id that
-    /// is not 24 lowercase hex digits, or an invalid configuration.
-    pub fn new(setup: GameSetup) -> Result<Game, SetupError> {
-        let GameSetup {
-            config,
-            players,
-            seed,
-            tournament_id,
-            game_id,
-        } = setup;
-        config.validate()?;
-        let seat_count = players.len();
-        if seat_count < MIN_SEATS {
-            return Err(SetupError::TooFewPlayers(seat_count));
-        }
-        if seat_count > MAX_SEATS {
-            return Err(SetupError::TooManyPlayers(seat_count));
-        }
-        for (index, name) in players.iter().enumerate() {
-            if name.trim().is_empty() {
-                return Err(SetupError::BlankName(Seat(index)));
-            }
-            if let Some(first) = players[..index].iter().position(|other| other == name) {
-                return Err(SetupError::DuplicateName {
-                    name: name.clone(),
-                    first: Seat(first),
-                    second: Seat(index),
-                });
-            }
-        }
-        for (field, value) in [("tournament_id", &tournament_id), ("game_id", &game_id)] {
-            if !is_object_id(value) {
-                return Err(SetupError::InvalidId {
-                    field,
-                    value: value.clone(),
-                });
-            }
-        }
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let first_button = Seat(rand::Rng::random_range(&mut rng, 0..seat_count));
-        let seats = players
-            .into_iter()
-            .map(|name| model::SeatState::new(name, config.starting_stack, UNKNOWN_VERSION))
-            .collect();
-        let table = model::Table {
-            tournament_id,
-            game_id,
-            seats,
-            board: Vec::with_capacity(5),
-            pot: Chips::ZERO,
-            current_buy_in: Chips::ZERO,
-        };
-        let mut hand = HandProgress::new();
-        hand.button = first_button;
-        hand.small_blind = config.blinds.small_blind(0, seat_count);
-        hand.big_blind = hand.small_blind * 2;
-        Ok(Game {
-            config,
-            seed,
-            rng,
-            table,
-            request: view::empty_document(),
-            request_marks: view::RequestMarks::default(),
-            texts_stamp: view::Stamp::new(),
-            changes: 0,
-            seat_count,
-            phase: Phase::NotStarted,
-            queue: VecDeque::with_capacity(32),
-            hand,
-            first_button,
-            first_round: 0,
-            hands_played: 0,
-            standing: ranking::Standing::new(seat_count),
-            result: None,
-            preset: None,
-        })
-    }
-
-    /// Like [`Game::new`], but the first hand is `table.round`, the first button
-    /// `table.button` and the stacks `table.stacks` (the configured starting stack is not
-    /// used). The seed still drives every shuffle.
-    ///
-    /// # Errors
-    /// As [`Game::new`], plus a stack count that does not match the players, fewer than two
-    /// players with chips, a stack beyond [`crate::config::MAX_STARTING_STACK`], or a button on
-    /// a seat without chips.
-    pub fn with_table(setup: GameSetup, table: TableStart) -> Result<Game, SetupError> {
-        let mut game = Game::new(setup)?;
-        let TableStart {
-            round,
-            button,
-            stacks,
-        } = table;
-        if stacks.len() != game.seat_count {
-            return Err(SetupError::StackCount {
-                stacks: stacks.len(),
-                players: game.seat_count,
-            });
-        }
-        if let Some(index) = stacks
-            .iter()
-            .position(|stack| *stack > crate::config::MAX_STARTING_STACK)
-        {
-            return Err(SetupError::StackTooLarge(Seat(index)));
-        }
-        let with_chips = stacks.iter().filter(|stack| !stack.is_zero()).count();
-        if with_chips < MIN_SEATS {
-            return Err(SetupError::TooFewPlayersWithChips(with_chips));
-        }
-        if stacks
-            .get(button.index())
-            .is_none_or(|stack| stack.is_zero())
-        {
-            return Err(SetupError::BadButton(button));
-        }
-        let mut out_at_start = 0u32;
-        for (index, (player, stack)) in game.table.seats.iter_mut().zip(&stacks).enumerate() {
-            player.stack = *stack;
-            if stack.is_zero() {
-                player.status = PlayerStatus::Out;
-                out_at_start |= 1 << index;
-            }
-        }
-        let mut place = game.seat_count;
-        for &seat in ranking::bust_order(out_at_start, &stacks, button).iter() {
-            game.standing.places[seat.index()] = Some(place);
-            game.standing.remaining -= 1;
-            place -= 1;
-        }
-        game.first_button = button;
-        game.first_round = round;
-        game.hand.round = round;
-        game.hand.button = button;
-        game.hand.small_blind = game.config.blinds.small_blind(round, game.seat_count);
-        game.hand.big_blind = game.hand.small_blind * 2;
-        Ok(game)
-    }
-
-    /// Deals `deal`'s cards in the next hand that starts (hole cards to the given seats, the
-    /// board in order); every other card still comes from the seeded shuffle.
-    ///
-    /// # Errors
-    /// A card given twice, more than five board cards, an unknown seat, or a finished game.
-    pub fn preset_next_hand(&mut self, deal: PresetDeal) -> Result<(), PresetError> {
-        if self.phase == Phase::EndGame(crate::event::GameEndReason::HandLimit)
-            || self.phase == Phase::EndGame(crate::event::GameEndReason::LastPlayerStanding)
-            || self.phase == Phase::Finished
-        {
-            return Err(PresetError::GameOver);
-        }
-        if deal.board.len() > 5 {
-            return Err(PresetError::BoardTooLong(deal.board.len()));
-        }
-        let mut seen = 0u64;
-        for (seat, pair) in &deal.hole_cards {
-            if seat.index() >= self.seat_count {
-                return Err(PresetError::UnknownSeat(UnknownSeat {
-                    seat: *seat,
-                    seat_count: self.seat_count,
-                }));
-            }
-            for card in pair {
-                if seen & (1 << card.index()) != 0 {
-                    return Err(PresetError::DuplicateCard(*card));
-                }
-                seen |= 1 << card.index();
-            }
-        }
-        for card in &deal.board {
-            if seen & (1 << card.index()) != 0 {
-                return Err(PresetError::DuplicateCard(*card));
-            }
-            seen |= 1 << card.index();
-        }
-        self.preset = Some(deal);
-        Ok(())
-    }
-
     /// Advances to the next thing the caller must see or do.
     pub fn step(&mut self) -> Step {
         loop {
@@ -662,92 +335,6 @@ impl Game {
         Ok(())
     }
 
-    /// Sets the version string shown for `seat` in every later document.
-    ///
-    /// # Errors
-    /// [`UnknownSeat`] for a seat outside the table.
-    pub fn set_version(&mut self, seat: Seat, version: String) -> Result<(), UnknownSeat> {
-        self.seat_mut(seat)?.version = version;
-        self.request_marks = view::RequestMarks::default();
-        self.texts_stamp = view::Stamp::new();
-        self.rerender_request();
-        Ok(())
-    }
-
-    /// Adds a response time to `seat`'s `time_used` (microseconds, cumulative per game).
-    ///
-    /// # Errors
-    /// [`UnknownSeat`] for a seat outside the table.
-    pub fn add_time_used(&mut self, seat: Seat, micros: u64) -> Result<(), UnknownSeat> {
-        let player = self.seat_mut(seat)?;
-        player.time_used = player.time_used.saturating_add(micros);
-        self.request_marks.seat_changed(seat);
-        self.changes += 1;
-        self.rerender_request();
-        Ok(())
-    }
-
-    fn seat_mut(&mut self, seat: Seat) -> Result<&mut model::SeatState, UnknownSeat> {
-        let seat_count = self.seat_count;
-        self.table
-            .seats
-            .get_mut(seat.index())
-            .ok_or(UnknownSeat { seat, seat_count })
-    }
-
-    /// The outcome, once the game is finished.
-    pub fn result(&self) -> Option<&GameResult> {
-        self.result.as_ref()
-    }
-
-    /// Whether the game is over.
-    pub fn is_finished(&self) -> bool {
-        self.phase == Phase::Finished
-    }
-
-    /// The configuration.
-    pub fn config(&self) -> &GameConfig {
-        &self.config
-    }
-
-    /// The seed.
-    pub fn seed(&self) -> u64 {
-        self.seed
-    }
-
-    /// Seats at the table.
-    pub fn seat_count(&self) -> usize {
-        self.seat_count
-    }
-
-    /// The player's name at `seat`.
-    pub fn player_name(&self, seat: Seat) -> Option<&str> {
-        self.table
-            .seats
-            .get(seat.index())
-            .map(|player| player.name.as_str())
-    }
-
-    /// The current (or last) hand's number.
-    pub fn round(&self) -> u64 {
-        self.hand.round
-    }
-
-    /// Hands completed so far in this game.
-    pub fn hands_played(&self) -> u64 {
-        self.hands_played
-    }
-
-    /// Total chips still in the game (stacks plus bets): players × starting stack, less
-    /// banned chips and chips discarded by the OSS odd-chip rule.
-    pub fn chips_in_play(&self) -> Chips {
-        self.table
-            .seats
-            .iter()
-            .map(model::SeatState::total_chips)
-            .sum()
-    }
-
     /// Emits a single event now: applies it and returns it.
     fn emit(&mut self, event: GameEvent) -> Option<Step> {
         self.apply(&event);
@@ -760,10 +347,10 @@ impl Game {
             Phase::NotStarted => {
                 self.phase = Phase::StartHand;
                 let event = GameEvent::GameStarted {
-                    tournament_id: self.table.tournament_id.clone(),
-                    game_id: self.table.game_id.clone(),
+                    tournament_id: self.table.tournament_id().to_owned(),
+                    game_id: self.table.game_id().to_owned(),
                     seed: self.seed,
-                    players: self.table.seats.iter().map(|p| p.name.clone()).collect(),
+                    players: self.table.seats().iter().map(|p| p.name.clone()).collect(),
                     starting_stack: self.config.starting_stack,
                     first_button: self.first_button,
                 };
@@ -800,205 +387,27 @@ impl Game {
         }
     }
 
-    /// Applies an event's effect to the document and the bookkeeping.
+    /// Applies an event's effect to the table and the bookkeeping, in the file of the
+    /// rulebook part the event belongs to.
     fn apply(&mut self, event: &GameEvent) {
-        self.request_marks.changed(event);
-        self.changes += 1;
         match event {
             GameEvent::GameStarted { .. }
             | GameEvent::HandEnded { .. }
             | GameEvent::GameEnded { .. } => {}
-            GameEvent::HandStarted { .. } => self.apply_hand_started(),
-            GameEvent::HoleCardDealt { seat, card } => {
-                self.table.seat_mut(*seat).hole_cards.deal(*card);
-            }
-            GameEvent::BlindPosted {
-                seat,
-                amount,
-                blind,
-                ..
-            } => self.apply_blind(*seat, *blind, *amount),
-            GameEvent::BetPlaced {
-                seat,
-                action,
-                bet_after,
-                stack_after,
-                pot_after,
-                current_buy_in_after,
-                minimum_raise_after,
-                ..
-            } => {
-                let before = self.table.current_buy_in;
-                let player = &mut self.table.seats[seat.index()];
-                player.stack = *stack_after;
-                player.bet = *bet_after;
-                if *action == shared::BetAction::Fold && player.status == PlayerStatus::Active {
-                    player.status = PlayerStatus::Folded;
-                    self.hand.in_hand = self.hand.in_hand.saturating_sub(1);
-                }
-                if *bet_after > before {
-                    self.hand.last_aggressor = Some(*seat);
-                }
-                self.table.pot = *pot_after;
-                self.table.current_buy_in = *current_buy_in_after;
-                self.hand.minimum_raise = *minimum_raise_after;
-                self.hand.visits += 1;
-            }
-            GameEvent::AnswerForgiven {
-                seat,
-                round,
-                reason,
-                counted_as,
-            } => self.standing.warnings.push(WarningRecord {
-                seat: *seat,
-                name: self.table.seats[seat.index()].name.clone(),
-                round: *round,
-                reason: reason.clone(),
-                counted_as: *counted_as,
-            }),
-            GameEvent::Banned {
-                seat,
-                round,
-                reason,
-                chips_removed,
-                pot_after,
-            } => {
-                let player = &mut self.table.seats[seat.index()];
-                if player.status == PlayerStatus::Active {
-                    self.hand.in_hand = self.hand.in_hand.saturating_sub(1);
-                }
-                player.stack = Chips::ZERO;
-                player.bet = Chips::ZERO;
-                player.status = PlayerStatus::Out;
-                self.standing.banned_this_hand |= 1 << seat.index();
-                self.table.pot = *pot_after;
-                self.table.current_buy_in = self
-                    .table
-                    .seats
-                    .iter()
-                    .map(|p| p.bet)
-                    .max()
-                    .unwrap_or_default();
-                self.hand.visits += 1;
-                self.standing.chips_banned += *chips_removed;
-                self.standing.bans.push(BanRecord {
-                    seat: *seat,
-                    name: self.table.seats[seat.index()].name.clone(),
-                    round: *round,
-                    reason: reason.clone(),
-                    chips_removed: *chips_removed,
-                });
-            }
-            GameEvent::CommunityCardDealt { card, .. } => self.table.board.push(*card),
-            GameEvent::HandRevealed { seat, .. } => self.hand.revealed |= 1 << seat.index(),
-            GameEvent::PotAwarded {
-                level,
-                shares,
-                discarded,
-                ..
-            } => {
-                for player in &mut self.table.seats {
-                    let taken = player.bet.min(*level);
-                    player.bet -= taken;
-                }
-                for share in shares {
-                    self.credit(share.seat, share.amount);
-                }
-                self.standing.chips_discarded += *discarded;
-                self.after_payout();
-            }
-            GameEvent::ChipsReturned { seat, amount } => {
-                let player = &mut self.table.seats[seat.index()];
-                player.bet = player.bet.saturating_sub(*amount);
-                self.credit(*seat, *amount);
-                self.after_payout();
-            }
+            GameEvent::HandStarted { .. }
+            | GameEvent::HoleCardDealt { .. }
+            | GameEvent::BlindPosted { .. }
+            | GameEvent::CommunityCardDealt { .. } => self.apply_dealing(event),
+            GameEvent::BetPlaced { .. }
+            | GameEvent::AnswerForgiven { .. }
+            | GameEvent::Banned { .. } => self.apply_betting(event),
+            GameEvent::HandRevealed { .. }
+            | GameEvent::PotAwarded { .. }
+            | GameEvent::ChipsReturned { .. } => self.apply_showdown(event),
             GameEvent::PlayerEliminated {
                 seat, round, place, ..
-            } => {
-                let player = &mut self.table.seats[seat.index()];
-                player.status = PlayerStatus::Out;
-                self.standing.eliminate(*seat, *round, *place);
-            }
+            } => self.apply_elimination(*seat, *round, *place),
         }
-    }
-
-    /// Pays `amount` from the pot to `seat` (its bet was already reduced).
-    fn credit(&mut self, seat: Seat, amount: Chips) {
-        let player = self.table.seat_mut(seat);
-        player.stack += amount;
-        player.amount_won += amount;
-    }
-
-    /// Keeps `pot`, `current_buy_in` and statuses consistent after chips left the pot.
-    fn after_payout(&mut self) {
-        let mut pot = Chips::ZERO;
-        let mut largest = Chips::ZERO;
-        for player in &mut self.table.seats {
-            pot += player.bet;
-            largest = largest.max(player.bet);
-            if player.total_chips().is_zero() {
-                player.status = PlayerStatus::Out;
-            }
-        }
-        self.table.pot = pot;
-        self.table.current_buy_in = largest;
-    }
-
-    /// Ranks the survivors, builds the result and emits `GameEnded`.
-    fn end_game(&mut self, reason: crate::event::GameEndReason) -> Option<Step> {
-        let stacks: SeatList<Chips> = self.table.seats.iter().map(|p| p.stack).collect();
-        let survivors = (0..self.seat_count)
-            .filter(|&index| self.standing.places[index].is_none())
-            .fold(0u32, |mask, index| mask | 1 << index);
-        let order = ranking::survivor_order(survivors, &stacks, self.hand.button);
-        for (position, seat) in order.iter().enumerate() {
-            self.standing.places[seat.index()] = Some(position + 1);
-        }
-        let places: Vec<usize> = self
-            .standing
-            .places
-            .iter()
-            .map(|place| place.unwrap_or(self.seat_count))
-            .collect();
-        let mut ranking: Vec<Seat> = (0..self.seat_count).map(Seat).collect();
-        ranking.sort_by_key(|seat| places[seat.index()]);
-        let result = GameResult {
-            tournament_id: self.table.tournament_id.clone(),
-            game_id: self.table.game_id.clone(),
-            seed: self.seed,
-            players: self.table.seats.iter().map(|p| p.name.clone()).collect(),
-            points: places
-                .iter()
-                .map(|&place| crate::result::points_for_place(place))
-                .collect(),
-            places,
-            ranking: ranking.clone(),
-            hands_played: self.hands_played,
-            ended_by: reason,
-            bans: self.standing.bans.clone(),
-            warnings: self.standing.warnings.clone(),
-            final_stacks: stacks.to_vec(),
-            eliminated_in_round: self.standing.eliminated_in_round.clone(),
-            chips_banned: self.standing.chips_banned,
-            chips_discarded: self.standing.chips_discarded,
-        };
-        self.result = Some(result);
-        self.phase = Phase::Finished;
-        self.emit(GameEvent::GameEnded {
-            reason,
-            ranking: ranking.into_iter().collect(),
-        })
-    }
-
-    /// Queues a `PlayerEliminated` for `seat` at the next free place.
-    fn queue_elimination(&mut self, seat: Seat, place: usize, reason: EliminationReason) {
-        self.queue.push_back(GameEvent::PlayerEliminated {
-            seat,
-            round: self.hand.round,
-            place,
-            reason,
-        });
     }
 }
 

@@ -2,10 +2,17 @@
 //! document.
 //!
 //! Every field always has a value (no wire-format `Option`s) and every seat's hole cards are
-//! simply stored with the seat; who may see them is decided only when a document is
-//! rendered ([`super::view`]).
+//! simply stored with the seat; who may see them is decided only when a document is rendered
+//! ([`super::view`]).
+//!
+//! The table also keeps one rendered document, the bet request's: each mutator below changes
+//! the model and writes the same change into that document in the same call, so opening a
+//! request costs no render, only showing the receiver's hole cards and the three betting
+//! keys. The rules never read the document back; the fields are private so that no change
+//! can bypass it (a property test compares it with a fresh render at every request).
 
-use shared::{Card, Chips, PlayerStatus, Seat};
+use super::view::{self, Stamp};
+use shared::{Card, Chips, GameState, PlayerStatus, Seat};
 
 /// A seat's hole cards this hand: none, or the cards dealt so far (at most two).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,7 +70,7 @@ pub(crate) struct SeatState {
 
 impl SeatState {
     /// A player sitting down with `stack` chips.
-    pub(crate) fn new(name: String, stack: Chips, version: &str) -> SeatState {
+    fn new(name: String, stack: Chips, version: &str) -> SeatState {
         SeatState {
             name,
             stack,
@@ -91,31 +98,266 @@ impl SeatState {
     }
 }
 
-/// The table: seats, board and the chips in the middle.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The hand-wide keys of a document: which hand, its blinds and button.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct HandHeader {
+    /// The hand's number.
+    pub round: u64,
+    /// The button.
+    pub button: Seat,
+    /// The small blind.
+    pub small_blind: Chips,
+    /// The big blind.
+    pub big_blind: Chips,
+}
+
+/// The table: seats, board and the chips in the middle, with the bet request's document.
+#[derive(Debug, Clone)]
 pub(crate) struct Table {
-    /// The tournament's id (24 hex digits).
-    pub tournament_id: String,
-    /// This game's id (24 hex digits).
-    pub game_id: String,
-    /// Every seat, in seat order.
-    pub seats: Vec<SeatState>,
-    /// The community cards dealt so far.
-    pub board: Vec<Card>,
-    /// The sum of all bets.
-    pub pot: Chips,
-    /// The largest bet.
-    pub current_buy_in: Chips,
+    tournament_id: String,
+    game_id: String,
+    seats: Vec<SeatState>,
+    board: Vec<Card>,
+    pot: Chips,
+    current_buy_in: Chips,
+    header: HandHeader,
+    /// Counts every change (with `texts`, it names a table state for kept documents).
+    changes: u64,
+    /// Names the ids, names and versions this table shows now (see [`view::Document`]).
+    texts: Stamp,
+    /// The bet request's document, written by every mutator.
+    request: GameState,
+    /// The seat whose hole cards `request` shows.
+    request_cards_of: Option<Seat>,
 }
 
 impl Table {
+    /// Seats the players, each with `stack` chips and version `version`.
+    pub(crate) fn new(
+        tournament_id: String,
+        game_id: String,
+        names: Vec<String>,
+        stack: Chips,
+        version: &str,
+        header: HandHeader,
+    ) -> Table {
+        let mut table = Table {
+            tournament_id,
+            game_id,
+            seats: names
+                .into_iter()
+                .map(|name| SeatState::new(name, stack, version))
+                .collect(),
+            board: Vec::with_capacity(5),
+            pot: Chips::ZERO,
+            current_buy_in: Chips::ZERO,
+            header,
+            changes: 0,
+            texts: Stamp::new(),
+            request: view::empty_document(),
+            request_cards_of: None,
+        };
+        table.render_request_whole();
+        table
+    }
+
+    /// Renders the request document from scratch (at setup only: every later change is
+    /// written by its mutator).
+    fn render_request_whole(&mut self) {
+        let mut request = std::mem::replace(&mut self.request, view::empty_document());
+        view::render(self, 0, None, view::Texts::Refresh, &mut request);
+        self.request = request;
+        self.request_cards_of = None;
+    }
+
+    /// The tournament's id.
+    pub(crate) fn tournament_id(&self) -> &str {
+        &self.tournament_id
+    }
+
+    /// This game's id.
+    pub(crate) fn game_id(&self) -> &str {
+        &self.game_id
+    }
+
+    /// Every seat, in seat order.
+    pub(crate) fn seats(&self) -> &[SeatState] {
+        &self.seats
+    }
+
     /// The seat at `seat` (callers pass seats of this table).
     pub(crate) fn seat(&self, seat: Seat) -> &SeatState {
         &self.seats[seat.index()]
     }
 
-    /// The seat at `seat`, to change it.
-    pub(crate) fn seat_mut(&mut self, seat: Seat) -> &mut SeatState {
-        &mut self.seats[seat.index()]
+    /// The community cards dealt so far.
+    pub(crate) fn board(&self) -> &[Card] {
+        &self.board
+    }
+
+    /// The sum of all bets.
+    pub(crate) fn pot(&self) -> Chips {
+        self.pot
+    }
+
+    /// The largest bet.
+    pub(crate) fn current_buy_in(&self) -> Chips {
+        self.current_buy_in
+    }
+
+    /// The hand's number, blinds and button.
+    pub(crate) fn header(&self) -> HandHeader {
+        self.header
+    }
+
+    /// The change count (see [`view::Document`]).
+    pub(crate) fn changes(&self) -> u64 {
+        self.changes
+    }
+
+    /// The texts stamp (see [`view::Document`]).
+    pub(crate) fn texts(&self) -> u64 {
+        self.texts.value()
+    }
+
+    /// The bet request's document, as last opened by [`Table::open_request`].
+    pub(crate) fn request(&self) -> &GameState {
+        &self.request
+    }
+
+    /// Changes one seat with `change`, then writes the seat's numbers into the document.
+    pub(crate) fn update_seat(&mut self, seat: Seat, change: impl FnOnce(&mut SeatState)) {
+        let index = seat.index();
+        if let Some(state) = self.seats.get_mut(index) {
+            change(state);
+            if let Some(player) = self.request.players.get_mut(index) {
+                view::write_numbers(player, state);
+            }
+            self.changes += 1;
+        }
+    }
+
+    /// Changes every seat with `change`, then writes their numbers into the document.
+    pub(crate) fn update_each_seat(&mut self, mut change: impl FnMut(Seat, &mut SeatState)) {
+        for (index, (state, player)) in self
+            .seats
+            .iter_mut()
+            .zip(&mut self.request.players)
+            .enumerate()
+        {
+            change(Seat(index), state);
+            view::write_numbers(player, state);
+        }
+        self.changes += 1;
+    }
+
+    /// Sets the pot and `current_buy_in`.
+    pub(crate) fn set_pot(&mut self, pot: Chips, current_buy_in: Chips) {
+        self.pot = pot;
+        self.current_buy_in = current_buy_in;
+        self.request.pot = pot;
+        self.request.current_buy_in = current_buy_in;
+        self.changes += 1;
+    }
+
+    /// Sets the pot and `current_buy_in` from the seats' bets (after chips left the pot).
+    pub(crate) fn recount_pot(&mut self) {
+        let (pot, largest) = self
+            .seats
+            .iter()
+            .fold((Chips::ZERO, Chips::ZERO), |(pot, largest), seat| {
+                (pot + seat.bet, largest.max(seat.bet))
+            });
+        self.set_pot(pot, largest);
+    }
+
+    /// Deals a community card.
+    pub(crate) fn deal_board(&mut self, card: Card) {
+        self.board.push(card);
+        self.request.community_cards.push(card);
+        self.changes += 1;
+    }
+
+    /// Deals `seat` a hole card (documents show it only to the receivers allowed to see it).
+    pub(crate) fn deal_hole_card(&mut self, seat: Seat, card: Card) {
+        if let Some(state) = self.seats.get_mut(seat.index()) {
+            state.hole_cards.deal(card);
+            self.changes += 1;
+        }
+    }
+
+    /// Clears the board, the pot and every seat's hand for a new hand; a seat without chips
+    /// is `out`, every other `active`. Returns the players dealt in.
+    pub(crate) fn start_hand(&mut self, header: HandHeader) -> usize {
+        self.header = header;
+        self.board.clear();
+        self.request.community_cards.clear();
+        self.hide_request_cards();
+        view::write_header(&mut self.request, header, self.seats.len());
+        let mut in_hand = 0;
+        self.update_each_seat(|_, seat| {
+            seat.hole_cards = HoleCards::EMPTY;
+            seat.amount_won = Chips::ZERO;
+            seat.bet = Chips::ZERO;
+            seat.status = if seat.stack.is_zero() {
+                PlayerStatus::Out
+            } else {
+                in_hand += 1;
+                PlayerStatus::Active
+            };
+        });
+        self.set_pot(Chips::ZERO, Chips::ZERO);
+        in_hand
+    }
+
+    /// Sets the hand-wide keys before the first hand (a table started mid-tournament).
+    pub(crate) fn set_header(&mut self, header: HandHeader) {
+        self.header = header;
+        view::write_header(&mut self.request, header, self.seats.len());
+        self.changes += 1;
+    }
+
+    /// Sets `seat`'s version (a text: kept documents copy the texts again).
+    pub(crate) fn set_version(&mut self, seat: Seat, version: String) {
+        if let Some(state) = self.seats.get_mut(seat.index()) {
+            if let Some(player) = self.request.players.get_mut(seat.index()) {
+                view::set_string(&mut player.version, &version);
+            }
+            state.version = version;
+            self.texts = Stamp::new();
+            self.changes += 1;
+        }
+    }
+
+    /// Makes the document `seat`'s bet request: its hole cards (and no one else's) and the
+    /// betting keys.
+    pub(crate) fn open_request(&mut self, seat: Seat, minimum_raise: Chips, bet_index: u64) {
+        if self.request_cards_of != Some(seat) {
+            let spare = self.hide_request_cards();
+            if let (Some(player), Some(state)) = (
+                self.request.players.get_mut(seat.index()),
+                self.seats.get(seat.index()),
+            ) {
+                view::show_cards_of(player, state, spare);
+                self.request_cards_of = Some(seat);
+            }
+        }
+        view::write_betting(
+            &mut self.request,
+            Some(view::Betting {
+                in_action: seat,
+                minimum_raise,
+                bet_index,
+            }),
+        );
+    }
+
+    /// Hides the hole cards the document shows, returning their vector for reuse.
+    fn hide_request_cards(&mut self) -> Option<Vec<Card>> {
+        let shown = self.request_cards_of.take()?;
+        self.request
+            .players
+            .get_mut(shown.index())
+            .and_then(|player| player.hole_cards.take())
     }
 }

@@ -221,7 +221,9 @@ mod tests {
         let evaluator = BoardEvaluator::new(&parse_cards(board).unwrap());
         let mut strengths = [None; MAX_SEATS];
         for (seat, hole) in hands {
-            strengths[*seat] = evaluator.strength(&parse_cards(hole).unwrap());
+            strengths[*seat] = evaluator
+                .made_hand(&parse_cards(hole).unwrap())
+                .map(|made| made.strength);
         }
         PotInput {
             bets: all_bets,

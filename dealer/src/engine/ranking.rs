@@ -18,8 +18,10 @@
 //! chips ranks higher).
 
 use super::seat_buf::SeatBuf;
-use crate::result::{BanRecord, WarningRecord};
-use shared::{Chips, Seat};
+use super::{Game, Phase, Step};
+use crate::event::{EliminationReason, GameEndReason, GameEvent, SeatList};
+use crate::result::{BanRecord, GameResult, WarningRecord};
+use shared::{Chips, PlayerStatus, Seat};
 
 /// Seats in the spec's tie order: starting at the first seat after `button` whose stack is
 /// not zero (or right after the button when nobody has chips), once around the table.
@@ -106,6 +108,76 @@ impl Standing {
         self.eliminated_in_round[index] = Some(round);
         self.banned_this_hand &= !(1 << index);
         self.remaining = self.remaining.saturating_sub(1);
+    }
+}
+
+impl Game {
+    /// Ranks the survivors, builds the result and emits `GameEnded`.
+    pub(super) fn end_game(&mut self, reason: GameEndReason) -> Option<Step> {
+        let stacks: SeatList<Chips> = self.table.seats().iter().map(|p| p.stack).collect();
+        let survivors = (0..self.seat_count)
+            .filter(|&index| self.standing.places[index].is_none())
+            .fold(0u32, |mask, index| mask | 1 << index);
+        let order = survivor_order(survivors, &stacks, self.hand.button);
+        for (position, seat) in order.iter().enumerate() {
+            self.standing.places[seat.index()] = Some(position + 1);
+        }
+        let places: Vec<usize> = self
+            .standing
+            .places
+            .iter()
+            .map(|place| place.unwrap_or(self.seat_count))
+            .collect();
+        let mut ranking: Vec<Seat> = (0..self.seat_count).map(Seat).collect();
+        ranking.sort_by_key(|seat| places[seat.index()]);
+        let result = GameResult {
+            tournament_id: self.table.tournament_id().to_owned(),
+            game_id: self.table.game_id().to_owned(),
+            seed: self.seed,
+            players: self.table.seats().iter().map(|p| p.name.clone()).collect(),
+            points: places
+                .iter()
+                .map(|&place| crate::result::points_for_place(place))
+                .collect(),
+            places,
+            ranking: ranking.clone(),
+            hands_played: self.hands_played,
+            ended_by: reason,
+            bans: self.standing.bans.clone(),
+            warnings: self.standing.warnings.clone(),
+            final_stacks: stacks.to_vec(),
+            eliminated_in_round: self.standing.eliminated_in_round.clone(),
+            chips_banned: self.standing.chips_banned,
+            chips_discarded: self.standing.chips_discarded,
+        };
+        self.result = Some(result);
+        self.phase = Phase::Finished;
+        self.emit(GameEvent::GameEnded {
+            reason,
+            ranking: ranking.into_iter().collect(),
+        })
+    }
+
+    /// Queues a `PlayerEliminated` for `seat` at the next free place.
+    pub(super) fn queue_elimination(
+        &mut self,
+        seat: Seat,
+        place: usize,
+        reason: EliminationReason,
+    ) {
+        self.queue.push_back(GameEvent::PlayerEliminated {
+            seat,
+            round: self.hand.round,
+            place,
+            reason,
+        });
+    }
+
+    /// A player's elimination (queued when its hand ended): `out`, with its place.
+    pub(super) fn apply_elimination(&mut self, seat: Seat, round: u64, place: usize) {
+        self.table
+            .update_seat(seat, |player| player.status = PlayerStatus::Out);
+        self.standing.eliminate(seat, round, place);
     }
 }
 

@@ -23,15 +23,20 @@ impl Game {
                 .unwrap_or(self.hand.small_blind_seat),
             odd_chips: self.config.odd_chips,
         };
-        let board = &self.table.board;
+        let board = self.table.board();
         let evaluator =
             (board.len() == 5 && self.hand.in_hand >= 2).then(|| BoardEvaluator::new(board));
-        for (index, player) in self.table.seats.iter().enumerate() {
+        let mut best_fives = [None; MAX_SEATS];
+        for (index, player) in self.table.seats().iter().enumerate() {
             input.bets[index] = player.bet;
             if player.status == PlayerStatus::Active {
                 input.in_hand |= 1 << index;
-                if let Some(evaluator) = &evaluator {
-                    input.strengths[index] = evaluator.strength(player.hole_cards.as_slice());
+                if let Some(made) = evaluator
+                    .as_ref()
+                    .and_then(|evaluator| evaluator.made_hand(player.hole_cards.as_slice()))
+                {
+                    input.strengths[index] = Some(made.strength);
+                    best_fives[index] = Some(made.best_five);
                 }
             }
         }
@@ -39,17 +44,16 @@ impl Game {
         let mut won = [Chips::ZERO; MAX_SEATS];
         {
             let queue = &mut self.queue;
-            let players = &self.table.seats;
+            let players = self.table.seats();
             let strengths = &input.strengths;
             pots::settle(&input, |payout| match payout {
                 Payout::Reveal(seat) => {
-                    if let (Some(pair), Some(strength), Some(evaluator)) = (
+                    // Only hands with a strength take part in an examination.
+                    if let (Some(pair), Some(strength), Some(best_five)) = (
                         players[seat.index()].hole_cards.pair(),
                         strengths[seat.index()],
-                        &evaluator,
+                        best_fives[seat.index()],
                     ) {
-                        // A hand with a strength is a full seven-card hand, so it evaluates.
-                        let best_five = evaluator.best_five(&pair).unwrap_or([pair[0]; 5]);
                         queue.push_back(GameEvent::HandRevealed {
                             seat,
                             cards: pair,
@@ -85,7 +89,7 @@ impl Game {
         }
 
         let mut stacks_after = [Chips::ZERO; MAX_SEATS];
-        for ((after, player), won) in stacks_after.iter_mut().zip(&self.table.seats).zip(won) {
+        for ((after, player), won) in stacks_after.iter_mut().zip(self.table.seats()).zip(won) {
             *after = player.stack + won;
         }
         let stacks_after = &stacks_after[..self.seat_count];
@@ -97,7 +101,7 @@ impl Game {
 
         let busted = self
             .table
-            .seats
+            .seats()
             .iter()
             .enumerate()
             .filter(|(index, player)| {
@@ -116,5 +120,52 @@ impl Game {
             place = place.saturating_sub(1);
         }
         self.phase = Phase::Settled;
+    }
+
+    /// Applies a showdown event (see [`Game::apply`](super::Game)).
+    pub(super) fn apply_showdown(&mut self, event: &GameEvent) {
+        match event {
+            GameEvent::HandRevealed { seat, .. } => self.hand.revealed |= 1 << seat.index(),
+            GameEvent::PotAwarded {
+                level,
+                shares,
+                discarded,
+                ..
+            } => {
+                // One pass: every bet gives up to `level`, the winners are paid, and a player
+                // left without chips is out (so every snapshot validates).
+                self.table.update_each_seat(|seat, player| {
+                    player.bet -= player.bet.min(*level);
+                    for share in shares.iter().filter(|share| share.seat == seat) {
+                        player.stack += share.amount;
+                        player.amount_won += share.amount;
+                    }
+                    if player.total_chips().is_zero() {
+                        player.status = PlayerStatus::Out;
+                    }
+                });
+                self.table.recount_pot();
+                self.standing.chips_discarded += *discarded;
+            }
+            GameEvent::ChipsReturned { seat, amount } => {
+                self.table.update_seat(*seat, |player| {
+                    player.bet = player.bet.saturating_sub(*amount);
+                    player.stack += *amount;
+                    player.amount_won += *amount;
+                });
+                self.after_payout();
+            }
+            _ => {}
+        }
+    }
+
+    /// Keeps `pot`, `current_buy_in` and statuses consistent after chips left the pot.
+    fn after_payout(&mut self) {
+        self.table.update_each_seat(|_, player| {
+            if player.total_chips().is_zero() {
+                player.status = PlayerStatus::Out;
+            }
+        });
+        self.table.recount_pot();
     }
 }

@@ -12,14 +12,14 @@ use super::{Game, Phase};
 use crate::event::{Blind, GameEndReason, GameEvent, SeatList};
 use rand::seq::SliceRandom;
 use shared::rules::{BetAction, BetReading};
-use shared::{Chips, PlayerStatus, Seat, Street};
+use shared::{Chips, Seat, Street};
 
 impl Game {
     /// The first seat after `from` (clockwise, `from` excluded) whose player has chips.
     pub(super) fn next_seat_with_chips(&self, from: Seat) -> Option<Seat> {
         (1..=self.seat_count)
             .map(|step| from.plus(step, self.seat_count))
-            .find(|seat| !self.table.seats[seat.index()].total_chips().is_zero())
+            .find(|seat| !self.table.seat(*seat).total_chips().is_zero())
     }
 
     /// Visits from `from` to `to` going clockwise (0 when they are the same seat).
@@ -31,7 +31,7 @@ impl Game {
     pub(super) fn start_hand(&mut self) -> Option<crate::engine::Step> {
         let with_chips = self
             .table
-            .seats
+            .seats()
             .iter()
             .filter(|player| !player.total_chips().is_zero())
             .count();
@@ -77,12 +77,12 @@ impl Game {
         hand.next_card = hand.deck.len() - needed;
         hand.dealt_in = (0..self.seat_count)
             .map(|step| small_blind_seat.plus(step, self.seat_count))
-            .filter(|seat| !self.table.seats[seat.index()].total_chips().is_zero())
+            .filter(|seat| !self.table.seat(*seat).total_chips().is_zero())
             .collect();
         if let Some(preset) = self.preset.take() {
             self.place_preset_cards(&preset);
         }
-        let stacks: SeatList<Chips> = self.table.seats.iter().map(|p| p.stack).collect();
+        let stacks: SeatList<Chips> = self.table.seats().iter().map(|p| p.stack).collect();
         self.phase = Phase::DealHole(0);
         self.emit(GameEvent::HandStarted {
             round,
@@ -119,24 +119,9 @@ impl Game {
     }
 
     /// Resets the document for the hand set up by `start_hand`.
-    pub(super) fn apply_hand_started(&mut self) {
+    fn apply_hand_started(&mut self) {
+        let in_hand = self.table.start_hand(self.hand.header());
         let hand = &mut self.hand;
-        let table = &mut self.table;
-        table.board.clear();
-        table.current_buy_in = Chips::ZERO;
-        table.pot = Chips::ZERO;
-        let mut in_hand = 0;
-        for player in &mut table.seats {
-            player.hole_cards = super::model::HoleCards::EMPTY;
-            player.amount_won = Chips::ZERO;
-            player.bet = Chips::ZERO;
-            player.status = if player.stack.is_zero() {
-                PlayerStatus::Out
-            } else {
-                in_hand += 1;
-                PlayerStatus::Active
-            };
-        }
         hand.in_hand = in_hand;
         hand.revealed = 0;
         hand.street = Street::Preflop;
@@ -178,7 +163,7 @@ impl Game {
                 Phase::Betting,
             ),
         };
-        let stack = self.table.seats[seat.index()].stack;
+        let stack = self.table.seat(seat).stack;
         let amount = nominal.min(stack);
         self.phase = next;
         self.emit(GameEvent::BlindPosted {
@@ -186,30 +171,33 @@ impl Game {
             blind,
             amount,
             all_in: amount == stack,
-            pot_after: self.table.pot + amount,
+            pot_after: self.table.pot() + amount,
         })
     }
 
     /// A blind moves chips like a bet and updates `minimum_raise` and the last aggressor like
     /// any other action (spec §4, §5).
-    pub(super) fn apply_blind(&mut self, seat: Seat, blind: Blind, amount: Chips) {
+    fn apply_blind(&mut self, seat: Seat, blind: Blind, amount: Chips) {
         let context = self.bet_context(seat);
-        let player = self.table.seat_mut(seat);
         let reading = BetReading {
-            action: if amount == player.stack {
+            action: if amount == context.stack {
                 BetAction::AllIn
             } else {
                 BetAction::Raise
             },
             put_in: amount,
         };
-        player.stack -= amount;
-        player.bet += amount;
+        self.table.update_seat(seat, |player| {
+            player.stack -= amount;
+            player.bet += amount;
+        });
         if reading.new_bet(&context) > context.current_buy_in {
             self.hand.last_aggressor = Some(seat);
         }
-        self.table.pot += amount;
-        self.table.current_buy_in = reading.new_current_buy_in(&context);
+        self.table.set_pot(
+            self.table.pot() + amount,
+            reading.new_current_buy_in(&context),
+        );
         self.hand.minimum_raise = reading.new_minimum_raise(&context);
         self.hand.visits = match blind {
             Blind::Small => 1,
@@ -219,7 +207,7 @@ impl Game {
 
     /// A street's betting is over (or there was none): deal the next street, or pay.
     pub(super) fn street_over(&mut self) {
-        let board = self.table.board.len();
+        let board = self.table.board().len();
         let decided = self.hand.in_hand < 2;
         if board >= 5 || (decided && !self.config.deal_out_board) {
             self.settle();
@@ -256,17 +244,33 @@ impl Game {
     pub(super) fn street_dealt(&mut self) {
         let can_act = self
             .table
-            .seats
+            .seats()
             .iter()
             .filter(|player| player.can_act())
             .count();
         if self.hand.in_hand >= 2 && can_act >= 2 {
-            let street =
-                Street::from_community_card_count(self.table.board.len()).unwrap_or(Street::River);
+            let street = Street::from_community_card_count(self.table.board().len())
+                .unwrap_or(Street::River);
             self.start_street(street);
             self.phase = Phase::Betting;
         } else {
             self.phase = Phase::StreetOver;
+        }
+    }
+
+    /// Applies a dealing event (see [`Game::apply`](super::Game)).
+    pub(super) fn apply_dealing(&mut self, event: &GameEvent) {
+        match event {
+            GameEvent::HandStarted { .. } => self.apply_hand_started(),
+            GameEvent::HoleCardDealt { seat, card } => self.table.deal_hole_card(*seat, *card),
+            GameEvent::BlindPosted {
+                seat,
+                amount,
+                blind,
+                ..
+            } => self.apply_blind(*seat, *blind, *amount),
+            GameEvent::CommunityCardDealt { card, .. } => self.table.deal_board(*card),
+            _ => {}
         }
     }
 }

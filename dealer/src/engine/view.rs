@@ -6,8 +6,9 @@
 //! and reuses its strings and vectors, so a hot loop that keeps one document allocates
 //! (almost) nothing per request.
 
+use super::model::{HandHeader, SeatState, Table};
 use super::{Game, Phase, UnknownSeat};
-use shared::{Chips, GameState, PlayerState, PlayerStatus, Seat};
+use shared::{Card, Chips, GameState, PlayerState, PlayerStatus, Seat};
 use std::sync::atomic::{AtomicU64, Ordering};
 use thiserror::Error;
 
@@ -98,6 +99,11 @@ impl Stamp {
         static NEXT: AtomicU64 = AtomicU64::new(0);
         Stamp(NEXT.fetch_add(1, Ordering::Relaxed))
     }
+
+    /// Its value.
+    pub(super) fn value(&self) -> u64 {
+        self.0
+    }
 }
 
 impl Clone for Stamp {
@@ -108,7 +114,7 @@ impl Clone for Stamp {
 
 /// Whether a render copies the texts (ids, names, versions) or keeps those in the document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Texts {
+pub(super) enum Texts {
     /// The document already holds this table's current texts.
     Keep,
     /// Copy them (compared first, so an equal text costs no write).
@@ -117,44 +123,13 @@ enum Texts {
 
 /// The betting keys of a bet request.
 #[derive(Debug, Clone, Copy)]
-struct Betting {
-    in_action: Seat,
-    minimum_raise: Chips,
-    bet_index: u64,
-}
-
-/// What the engine's bet-request document holds beyond the per-seat numbers.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(super) struct RequestMarks {
-    /// It holds the current ids, names and versions.
-    texts_current: bool,
-    /// The hand it was last rendered for: its board, blinds and button.
-    round: Option<u64>,
-    /// The seat whose hole cards it shows.
-    cards_of: Option<Seat>,
-    /// Bit per seat whose numbers changed since it was last written.
-    dirty: u32,
-}
-
-impl RequestMarks {
-    /// Notes which seats' numbers `event` changes. Only a bet or a ban can come between two
-    /// requests of one hand and each changes one seat; any other event marks every seat (a
-    /// new hand renders whole anyway).
-    pub(super) fn changed(&mut self, event: &crate::event::GameEvent) {
-        use crate::event::GameEvent;
-        self.dirty |= match event {
-            GameEvent::BetPlaced { seat, .. } | GameEvent::Banned { seat, .. } => 1 << seat.index(),
-            GameEvent::AnswerForgiven { .. }
-            | GameEvent::CommunityCardDealt { .. }
-            | GameEvent::HandRevealed { .. } => 0,
-            _ => u32::MAX,
-        };
-    }
-
-    /// Notes that `seat`'s numbers changed outside an event (its `time_used`).
-    pub(super) fn seat_changed(&mut self, seat: Seat) {
-        self.dirty |= 1 << seat.index();
-    }
+pub(super) struct Betting {
+    /// The receiver.
+    pub in_action: Seat,
+    /// The smallest raise.
+    pub minimum_raise: Chips,
+    /// Visits so far on this street.
+    pub bet_index: u64,
 }
 
 /// A document to render into; every field is overwritten by the first render.
@@ -190,7 +165,7 @@ fn set_text(slot: &mut Option<String>, value: &str) {
 }
 
 /// Sets `text` to `value`; a compare is cheaper than a copy, and names rarely change.
-fn set_string(text: &mut String, value: &str) {
+pub(super) fn set_string(text: &mut String, value: &str) {
     if text != value {
         text.clear();
         text.push_str(value);
@@ -205,36 +180,38 @@ impl Game {
     /// open, or a seat outside the table.
     pub fn render(&self, view: View, out: &mut GameState) -> Result<(), ViewError> {
         let (cards_shown, betting) = self.view_parts(view)?;
-        self.render_into(cards_shown, betting, out);
+        render(&self.table, cards_shown, betting, Texts::Refresh, out);
         Ok(())
     }
 
     /// Renders `view` into a kept [`Document`]: like [`Game::render`], but a document this
-    /// game rendered before keeps its texts instead of comparing them again.
+    /// game rendered before keeps its texts instead of comparing them again, and one rendered
+    /// since the last change of the table only has its hole cards and betting keys changed.
     ///
     /// # Errors
     /// As [`Game::render`]; the document is left as it was.
     pub fn render_document(&self, view: View, document: &mut Document) -> Result<(), ViewError> {
         let (cards_shown, betting) = self.view_parts(view)?;
-        let stamp = self.texts_stamp.0;
+        let stamp = self.table.texts();
+        let changes = self.table.changes();
         let state = &mut document.state;
         if document.texts == Some(stamp)
-            && document.changes == self.changes
-            && state.players.len() == self.table.seats.len()
+            && document.changes == changes
+            && state.players.len() == self.table.seats().len()
         {
             // The seats and board are as last rendered: only the view's cards may differ.
             show_cards(&self.table, document.cards_shown, cards_shown, state);
-            write_hand(&self.table, &self.hand, betting, state);
+            write_betting(state, betting);
         } else {
             let texts = if document.texts == Some(stamp) {
                 Texts::Keep
             } else {
                 Texts::Refresh
             };
-            render(&self.table, &self.hand, cards_shown, betting, texts, state);
+            render(&self.table, cards_shown, betting, texts, state);
         }
         document.texts = Some(stamp);
-        document.changes = self.changes;
+        document.changes = changes;
         document.cards_shown = cards_shown;
         Ok(())
     }
@@ -246,7 +223,12 @@ impl Game {
                 let Phase::AwaitingAnswer(seat) = self.phase else {
                     return Err(ViewError::NoBetRequest);
                 };
-                Ok((1 << seat.index(), Some(self.betting(seat))))
+                let betting = Betting {
+                    in_action: seat,
+                    minimum_raise: self.hand.minimum_raise,
+                    bet_index: self.hand.visits,
+                };
+                Ok((1 << seat.index(), Some(betting)))
             }
             View::Showdown(seat) => {
                 if self.phase != Phase::ShowdownOpen {
@@ -276,15 +258,16 @@ impl Game {
         Ok(out)
     }
 
-    /// The document for the pending [`super::Step::BetRequest`] ([`View::BetRequest`]),
-    /// rendered once when the request opened. `None` when no bet request is pending.
+    /// The document for the pending [`super::Step::BetRequest`] ([`View::BetRequest`]):
+    /// borrowed, no copy per request (the engine keeps it up to date as the table changes).
+    /// `None` when no bet request is pending.
     pub fn bet_request_state(&self) -> Option<&GameState> {
-        matches!(self.phase, Phase::AwaitingAnswer(_)).then_some(&self.request)
+        matches!(self.phase, Phase::AwaitingAnswer(_)).then_some(self.table.request())
     }
 
     /// [`View::Showdown`] for `seat` as a new document; `None` when no showdown is open or
-    /// `seat` is not at the table. A loop over receivers renders into one document with
-    /// [`Game::render`] instead.
+    /// `seat` is not at the table. A loop over receivers renders into kept [`Document`]s with
+    /// [`Game::render_document`] instead.
     pub fn showdown_state(&self, seat: Seat) -> Option<GameState> {
         self.document(View::Showdown(seat)).ok()
     }
@@ -292,14 +275,14 @@ impl Game {
     /// [`View::Viewer`] as a new document.
     pub fn viewer_state(&self) -> GameState {
         let mut out = empty_document();
-        self.render_into(u32::MAX, None, &mut out);
+        render(&self.table, u32::MAX, None, Texts::Refresh, &mut out);
         out
     }
 
     /// [`View::Public`] as a new document.
     pub fn public_state(&self) -> GameState {
         let mut out = empty_document();
-        self.render_into(0, None, &mut out);
+        render(&self.table, 0, None, Texts::Refresh, &mut out);
         out
     }
 
@@ -307,155 +290,59 @@ impl Game {
     /// may see them.
     pub fn hole_cards(&self, seat: Seat) -> &[shared::Card] {
         self.table
-            .seats
+            .seats()
             .get(seat.index())
             .map_or(&[], |player| player.hole_cards.as_slice())
     }
 
     /// The community cards dealt so far this hand.
     pub fn board(&self) -> &[shared::Card] {
-        &self.table.board
+        self.table.board()
     }
 
     /// `seat`'s chips behind (not in the pot); `None` for a seat not at the table.
     pub fn stack(&self, seat: Seat) -> Option<Chips> {
         self.table
-            .seats
+            .seats()
             .get(seat.index())
             .map(|player| player.stack)
     }
 
     /// The tournament's id (24 lowercase hex digits).
     pub fn tournament_id(&self) -> &str {
-        &self.table.tournament_id
+        self.table.tournament_id()
     }
 
     /// This game's id (24 lowercase hex digits).
     pub fn game_id(&self) -> &str {
-        &self.table.game_id
-    }
-
-    /// Brings the pending bet request's document up to date (after a change it shows),
-    /// writing only what can have changed since the last request.
-    ///
-    /// The old engine presented one document and changed it in place; this keeps that cost.
-    /// Within a hand names, ids, versions, blinds, button and round stay put, hole cards are
-    /// all dealt before the first request and the board only grows, so a request of the same
-    /// hand copies the numbers of the seats that changed (usually the one that last acted), moves the one visible pair of hole cards when the
-    /// receiver changes, and appends new board cards. A new hand (or a changed version)
-    /// renders the document whole.
-    pub(super) fn rerender_request(&mut self) {
-        let Phase::AwaitingAnswer(seat) = self.phase else {
-            return;
-        };
-        let betting = self.betting(seat);
-        let marks = &mut self.request_marks;
-        let doc = &mut self.request;
-        let same_hand = marks.texts_current
-            && marks.round == Some(self.hand.round)
-            && doc.players.len() == self.table.seats.len()
-            && doc.community_cards.len() <= self.table.board.len();
-        if !same_hand {
-            let texts = if marks.texts_current {
-                Texts::Keep
-            } else {
-                Texts::Refresh
-            };
-            render(
-                &self.table,
-                &self.hand,
-                1 << seat.index(),
-                Some(betting),
-                texts,
-                doc,
-            );
-            *marks = RequestMarks {
-                texts_current: true,
-                round: Some(self.hand.round),
-                cards_of: Some(seat),
-                dirty: 0,
-            };
-            return;
-        }
-        // Visits only the marked seats (usually one): a loop over every seat cost more than
-        // the writes themselves.
-        let every_seat = ((1u64 << self.table.seats.len()) - 1) as u32;
-        for index in seat_bits(marks.dirty & every_seat) {
-            if let (Some(player), Some(state)) =
-                (doc.players.get_mut(index), self.table.seats.get(index))
-            {
-                write_numbers(player, state);
-            }
-        }
-        marks.dirty = 0;
-        if marks.cards_of != Some(seat) {
-            let spare = marks
-                .cards_of
-                .and_then(|previous| doc.players.get_mut(previous.index()))
-                .and_then(|previous| previous.hole_cards.take());
-            if let Some(player) = doc.players.get_mut(seat.index()) {
-                let cards = player
-                    .hole_cards
-                    .get_or_insert_with(|| spare.unwrap_or_else(|| Vec::with_capacity(2)));
-                cards.clear();
-                cards.extend_from_slice(self.table.seat(seat).hole_cards.as_slice());
-            }
-            marks.cards_of = Some(seat);
-        }
-        let shown = doc.community_cards.len();
-        if let Some(new_cards) = self.table.board.get(shown..) {
-            doc.community_cards.extend_from_slice(new_cards);
-        }
-        doc.current_buy_in = self.table.current_buy_in;
-        doc.pot = self.table.pot;
-        write_betting(doc, Some(betting));
-    }
-
-    fn betting(&self, seat: Seat) -> Betting {
-        Betting {
-            in_action: seat,
-            minimum_raise: self.hand.minimum_raise,
-            bet_index: self.hand.visits,
-        }
-    }
-
-    fn render_into(&self, cards_shown: u32, betting: Option<Betting>, out: &mut GameState) {
-        render(
-            &self.table,
-            &self.hand,
-            cards_shown,
-            betting,
-            Texts::Refresh,
-            out,
-        );
+        self.table.game_id()
     }
 }
 
 /// Writes the table into `out`: hole cards of the seats in `cards_shown` (bit per seat),
 /// betting keys when `betting` is given. Reuses `out`'s strings and card vectors: a card
 /// vector taken from a seat that is now hidden serves the next seat that is shown.
-fn render(
-    table: &super::model::Table,
-    hand: &super::HandProgress,
+pub(super) fn render(
+    table: &Table,
     cards_shown: u32,
     betting: Option<Betting>,
     texts: Texts,
     out: &mut GameState,
 ) {
-    let seat_count = table.seats.len();
-    let refresh = texts == Texts::Refresh || out.players.len() != seat_count;
+    let seats = table.seats();
+    let refresh = texts == Texts::Refresh || out.players.len() != seats.len();
     if refresh {
-        set_text(&mut out.tournament_id, &table.tournament_id);
-        set_text(&mut out.game_id, &table.game_id);
+        set_text(&mut out.tournament_id, table.tournament_id());
+        set_text(&mut out.game_id, table.game_id());
     }
-    out.players.truncate(seat_count);
-    let mut spare: Option<Vec<shared::Card>> = None;
+    out.players.truncate(seats.len());
+    let mut spare: Option<Vec<Card>> = None;
     for (index, player) in out.players.iter_mut().enumerate() {
         if cards_shown & (1 << index) == 0 && spare.is_none() {
             spare = player.hole_cards.take();
         }
     }
-    for (index, seat) in table.seats.iter().enumerate() {
+    for (index, seat) in seats.iter().enumerate() {
         if index == out.players.len() {
             out.players.push(PlayerState {
                 name: String::new(),
@@ -478,44 +365,45 @@ fn render(
         if cards_shown & (1 << index) == 0 {
             player.hole_cards = None;
         } else {
-            let cards = player
-                .hole_cards
-                .get_or_insert_with(|| spare.take().unwrap_or_else(|| Vec::with_capacity(2)));
-            cards.clear();
-            cards.extend_from_slice(seat.hole_cards.as_slice());
+            show_cards_of(player, seat, spare.take());
         }
         player.id = Seat(index);
     }
     out.community_cards.clear();
-    out.community_cards.extend_from_slice(&table.board);
-    write_hand(table, hand, betting, out);
+    out.community_cards.extend_from_slice(table.board());
+    write_header(out, table.header(), seats.len());
+    out.current_buy_in = table.current_buy_in();
+    out.pot = table.pot();
+    write_betting(out, betting);
 }
 
-/// The document's keys outside the seats and board: the hand, blinds, pot and betting.
-fn write_hand(
-    table: &super::model::Table,
-    hand: &super::HandProgress,
-    betting: Option<Betting>,
-    out: &mut GameState,
-) {
-    out.round = Some(hand.round);
-    out.small_blind = hand.small_blind;
-    out.big_blind = Some(hand.big_blind);
-    out.orbits = hand.round / table.seats.len().max(1) as u64;
-    out.dealer = hand.button;
-    out.current_buy_in = table.current_buy_in;
-    out.pot = table.pot;
-    write_betting(out, betting);
+/// The hand-wide keys: round, blinds, button and orbits.
+pub(super) fn write_header(out: &mut GameState, header: HandHeader, seat_count: usize) {
+    out.round = Some(header.round);
+    out.small_blind = header.small_blind;
+    out.big_blind = Some(header.big_blind);
+    out.orbits = header.round / seat_count.max(1) as u64;
+    out.dealer = header.button;
+}
+
+/// Shows `seat`'s hole cards in `player`, in `spare` (a vector taken from a hidden seat) when
+/// it has none yet.
+pub(super) fn show_cards_of(player: &mut PlayerState, seat: &SeatState, spare: Option<Vec<Card>>) {
+    let cards = player
+        .hole_cards
+        .get_or_insert_with(|| spare.unwrap_or_else(|| Vec::with_capacity(2)));
+    cards.clear();
+    cards.extend_from_slice(seat.hole_cards.as_slice());
 }
 
 /// Changes the hole cards shown from the seats in `was` to those in `now` (bit per seat),
 /// moving a hidden seat's card vector to a newly shown one.
-fn show_cards(table: &super::model::Table, was: u32, now: u32, out: &mut GameState) {
+fn show_cards(table: &Table, was: u32, now: u32, out: &mut GameState) {
     let changed = was ^ now;
     if changed == 0 {
         return;
     }
-    let mut spare: Option<Vec<shared::Card>> = None;
+    let mut spare: Option<Vec<Card>> = None;
     for index in seat_bits(changed & was) {
         if let Some(player) = out.players.get_mut(index) {
             let hidden = player.hole_cards.take();
@@ -523,11 +411,9 @@ fn show_cards(table: &super::model::Table, was: u32, now: u32, out: &mut GameSta
         }
     }
     for index in seat_bits(changed & now) {
-        if let (Some(player), Some(seat)) = (out.players.get_mut(index), table.seats.get(index)) {
-            let mut cards = spare.take().unwrap_or_else(|| Vec::with_capacity(2));
-            cards.clear();
-            cards.extend_from_slice(seat.hole_cards.as_slice());
-            player.hole_cards = Some(cards);
+        if let (Some(player), Some(seat)) = (out.players.get_mut(index), table.seats().get(index)) {
+            player.hole_cards = None;
+            show_cards_of(player, seat, spare.take());
         }
     }
 }
@@ -545,7 +431,7 @@ fn seat_bits(mut bits: u32) -> impl Iterator<Item = usize> {
 }
 
 /// The numbers of a seat that change during a hand.
-fn write_numbers(player: &mut PlayerState, seat: &super::model::SeatState) {
+pub(super) fn write_numbers(player: &mut PlayerState, seat: &SeatState) {
     player.stack = seat.stack;
     player.status = seat.status;
     player.bet = seat.bet;
@@ -554,7 +440,7 @@ fn write_numbers(player: &mut PlayerState, seat: &super::model::SeatState) {
 }
 
 /// The three keys only a bet request has.
-fn write_betting(out: &mut GameState, betting: Option<Betting>) {
+pub(super) fn write_betting(out: &mut GameState, betting: Option<Betting>) {
     out.in_action = betting.map(|b| b.in_action);
     out.minimum_raise = betting.map(|b| b.minimum_raise);
     out.bet_index = betting.map(|b| b.bet_index);
