@@ -1,7 +1,8 @@
 //! In-process engine speed: six calling bots, every seat given its full `game_state`.
 //!
 //! Each bot reads `bet_request_state()` and answers `call_amount()`; after every hand the
-//! showdown document is rendered for all six seats into one kept `Document`. Games are restarted (new seed) as they end.
+//! showdown document is rendered for all six seats, one after the other, into one kept
+//! `Document`. Games are restarted (new seed) as they end.
 //! Criterion's throughput is in hands: `elem/s` is hands per second.
 //!
 //! For profiling on a busy machine, `ENGINE_BENCH_FIXED_HANDS=N` plays exactly N hands and

@@ -33,6 +33,13 @@ impl BoardEvaluator {
         BoardEvaluator(board.iter().fold(HandKey::EMPTY, |key, &card| key + card))
     }
 
+    /// The strength of `hole` with the board; `None` when that is not five to seven cards
+    /// (a dealt hand on a complete board always is).
+    pub(crate) fn strength(&self, hole: &[Card]) -> Option<Strength> {
+        let key = hole.iter().fold(self.0, |key, &card| key + card);
+        key.strength().ok().map(Strength)
+    }
+
     /// The strength of `hole` with the board and the five cards it plays (for a reveal),
     /// from one lookup; `None` when that is not five to seven cards (a dealt hand on a
     /// complete board always is).

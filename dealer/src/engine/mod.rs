@@ -5,14 +5,14 @@
 //!
 //! ```
 //! use dealer::config::GameConfig;
-//! use dealer::engine::{Game, GameSetup, SeatAnswer, Step, View};
+//! use dealer::engine::{Document, Game, GameSetup, SeatAnswer, Step, View};
 //! use shared::Seat;
 //!
 //! let setup = GameSetup::new(GameConfig::default(), vec!["Ann".into(), "Bob".into()], 7);
 //! let mut game = Game::new(setup).unwrap();
 //! loop {
 //!     match game.step() {
-//!         Step::Event(_event) => {} // observers: log it, snapshot game.viewer_state(), ...
+//!         Step::Event(_event) => {} // observers: log it, render View::Viewer, ...
 //!         Step::BetRequest { .. } => {
 //!             // Send the document to the player; here: always call.
 //!             let state = game.bet_request_state().unwrap();
@@ -21,9 +21,9 @@
 //!         }
 //!         Step::Showdown { .. } => {
 //!             // One document, rendered for each receiver in turn.
-//!             let mut document = game.public_state();
+//!             let mut document = Document::new();
 //!             for seat in 0..2 {
-//!                 game.render(View::Showdown(Seat(seat)), &mut document).unwrap();
+//!                 game.render_document(View::Showdown(Seat(seat)), &mut document).unwrap();
 //!             }
 //!         }
 //!         Step::Finished => break,
@@ -40,16 +40,28 @@
 //! # The model and the documents
 //!
 //! The engine keeps its own model of the table (`model.rs`: stacks, bets, statuses, every
-//! seat's hole cards, the board, the pot; hand bookkeeping such as the button, the blinds and
-//! the visit count beside it) and renders `game_state` documents from it for one receiver
-//! ([`View`], [`Game::render`] into a reused document): [`View::BetRequest`] shows only the
-//! receiver's hole cards and has `in_action`, `minimum_raise` and `bet_index` (rendered once
-//! when the request opens, borrowed through [`Game::bet_request_state`]);
-//! [`View::Showdown`] is the state after the pot is paid, with `amount_won`, revealed hands
-//! and the receiver's own cards (`[]` for a seat dealt nothing), and without the three
-//! betting keys; [`View::Viewer`] shows every player's cards, as the viewer log does;
-//! [`View::Public`] shows none.
+//! seat's hole cards, the board, the pot; hand bookkeeping such as the visit count and the
+//! last aggressor beside it) and renders `game_state` documents from it for one receiver
+//! ([`View`], [`Game::render`] into a reused document, [`Game::render_document`] into a kept
+//! [`Document`]): [`View::BetRequest`] shows only the receiver's hole cards and has
+//! `in_action`, `minimum_raise` and `bet_index`; [`View::Showdown`] is the state after the
+//! pot is paid, with `amount_won`, revealed hands and the receiver's own cards (`[]` for a
+//! seat dealt nothing), and without the three betting keys; [`View::Viewer`] shows every
+//! player's cards, as the viewer log does; [`View::Public`] shows none.
 //!
+//! The bet request is the hot path (one per visit), so the model keeps that one document
+//! rendered: every mutator of the model writes its change into it in the same call, and
+//! opening a request only shows the receiver's cards and sets the betting keys.
+//! [`Game::bet_request_state`] borrows it. The rules never read a document back.
+//!
+//! # The files
+//!
+//! Each file owns one part of the rulebook: the step logic and how its events change the
+//! table. `setup.rs` (seating, ids, a table taken over, preset cards), `table.rs` (button,
+//! blinds, dealing), `betting.rs` (visits, answers, bans), `showdown.rs` (evaluation, pots
+//! and reveals, from the pure loop in `pots.rs`), `ranking.rs` (eliminations, places, the
+//! result), `view.rs` (documents), `access.rs` (what callers read and record).
+
 //! # Evidence
 //!
 //! `dealer/tests/engine_captures.rs` replays the hands behind 13 real LIVE documents

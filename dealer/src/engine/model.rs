@@ -129,6 +129,9 @@ pub(crate) struct Table {
     request: GameState,
     /// The seat whose hole cards `request` shows.
     request_cards_of: Option<Seat>,
+    /// Every other seat's hole cards in wire form, ready to be moved into `request` (a
+    /// pointer swap, no copy) when that seat is asked.
+    request_hidden_cards: Vec<Vec<Card>>,
 }
 
 impl Table {
@@ -156,7 +159,11 @@ impl Table {
             texts: Stamp::new(),
             request: view::empty_document(),
             request_cards_of: None,
+            request_hidden_cards: Vec::new(),
         };
+        table.request_hidden_cards = (0..table.seats.len())
+            .map(|_| Vec::with_capacity(2))
+            .collect();
         table.render_request_whole();
         table
     }
@@ -282,6 +289,14 @@ impl Table {
     pub(crate) fn deal_hole_card(&mut self, seat: Seat, card: Card) {
         if let Some(state) = self.seats.get_mut(seat.index()) {
             state.hole_cards.deal(card);
+            let shown = self
+                .request
+                .players
+                .get_mut(seat.index())
+                .and_then(|player| player.hole_cards.as_mut());
+            if let Some(cards) = shown.or(self.request_hidden_cards.get_mut(seat.index())) {
+                cards.push(card);
+            }
             self.changes += 1;
         }
     }
@@ -293,6 +308,9 @@ impl Table {
         self.board.clear();
         self.request.community_cards.clear();
         self.hide_request_cards();
+        for cards in &mut self.request_hidden_cards {
+            cards.clear();
+        }
         view::write_header(&mut self.request, header, self.seats.len());
         let mut in_hand = 0;
         self.update_each_seat(|_, seat| {
@@ -333,12 +351,12 @@ impl Table {
     /// betting keys.
     pub(crate) fn open_request(&mut self, seat: Seat, minimum_raise: Chips, bet_index: u64) {
         if self.request_cards_of != Some(seat) {
-            let spare = self.hide_request_cards();
-            if let (Some(player), Some(state)) = (
+            self.hide_request_cards();
+            if let (Some(player), Some(cards)) = (
                 self.request.players.get_mut(seat.index()),
-                self.seats.get(seat.index()),
+                self.request_hidden_cards.get_mut(seat.index()),
             ) {
-                view::show_cards_of(player, state, spare);
+                player.hole_cards = Some(std::mem::take(cards));
                 self.request_cards_of = Some(seat);
             }
         }
@@ -352,12 +370,19 @@ impl Table {
         );
     }
 
-    /// Hides the hole cards the document shows, returning their vector for reuse.
-    fn hide_request_cards(&mut self) -> Option<Vec<Card>> {
-        let shown = self.request_cards_of.take()?;
-        self.request
+    /// Hides the hole cards the document shows (back with the hidden ones).
+    fn hide_request_cards(&mut self) {
+        let Some(shown) = self.request_cards_of.take() else {
+            return;
+        };
+        let cards = self
+            .request
             .players
             .get_mut(shown.index())
-            .and_then(|player| player.hole_cards.take())
+            .and_then(|player| player.hole_cards.take());
+        if let (Some(cards), Some(slot)) = (cards, self.request_hidden_cards.get_mut(shown.index()))
+        {
+            *slot = cards;
+        }
     }
 }

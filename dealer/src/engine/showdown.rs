@@ -1,7 +1,7 @@
 //! The end of a hand: evaluating hands, paying the pots with their reveals (the pure rule is
 //! in [`super::pots`]), and eliminating busted players (order in [`super::ranking`]).
 
-use super::hand_eval::BoardEvaluator;
+use super::hand_eval::{BoardEvaluator, MadeHand};
 use super::pots::{self, Payout, PotInput};
 use super::{ranking, Game, Phase};
 use crate::event::{EliminationReason, GameEvent, MAX_SEATS};
@@ -26,17 +26,12 @@ impl Game {
         let board = self.table.board();
         let evaluator =
             (board.len() == 5 && self.hand.in_hand >= 2).then(|| BoardEvaluator::new(board));
-        let mut best_fives = [None; MAX_SEATS];
         for (index, player) in self.table.seats().iter().enumerate() {
             input.bets[index] = player.bet;
             if player.status == PlayerStatus::Active {
                 input.in_hand |= 1 << index;
-                if let Some(made) = evaluator
-                    .as_ref()
-                    .and_then(|evaluator| evaluator.made_hand(player.hole_cards.as_slice()))
-                {
-                    input.strengths[index] = Some(made.strength);
-                    best_fives[index] = Some(made.best_five);
+                if let Some(evaluator) = &evaluator {
+                    input.strengths[index] = evaluator.strength(player.hole_cards.as_slice());
                 }
             }
         }
@@ -45,15 +40,22 @@ impl Game {
         {
             let queue = &mut self.queue;
             let players = self.table.seats();
-            let strengths = &input.strengths;
             pots::settle(&input, |payout| match payout {
                 Payout::Reveal(seat) => {
-                    // Only hands with a strength take part in an examination.
-                    if let (Some(pair), Some(strength), Some(best_five)) = (
-                        players[seat.index()].hole_cards.pair(),
-                        strengths[seat.index()],
-                        best_fives[seat.index()],
-                    ) {
+                    // Only hands with a strength take part in an examination; their best
+                    // five are found for the reveals only (most hands are never shown).
+                    let pair = players[seat.index()].hole_cards.pair();
+                    let made = pair.zip(evaluator.as_ref()).and_then(|(pair, evaluator)| {
+                        evaluator.made_hand(&pair).map(|made| (pair, made))
+                    });
+                    if let Some((
+                        pair,
+                        MadeHand {
+                            strength,
+                            best_five,
+                        },
+                    )) = made
+                    {
                         queue.push_back(GameEvent::HandRevealed {
                             seat,
                             cards: pair,

@@ -393,7 +393,10 @@ pub(super) fn show_cards_of(player: &mut PlayerState, seat: &SeatState, spare: O
         .hole_cards
         .get_or_insert_with(|| spare.unwrap_or_else(|| Vec::with_capacity(2)));
     cards.clear();
-    cards.extend_from_slice(seat.hole_cards.as_slice());
+    // Card by card: a slice copy of two cards would call `memcpy`.
+    for &card in seat.hole_cards.as_slice() {
+        cards.push(card);
+    }
 }
 
 /// Changes the hole cards shown from the seats in `was` to those in `now` (bit per seat),

@@ -3,7 +3,9 @@
 //! happened:
 //!
 //! - [`GameEvent`]s from the engine, delivered at the moment they happen, so an observer can
-//!   snapshot [`Game::viewer_state`] and get exactly the table of that moment;
+//!   render [`View::Viewer`](crate::engine::View) (or read [`Game`]'s accessors) and get
+//!   exactly the table of that moment; what happened is in the event itself (a reveal
+//!   carries the five cards that play);
 //! - [`Exchange`]s from the runner: one request sent to a player and what came back. For a
 //!   `bet_request`, the exchange comes first and the engine's reading of the answer
 //!   ([`GameEvent::BetPlaced`], [`GameEvent::Banned`] or [`GameEvent::AnswerForgiven`]) follows.
