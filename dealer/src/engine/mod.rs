@@ -31,9 +31,10 @@
 //! assert_eq!(result.points.iter().sum::<u32>(), 8);
 //! ```
 //!
-//! All randomness (the first button, every shuffle) comes from one ChaCha8 generator seeded
-//! with [`GameSetup::seed`]: the same seed and the same answers give the same events and the
-//! same documents, byte for byte.
+//! All randomness (the first button, every hand's cards) comes from ChaCha8 generators seeded
+//! with [`GameSetup::seed`] (the cards of hand `h` from the seed and `h` alone, see [`deck`]):
+//! the same seed and the same answers give the same events and the same documents, byte for
+//! byte.
 //!
 //! # The documents
 //!
@@ -87,10 +88,12 @@
 //! - **Documents for observers**: [`Game::viewer_state`] and [`Game::public_state`] never
 //!   carry `in_action`, `minimum_raise` or `bet_index` (LIVE viewer-log entries do not); the
 //!   flop comes one card per event, so a snapshot may show one or two board cards.
-//! - **Shuffling**: each hand starts from a fresh deck in a fixed order and draws only the
-//!   cards it can need (`2 × players + 5`) with a partial Fisher–Yates shuffle.
+//! - **Shuffling**: each hand's cards are a function of the seed and the hand number only,
+//!   two per seat position and five for the board, whoever has busted ([`deck`]); or they are
+//!   read from recorded decks ([`DeckSource::Recorded`]).
 
 mod betting;
+pub mod deck;
 mod hand_eval;
 mod pots;
 mod ranking;
@@ -109,6 +112,7 @@ use std::collections::VecDeque;
 use thiserror::Error;
 
 pub use crate::event::MAX_SEATS;
+pub use deck::{DeckError, DeckSource, RecordedDecks};
 
 /// The fewest players a sit'n'go can start with.
 pub const MIN_SEATS: usize = 2;
@@ -130,6 +134,8 @@ pub struct GameSetup {
     pub tournament_id: String,
     /// 24 lowercase hex digits, unique per game.
     pub game_id: String,
+    /// Where each hand's cards come from (drawn from `seed` unless recorded decks are given).
+    pub decks: DeckSource,
 }
 
 impl GameSetup {
@@ -145,6 +151,7 @@ impl GameSetup {
             seed,
             tournament_id: object_id(&mut id_rng),
             game_id: object_id(&mut id_rng),
+            decks: DeckSource::Seeded,
         }
     }
 }
@@ -258,6 +265,9 @@ pub enum SetupError {
     /// A [`TableStart`] button outside the table or on a seat without chips.
     #[error("the button cannot start on seat {0}: no such seat, or it has no chips")]
     BadButton(Seat),
+    /// Recorded decks that cannot deal to this table.
+    #[error("recorded decks: {0}")]
+    Decks(#[from] DeckError),
     /// The configuration is invalid.
     #[error("invalid configuration: {0}")]
     Config(#[from] ConfigError),
@@ -357,9 +367,8 @@ struct HandProgress {
     big_blind_seat: Seat,
     small_blind: Chips,
     big_blind: Chips,
-    /// The deck; cards are dealt from `deck[next_card..]`.
-    deck: [Card; 52],
-    next_card: usize,
+    /// The hand's cards, by seat position ([`deck`]).
+    deck: deck::HandDeck,
     /// Players dealt in, starting at the small blind (the hole-card order).
     dealt_in: seat_buf::SeatBuf,
     street: Street,
@@ -382,10 +391,6 @@ struct HandProgress {
 
 impl HandProgress {
     fn new() -> HandProgress {
-        let mut deck = [Card::new(shared::Rank::Two, shared::Suit::Spades); 52];
-        for (slot, card) in deck.iter_mut().zip(Card::deck()) {
-            *slot = card;
-        }
         HandProgress {
             round: 0,
             button: Seat(0),
@@ -393,8 +398,7 @@ impl HandProgress {
             big_blind_seat: Seat(0),
             small_blind: Chips::ZERO,
             big_blind: Chips::ZERO,
-            deck,
-            next_card: 0,
+            deck: deck::HandDeck::default(),
             dealt_in: seat_buf::SeatBuf::default(),
             street: Street::Preflop,
             visits: 0,
@@ -414,7 +418,7 @@ impl HandProgress {
 pub struct Game {
     config: GameConfig,
     seed: u64,
-    rng: ChaCha8Rng,
+    decks: deck::Dealer,
     /// The one document, presented in place to each receiver.
     state: GameState,
     cards: view::HoleCards,
@@ -446,6 +450,7 @@ impl Game {
             seed,
             tournament_id,
             game_id,
+            decks,
         } = setup;
         config.validate()?;
         let seat_count = players.len();
@@ -474,6 +479,9 @@ impl Game {
                     value: value.clone(),
                 });
             }
+        }
+        if let DeckSource::Recorded(recorded) = &decks {
+            recorded.check_table(seat_count)?;
         }
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let first_button = Seat(rand::Rng::random_range(&mut rng, 0..seat_count));
@@ -512,7 +520,7 @@ impl Game {
         Ok(Game {
             config,
             seed,
-            rng,
+            decks: deck::Dealer::new(seed, decks),
             state,
             cards: view::HoleCards::new(seat_count),
             seat_count,
@@ -781,6 +789,14 @@ impl Game {
             .players
             .get(seat.index())
             .map(|player| player.name.as_str())
+    }
+
+    /// The version shown for the player at `seat`.
+    pub fn player_version(&self, seat: Seat) -> Option<&str> {
+        self.state
+            .players
+            .get(seat.index())
+            .map(|player| player.version.as_str())
     }
 
     /// The current (or last) hand's number.

@@ -47,7 +47,9 @@ pub use results::{
 pub use shard::{merge, BadShard, MergeError, Shard};
 
 use crate::config::{ConfigError, GameConfig};
-use crate::engine::{object_id, GameSetup, MAX_SEATS, MIN_SEATS};
+use crate::engine::{
+    object_id, DeckError, DeckSource, GameSetup, RecordedDecks, MAX_SEATS, MIN_SEATS,
+};
 use crate::house::BotKind;
 use crate::observe::Observer;
 use crate::progress::RunProgress;
@@ -204,6 +206,9 @@ pub enum TournamentError {
     /// The HTTP client could not be built.
     #[error(transparent)]
     Client(#[from] ClientError),
+    /// Recorded decks that cannot deal to a table of the run's players.
+    #[error("--decks {0}")]
+    Decks(DeckError),
     /// The run folder already holds a run.
     #[error("{0} already holds a run (results.json); choose another --out folder")]
     OutputExists(PathBuf),
@@ -250,6 +255,8 @@ pub struct Tournament {
     plan: Vec<PlannedGame>,
     duplicate: bool,
     shard: Option<Shard>,
+    /// Where every game's cards come from.
+    decks: DeckSource,
 }
 
 impl std::fmt::Debug for Tournament {
@@ -330,6 +337,7 @@ impl Tournament {
             plan: plan(settings.seed, settings.games, entrants.len()),
             duplicate: false,
             shard: None,
+            decks: DeckSource::Seeded,
             entrants,
             settings,
             observers: None,
@@ -359,6 +367,20 @@ impl Tournament {
             plan(seed, games, players)
         };
         self.duplicate = duplicate;
+        Ok(self)
+    }
+
+    /// Every game deals hand `h` from `decks`' deck for hand `h` instead of drawing it from
+    /// its seed (a game ends when its hands outnumber the decks).
+    ///
+    /// # Errors
+    /// [`TournamentError::Decks`] when a deck has fewer cards than a table of the run's players
+    /// deals from.
+    pub fn with_decks(mut self, decks: Arc<RecordedDecks>) -> Result<Tournament, TournamentError> {
+        decks
+            .check_table(self.entrants.len())
+            .map_err(TournamentError::Decks)?;
+        self.decks = DeckSource::Recorded(decks);
         Ok(self)
     }
 
@@ -547,6 +569,7 @@ impl Tournament {
         if let Some(game_id) = &planned.game_id {
             setup.game_id = game_id.clone();
         }
+        setup.decks = self.decks.clone();
         let seats: Vec<PlayerSeat> = seated
             .iter()
             .enumerate()
