@@ -21,6 +21,7 @@ Examples:
   dealer run --config friday.toml --shard 0/4 --out games/shard-0   one part of a run
   dealer merge --out games/all games/shard-0 games/shard-1 games/shard-2 games/shard-3
   dealer rainman                       the Rain Man hand ranking on http://127.0.0.1:4567/rank
+  dealer replay games/friday/game-3    play a recorded game again and compare its logs
 
 Every run writes its logs under --out (default ./games/<UTC time>): results.json for the
 whole run, and per game game-<n>/log.json (the Lean Poker viewer log), requests.jsonl, hands/
@@ -90,6 +91,30 @@ pub enum Command {
         after_help = "Examples:\n  dealer serve --out games\n  dealer serve --out games/friday --bind 0.0.0.0:8080"
     )]
     Serve(ServeArgs),
+    /// Play a recorded game again from its folder and check that its logs come out the same.
+    ///
+    /// Reads game.json (setup), decks.jsonl (every hand's cards) and requests.jsonl (every
+    /// answer, timeouts and bad answers included) from a game folder of `dealer run`, plays
+    /// the game through the engine with no player, writes the logs into a temporary folder and
+    /// compares them byte for byte with the recorded log.json, requests.jsonl, hands and
+    /// decks. Exit code 0 when identical; 1 with the first difference (file, line, byte,
+    /// expected and got) otherwise.
+    #[command(after_help = "Examples:
+  dealer replay games/friday/game-3
+  dealer replay games/friday/game-3 --out /tmp/replayed")]
+    Replay(ReplayArgs),
+}
+
+/// `dealer replay`'s arguments.
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// The game folder (`<run folder>/game-<n>`).
+    #[arg(value_name = "GAME_DIR")]
+    pub(crate) game_dir: PathBuf,
+    /// Write the replayed logs into this empty folder and keep them [default: a temporary
+    /// folder, removed when the logs are identical].
+    #[arg(long, value_name = "DIR")]
+    pub(crate) out: Option<PathBuf>,
 }
 
 /// `dealer serve`.
