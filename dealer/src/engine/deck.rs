@@ -229,9 +229,10 @@ impl Default for HandDeck {
         for (slot, card) in cards.iter_mut().zip(Card::deck()) {
             *slot = card;
         }
+        // Nothing dealt yet: no hand's cards.
         HandDeck {
+            start: cards.len(),
             cards,
-            start: 0,
             seats: 0,
         }
     }
