@@ -253,6 +253,9 @@ pub enum GameEndReason {
     LastPlayerStanding,
     /// The configured hand limit was reached; survivors are ranked by chips.
     HandLimit,
+    /// The recorded decks the game deals from ([`crate::engine::DeckSource::Recorded`]) have
+    /// no deck for the next hand; survivors are ranked by chips, as at a hand limit.
+    DecksRanOut,
 }
 
 /// A list of at most [`MAX_SEATS`] items, used for per-seat values and lists of seats in

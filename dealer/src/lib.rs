@@ -11,6 +11,7 @@
 //! - [`runner`]: plays one sit'n'go, driving the engine, the seats and the observers;
 //! - [`tournament`]: a run of N sit'n'gos (seeds, seating, parallel games, `results.json`);
 //! - [`rating`]: ratings with uncertainty from finishing orders (Weng-Lin);
+//! - [`replay`]: a recorded game played again from its folder, its logs compared;
 //! - [`rainman`]: the Rain Man hand-ranking service (spec §8), offline;
 //! - [`house`]: house bots (the team's strategy and the example bots) by kind;
 //! - [`progress`]: progress bars;
@@ -28,6 +29,7 @@ pub mod observe;
 pub mod progress;
 pub mod rainman;
 pub mod rating;
+pub mod replay;
 pub mod result;
 pub mod runner;
 pub mod seat;

@@ -124,6 +124,9 @@ pub enum OutputFile {
     HandsFile,
     /// `players/`, one log per player: every request and response.
     Players,
+    /// `decks.jsonl` and `game.json`: every hand's cards and the game's setup, for `dealer
+    /// replay` and `--decks`.
+    Decks,
     /// No per-game file (results.json is always written).
     None,
 }
@@ -139,6 +142,7 @@ impl OutputFile {
                 OutputFile::Hands => selection.hands = true,
                 OutputFile::HandsFile => selection.hands_file = true,
                 OutputFile::Players => selection.player_logs = true,
+                OutputFile::Decks => selection.decks = true,
                 OutputFile::None => {}
             }
         }
@@ -187,6 +191,9 @@ pub struct RunFlags {
     /// `--shard K/N`: play only this part of the run (flag only: every shard of a run shares
     /// one config file).
     pub shard: Option<Shard>,
+    /// `--decks FILE`: deal every game's hands from this `decks.jsonl` (flag only: it names
+    /// one game's cards).
+    pub decks: Option<PathBuf>,
 }
 
 /// Everything a run needs: who plays, how, and which files each game writes.
@@ -203,6 +210,8 @@ pub struct RunPlan {
     pub duplicate: bool,
     /// The part of the run to play, for a sharded run ([`crate::tournament::shard`]).
     pub shard: Option<Shard>,
+    /// Recorded decks to deal from (`--decks`), read when the run starts.
+    pub decks: Option<PathBuf>,
 }
 
 /// Settings that cannot make a run; the message names the user's key or flag.
@@ -373,6 +382,7 @@ pub fn resolve(flags: RunFlags, file: RunFile) -> Result<RunPlan, SettingsError>
         outputs,
         duplicate,
         shard: flags.shard,
+        decks: flags.decks,
     })
 }
 

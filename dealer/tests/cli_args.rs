@@ -106,7 +106,7 @@ fn zero_and_bad_numbers() {
         (
             "--outputs",
             "log,phh",
-            "invalid value 'phh' for '--outputs <FILE,...>' (one of: log, requests, hands, hands-file, players, none)",
+            "invalid value 'phh' for '--outputs <FILE,...>' (one of: log, requests, hands, hands-file, players, decks, none)",
         ),
     ] {
         let mut args = two.to_vec();
@@ -174,7 +174,7 @@ fn unreadable_or_invalid_config_files() {
         (
             "outputs.toml",
             "outputs = [\"log\", \"phh\"]\n",
-            "(line 1): unknown variant `phh`, expected one of `log`, `requests`, `hands`, `hands-file`, `players`, `none`",
+            "(line 1): unknown variant `phh`, expected one of `log`, `requests`, `hands`, `hands-file`, `players`, `decks`, `none`",
         ),
         (
             "blinds.toml",

@@ -11,6 +11,7 @@ mod cli_compose;
 mod cli_ranking;
 mod cli_run;
 mod cli_serve;
+mod decks;
 mod engine_betting;
 mod engine_captures;
 mod engine_game;

@@ -138,6 +138,7 @@ fn live_hand_zero_game() -> Game {
         seed: 1,
         tournament_id: "59f783998508c00004000002".into(),
         game_id: "5a099be0c4f0940004000100".into(),
+        decks: Default::default(),
     };
     let table = TableStart {
         round: 0,

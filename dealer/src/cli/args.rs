@@ -21,12 +21,14 @@ Examples:
   dealer run --config friday.toml --shard 0/4 --out games/shard-0   one part of a run
   dealer merge --out games/all games/shard-0 games/shard-1 games/shard-2 games/shard-3
   dealer rainman                       the Rain Man hand ranking on http://127.0.0.1:4567/rank
+  dealer replay games/friday/game-3    play a recorded game again and compare its logs
 
 Every run writes its logs under --out (default ./games/<UTC time>): results.json for the
 whole run, and per game game-<n>/log.json (the Lean Poker viewer log), requests.jsonl, hands/
-(PHH hand histories; or all in one hands.phhs with --outputs hands-file) and
-players/<name>.log (choose with --outputs). Logs on stderr: -v, -vv,
-or RUST_LOG.";
+(PHH hand histories; or all in one hands.phhs with --outputs hands-file),
+players/<name>.log, decks.jsonl (every hand's cards) and game.json (choose with --outputs).
+`dealer replay games/<run>/game-<n>` plays a game folder again and checks its logs. Logs on
+stderr: -v, -vv, or RUST_LOG.";
 
 /// The Lean Poker house server: plays sit'n'go tournaments between Lean Poker players over
 /// HTTP, exactly by the live server's rules, and writes every log.
@@ -89,6 +91,30 @@ pub enum Command {
         after_help = "Examples:\n  dealer serve --out games\n  dealer serve --out games/friday --bind 0.0.0.0:8080"
     )]
     Serve(ServeArgs),
+    /// Play a recorded game again from its folder and check that its logs come out the same.
+    ///
+    /// Reads game.json (setup), decks.jsonl (every hand's cards) and requests.jsonl (every
+    /// answer, timeouts and bad answers included) from a game folder of `dealer run`, plays
+    /// the game through the engine with no player, writes the logs into a temporary folder and
+    /// compares them byte for byte with the recorded log.json, requests.jsonl, hands and
+    /// decks. Exit code 0 when identical; 1 with the first difference (file, line, byte,
+    /// expected and got) otherwise.
+    #[command(after_help = "Examples:
+  dealer replay games/friday/game-3
+  dealer replay games/friday/game-3 --out /tmp/replayed")]
+    Replay(ReplayArgs),
+}
+
+/// `dealer replay`'s arguments.
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// The game folder (`<run folder>/game-<n>`).
+    #[arg(value_name = "GAME_DIR")]
+    pub(crate) game_dir: PathBuf,
+    /// Write the replayed logs into this empty folder and keep them [default: a temporary
+    /// folder, removed when the logs are identical].
+    #[arg(long, value_name = "DIR")]
+    pub(crate) out: Option<PathBuf>,
 }
 
 /// `dealer serve`.
@@ -122,7 +148,7 @@ Config file (TOML; every key optional, same meaning as the flag of the same name
   wait_ms = 10000
   absent = \"sit-out\"         # sit-out | fail | play
   reproducible = false
-  outputs = [\"log\", \"requests\", \"hands\", \"players\"]   # [] for results.json only; \"hands-file\" for one hands.phhs
+  outputs = [\"log\", \"requests\", \"hands\", \"players\", \"decks\"]   # [] for results.json only; \"hands-file\" for one hands.phhs
   odd_chips = \"left_of_button\" # or \"discard_like_oss\"
   deal_out_board = true
   duplicate = false          # true: --duplicate
@@ -165,8 +191,8 @@ pub struct DemoArgs {
     #[arg(long)]
     pub(crate) reproducible: bool,
     /// The per-game files to write, comma-separated: log, requests, hands, hands-file
-    /// (hands.phhs, every hand in one file), players, or none (results.json only)
-    /// [default: log, requests, hands, players].
+    /// (hands.phhs, every hand in one file), players, decks (decks.jsonl and game.json), or
+    /// none (results.json only) [default: log, requests, hands, players, decks].
     #[arg(long, value_name = "FILE,...", value_delimiter = ',', value_enum)]
     pub(crate) outputs: Option<Vec<OutputFile>>,
 }
@@ -229,8 +255,8 @@ pub struct RunArgs {
     pub(crate) reproducible: bool,
     /// The per-game files to write, comma-separated: log (log.json), requests
     /// (requests.jsonl), hands (hands/*.phh), hands-file (hands.phhs, every hand in one file),
-    /// players (players/*.log), or none (results.json only) [default: log, requests, hands,
-    /// players].
+    /// players (players/*.log), decks (decks.jsonl and game.json, for `dealer replay`), or
+    /// none (results.json only) [default: log, requests, hands, players, decks].
     #[arg(long, value_name = "FILE,...", value_delimiter = ',', value_enum)]
     pub(crate) outputs: Option<Vec<OutputFile>>,
     /// Duplicate deals: each of --games deal sets is played once per rotation of the seats,
@@ -241,6 +267,11 @@ pub struct RunArgs {
     /// every part with the same settings, then `dealer merge` their folders.
     #[arg(long, value_name = "K/N", value_parser = shard_arg)]
     pub(crate) shard: Option<Shard>,
+    /// Deal hand h of every game from line h of this decks.jsonl (a game folder's record of
+    /// its cards) instead of drawing the cards from the seed; a game ends when it has played
+    /// every recorded hand.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) decks: Option<PathBuf>,
 }
 
 /// `dealer merge`'s arguments.
@@ -289,6 +320,7 @@ impl RunArgs {
             outputs: self.outputs,
             duplicate: self.duplicate,
             shard: self.shard,
+            decks: self.decks,
         };
         (flags, self.config)
     }

@@ -102,6 +102,7 @@ pub async fn demo(args: DemoArgs, screen: &Screen) -> Result<(), Failure> {
         outputs,
         duplicate: false,
         shard: None,
+        decks: None,
     };
     let report = play(plan, screen).await;
     for server in servers {

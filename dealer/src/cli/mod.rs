@@ -1,10 +1,10 @@
-//! The `dealer` command line: `demo`, `run`, `serve`, `merge`, `rainman` and `bots`. `main.rs`
+//! The `dealer` command line: `demo`, `run`, `serve`, `merge`, `rainman`, `replay` and `bots`. `main.rs`
 //! only calls [`main`].
 //!
 //! Layers, as ripgrep splits its flags: `args` is the raw command line (clap types, help,
 //! value parsers); [`crate::settings`] merges it with the config file into checked settings;
 //! `run` and `demo` play, `merge` combines a sharded run's folders, `rainman` serves hand
-//! rankings; `report` prints the tables at the end; `signals` turns Ctrl-C and
+//! rankings, `replay` plays a recorded game again and compares its logs; `report` prints the tables at the end; `signals` turns Ctrl-C and
 //! SIGTERM into a clean stop. Only [`main`] is public: the library parts are in
 //! [`crate::settings`], [`crate::tournament`] and [`crate::house`].
 //!
@@ -18,6 +18,7 @@ mod args;
 mod demo;
 mod merge;
 mod rainman;
+mod replay;
 mod report;
 mod run;
 mod serve;
@@ -86,6 +87,7 @@ pub fn main() -> ExitCode {
             Command::Serve(args) => serve::serve(args, &screen).await,
             Command::Merge(args) => merge::merge(args),
             Command::Rainman(args) => rainman::rainman(args, &screen).await,
+            Command::Replay(args) => replay::replay(args),
         }
     });
     // Stragglers (a player thread stuck in a bot) must not keep the process alive.

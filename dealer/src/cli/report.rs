@@ -179,6 +179,7 @@ pub fn demo_table(report: &RunReport, outputs: OutputSelection) -> String {
         match game.result.ended_by {
             GameEndReason::LastPlayerStanding => "one player left",
             GameEndReason::HandLimit => "hand limit",
+            GameEndReason::DecksRanOut => "recorded decks ran out",
         }
     );
     let width = name_width(game.standings.iter().map(|s| s.name.as_str()));
@@ -229,6 +230,10 @@ pub fn demo_table(report: &RunReport, outputs: OutputSelection) -> String {
                 outputs.player_logs,
                 "players/        one log per player: every request and response",
             ),
+            (
+                outputs.decks,
+                "decks.jsonl     every hand's cards; with game.json: dealer replay DIR",
+            ),
         ];
         for (written, line) in lines {
             if written {
@@ -248,6 +253,7 @@ fn file_names(outputs: OutputSelection) -> Vec<&'static str> {
         (outputs.hands, "hands/"),
         (outputs.hands_file, "hands.phhs"),
         (outputs.player_logs, "players/"),
+        (outputs.decks, "decks.jsonl"),
     ]
     .into_iter()
     .filter_map(|(written, name)| written.then_some(name))
@@ -359,7 +365,13 @@ mod tests {
     fn only_written_files_are_named() {
         assert_eq!(
             file_names(OutputSelection::ALL),
-            ["log.json", "requests.jsonl", "hands/", "players/"]
+            [
+                "log.json",
+                "requests.jsonl",
+                "hands/",
+                "players/",
+                "decks.jsonl"
+            ]
         );
         assert!(file_names(OutputSelection::NONE).is_empty());
     }

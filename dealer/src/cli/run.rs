@@ -3,7 +3,7 @@
 
 use super::args::RunArgs;
 use super::{report, signals, Failure};
-use crate::observe::{GameOutputs, OutputSelection};
+use crate::observe::{read_decks, GameOutputs, OutputSelection};
 use crate::progress::Screen;
 use crate::settings::{read_run_file, resolve, RunFile, RunPlan, SettingsError};
 use crate::tournament::{
@@ -86,6 +86,10 @@ pub async fn play(plan: RunPlan, screen: &Screen) -> Result<RunReport, Failure> 
         .with_duplicate(plan.duplicate)
         .map_err(usage)?
         .with_observers(game_outputs(plan.outputs));
+    if let Some(path) = &plan.decks {
+        let decks = read_decks(path).map_err(|error| Failure::usage(error.to_string()))?;
+        tournament = tournament.with_decks(Arc::new(decks)).map_err(usage)?;
+    }
     if let Some(shard) = plan.shard {
         tournament = tournament.with_shard(shard);
     }

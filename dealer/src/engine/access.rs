@@ -73,6 +73,14 @@ impl Game {
             .map(|player| player.name.as_str())
     }
 
+    /// The version shown for the player at `seat`.
+    pub fn player_version(&self, seat: Seat) -> Option<&str> {
+        self.table
+            .seats()
+            .get(seat.index())
+            .map(|player| player.version.as_str())
+    }
+
     /// The current (or last) hand's number.
     pub fn round(&self) -> u64 {
         self.hand.round

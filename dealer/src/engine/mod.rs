@@ -33,9 +33,10 @@
 //! assert_eq!(result.points.iter().sum::<u32>(), 8);
 //! ```
 //!
-//! All randomness (the first button, every shuffle) comes from one ChaCha8 generator seeded
-//! with [`GameSetup::seed`]: the same seed and the same answers give the same events and the
-//! same documents, byte for byte.
+//! All randomness (the first button, every hand's cards) comes from ChaCha8 generators seeded
+//! with [`GameSetup::seed`] (the cards of hand `h` from the seed and `h` alone, see [`deck`]):
+//! the same seed and the same answers give the same events and the same documents, byte for
+//! byte.
 //!
 //! # The model and the documents
 //!
@@ -105,11 +106,13 @@
 //! - **Documents for observers**: [`Game::viewer_state`] and [`Game::public_state`] never
 //!   carry `in_action`, `minimum_raise` or `bet_index` (LIVE viewer-log entries do not); the
 //!   flop comes one card per event, so a snapshot may show one or two board cards.
-//! - **Shuffling**: each hand starts from a fresh deck in a fixed order and draws only the
-//!   cards it can need (`2 × players + 5`) with a partial Fisher–Yates shuffle.
+//! - **Shuffling**: each hand's cards are a function of the seed and the hand number only,
+//!   two per seat position and five for the board, whoever has busted ([`deck`]); or they are
+//!   read from recorded decks ([`DeckSource::Recorded`]).
 
 mod access;
 mod betting;
+pub mod deck;
 mod hand_eval;
 mod model;
 mod pots;
@@ -123,12 +126,12 @@ mod view;
 use crate::config::GameConfig;
 use crate::event::GameEvent;
 use crate::result::GameResult;
-use rand_chacha::ChaCha8Rng;
-use shared::{Card, Chips, Seat, Street};
+use shared::{Chips, Seat, Street};
 use std::collections::VecDeque;
 use thiserror::Error;
 
 pub use crate::event::MAX_SEATS;
+pub use deck::{DeckError, DeckSource, RecordedDecks};
 pub use setup::{
     is_object_id, object_id, GameSetup, PresetDeal, PresetError, SetupError, TableStart, MIN_SEATS,
     UNKNOWN_VERSION,
@@ -229,9 +232,8 @@ struct HandProgress {
     big_blind_seat: Seat,
     small_blind: Chips,
     big_blind: Chips,
-    /// The deck; cards are dealt from `deck[next_card..]`.
-    deck: [Card; 52],
-    next_card: usize,
+    /// The hand's cards, by seat position ([`deck`]).
+    deck: deck::HandDeck,
     /// Players dealt in, starting at the small blind (the hole-card order).
     dealt_in: seat_buf::SeatBuf,
     street: Street,
@@ -262,10 +264,6 @@ impl HandProgress {
     }
 
     fn new() -> HandProgress {
-        let mut deck = [Card::new(shared::Rank::Two, shared::Suit::Spades); 52];
-        for (slot, card) in deck.iter_mut().zip(Card::deck()) {
-            *slot = card;
-        }
         HandProgress {
             round: 0,
             button: Seat(0),
@@ -273,8 +271,7 @@ impl HandProgress {
             big_blind_seat: Seat(0),
             small_blind: Chips::ZERO,
             big_blind: Chips::ZERO,
-            deck,
-            next_card: 0,
+            deck: deck::HandDeck::default(),
             dealt_in: seat_buf::SeatBuf::default(),
             street: Street::Preflop,
             visits: 0,
@@ -293,7 +290,7 @@ impl HandProgress {
 pub struct Game {
     config: GameConfig,
     seed: u64,
-    rng: ChaCha8Rng,
+    decks: deck::Dealer,
     /// The table as the rules see it (with the bet request's document, kept up to date).
     table: model::Table,
     seat_count: usize,

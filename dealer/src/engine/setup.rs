@@ -3,7 +3,7 @@
 //! for a replay ([`PresetDeal`]).
 
 use super::model::Table;
-use super::{ranking, Game, HandProgress, Phase, UnknownSeat, MAX_SEATS};
+use super::{ranking, DeckError, DeckSource, Game, HandProgress, Phase, UnknownSeat, MAX_SEATS};
 use crate::config::{ConfigError, GameConfig};
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -31,6 +31,8 @@ pub struct GameSetup {
     pub tournament_id: String,
     /// 24 lowercase hex digits, unique per game.
     pub game_id: String,
+    /// Where each hand's cards come from (drawn from `seed` unless recorded decks are given).
+    pub decks: DeckSource,
 }
 
 impl GameSetup {
@@ -46,6 +48,7 @@ impl GameSetup {
             seed,
             tournament_id: object_id(&mut id_rng),
             game_id: object_id(&mut id_rng),
+            decks: DeckSource::Seeded,
         }
     }
 }
@@ -64,7 +67,7 @@ pub struct TableStart {
 }
 
 /// Cards to deal in the next hand instead of random ones (replays and tests). Cards not
-/// given are still drawn from the seeded shuffle.
+/// given are still drawn from the seeded deck.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PresetDeal {
     /// Hole cards per seat (ignored for a seat that is not dealt in).
@@ -159,6 +162,9 @@ pub enum SetupError {
     /// A [`TableStart`] button outside the table or on a seat without chips.
     #[error("the button cannot start on seat {0}: no such seat, or it has no chips")]
     BadButton(Seat),
+    /// Recorded decks that cannot deal to this table.
+    #[error("recorded decks: {0}")]
+    Decks(#[from] DeckError),
     /// The configuration is invalid.
     #[error("invalid configuration: {0}")]
     Config(#[from] ConfigError),
@@ -177,6 +183,7 @@ impl Game {
             seed,
             tournament_id,
             game_id,
+            decks,
         } = setup;
         config.validate()?;
         let seat_count = players.len();
@@ -206,6 +213,9 @@ impl Game {
                 });
             }
         }
+        if let DeckSource::Recorded(recorded) = &decks {
+            recorded.check_table(seat_count)?;
+        }
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let first_button = Seat(rand::Rng::random_range(&mut rng, 0..seat_count));
         let mut hand = HandProgress::new();
@@ -223,7 +233,7 @@ impl Game {
         Ok(Game {
             config,
             seed,
-            rng,
+            decks: super::deck::Dealer::new(seed, decks),
             table,
             seat_count,
             phase: Phase::NotStarted,

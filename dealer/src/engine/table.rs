@@ -6,11 +6,12 @@
 //!   No heads-up exception: heads-up, the button posts the big blind. A player who cannot
 //!   cover a blind posts everything left (all-in). Blinds are the first visits of preflop.
 //! - A fresh shuffled deck each hand, no burn cards; hole cards one at a time, two rounds,
-//!   starting at the small blind, only to players with chips; then the board.
+//!   starting at the small blind, only to players with chips; then the board. Which card goes
+//!   where is fixed by seat position ([`super::deck`]): seat `s` gets its own two cards of
+//!   the hand's deck and the board its own five, whoever is out.
 
 use super::{Game, Phase};
 use crate::event::{Blind, GameEndReason, GameEvent, SeatList};
-use rand::seq::SliceRandom;
 use shared::rules::{BetAction, BetReading};
 use shared::{Chips, Seat, Street};
 
@@ -48,6 +49,10 @@ impl Game {
             return None;
         }
         let round = self.first_round + self.hands_played;
+        if !self.decks.deal(round, self.seat_count, &mut self.hand.deck) {
+            self.phase = Phase::EndGame(GameEndReason::DecksRanOut);
+            return None;
+        }
         let button = if self.hands_played == 0 {
             self.first_button
         } else {
@@ -66,15 +71,6 @@ impl Game {
         hand.big_blind_seat = big_blind_seat;
         hand.small_blind = small_blind;
         hand.big_blind = small_blind * 2;
-        // A fresh deck in a fixed order, then only as many random draws as cards are needed.
-        let needed = 2 * with_chips + 5;
-        for (slot, index) in hand.deck.iter_mut().zip(0u8..) {
-            if let Some(card) = shared::Card::from_index(index) {
-                *slot = card;
-            }
-        }
-        hand.deck.partial_shuffle(&mut self.rng, needed);
-        hand.next_card = hand.deck.len() - needed;
         hand.dealt_in = (0..self.seat_count)
             .map(|step| small_blind_seat.plus(step, self.seat_count))
             .filter(|seat| !self.table.seat(*seat).total_chips().is_zero())
@@ -95,26 +91,18 @@ impl Game {
         })
     }
 
-    /// Moves preset cards to the positions they are dealt from. The shuffle already drew the
-    /// same random numbers, so a preset changes no other hand.
+    /// Moves preset cards to the positions they are dealt from. Every hand's deck is drawn
+    /// on its own, so a preset changes no other hand.
     fn place_preset_cards(&mut self, preset: &super::PresetDeal) {
-        let hand = &mut self.hand;
-        let start = hand.next_card;
-        let dealt = hand.dealt_in.len();
-        let mut targets: Vec<(usize, shared::Card)> = Vec::with_capacity(2 * dealt + 5);
+        let deck = &mut self.hand.deck;
         for (seat, pair) in &preset.hole_cards {
-            if let Some(position) = hand.dealt_in.iter().position(|s| s == seat) {
-                targets.push((start + position, pair[0]));
-                targets.push((start + dealt + position, pair[1]));
+            if self.hand.dealt_in.iter().any(|s| s == seat) {
+                deck.place_hole_card(*seat, 0, pair[0]);
+                deck.place_hole_card(*seat, 1, pair[1]);
             }
         }
-        for (offset, card) in preset.board.iter().enumerate() {
-            targets.push((start + 2 * dealt + offset, *card));
-        }
-        for (target, card) in targets {
-            if let Some(current) = hand.deck.iter().position(|c| *c == card) {
-                hand.deck.swap(current, target);
-            }
+        for (index, card) in preset.board.iter().enumerate() {
+            deck.place_board_card(index, *card);
         }
     }
 
@@ -143,8 +131,7 @@ impl Game {
             return None;
         }
         let seat = self.hand.dealt_in[index % players];
-        let card = self.hand.deck[self.hand.next_card];
-        self.hand.next_card += 1;
+        let card = self.hand.deck.hole_card(seat, index / players);
         self.phase = Phase::DealHole(index + 1);
         self.emit(GameEvent::HoleCardDealt { seat, card })
     }
@@ -227,8 +214,7 @@ impl Game {
         street: Street,
         left: u8,
     ) -> Option<crate::engine::Step> {
-        let card = self.hand.deck[self.hand.next_card];
-        self.hand.next_card += 1;
+        let card = self.hand.deck.board_card(self.table.board().len());
         self.phase = if left > 1 {
             Phase::DealBoard {
                 street,

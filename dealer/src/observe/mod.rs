@@ -20,7 +20,10 @@
 //!   testing kit loads it);
 //! - [`phh`]: `hands/<round>.phh`, every hand as a PHH hand history (PokerKit reads it), or
 //!   all in one `hands.phhs` when selected;
-//! - [`player_log`]: `players/<name>.log`, every request per player, for teams to debug.
+//! - [`player_log`]: `players/<name>.log`, every request per player, for teams to debug;
+//! - [`decks`]: `decks.jsonl`, every hand's cards, to deal them again (`dealer run --decks`);
+//! - [`game_record`]: `game.json`, the game's rules, seating, seed and versions, which with
+//!   `decks.jsonl` and `requests.jsonl` is everything `dealer replay` needs.
 //!
 //! Each streams to a buffered file, flushes at least at every hand end, and never panics on
 //! odd input. Given the same events and exchanges (times zeroed in reproducible runs), every
@@ -28,6 +31,8 @@
 //! document was serialised (or serialise it once for in-process seats), so no observer has
 //! to serialise the same document again.
 
+pub mod decks;
+pub mod game_record;
 pub mod outputs;
 pub mod phh;
 pub mod player_log;
@@ -35,6 +40,8 @@ pub mod requests;
 mod text;
 pub mod viewer_log;
 
+pub use decks::{read_decks, DeckRecord, DecksFileError, DecksLog};
+pub use game_record::{read_game_record, GameRecord, GameRecordLog};
 pub use outputs::{GameOutputs, OutputSelection};
 pub use phh::PhhHands;
 pub use player_log::PlayerLogs;

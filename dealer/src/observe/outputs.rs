@@ -1,5 +1,7 @@
 //! [`GameOutputs`]: every per-game file under one game directory, as observers for the runner.
 
+use super::decks::DecksLog;
+use super::game_record::GameRecordLog;
 use super::phh::PhhHands;
 use super::player_log::PlayerLogs;
 use super::requests::RequestsLog;
@@ -22,6 +24,9 @@ pub struct OutputSelection {
     pub hands_file: bool,
     /// `players/<name>.log`, every request per player.
     pub player_logs: bool,
+    /// `decks.jsonl`, every hand's cards, and `game.json`, the game's setup: with
+    /// `requests.jsonl`, what `dealer replay` plays again.
+    pub decks: bool,
 }
 
 impl Default for OutputSelection {
@@ -39,6 +44,7 @@ impl OutputSelection {
         hands: true,
         hands_file: false,
         player_logs: true,
+        decks: true,
     };
 
     /// No file.
@@ -48,6 +54,7 @@ impl OutputSelection {
         hands: false,
         hands_file: false,
         player_logs: false,
+        decks: false,
     };
 }
 
@@ -60,6 +67,8 @@ impl OutputSelection {
 ///   hands/<round>.phh   every hand (observe::phh)
 ///   hands.phhs          every hand in one file, when selected (observe::phh)
 ///   players/<name>.log  every request per player (observe::player_log)
+///   decks.jsonl         every hand's cards (observe::decks)
+///   game.json           the setup, for dealer replay (observe::game_record)
 /// ```
 pub struct GameOutputs;
 
@@ -82,6 +91,16 @@ impl GameOutputs {
     /// The compact hand-history file's path in `dir`.
     pub fn hands_file_path(dir: &Path) -> PathBuf {
         dir.join("hands.phhs")
+    }
+
+    /// The recorded decks' path in `dir`.
+    pub fn decks_path(dir: &Path) -> PathBuf {
+        dir.join("decks.jsonl")
+    }
+
+    /// The game record's path in `dir`.
+    pub fn game_record_path(dir: &Path) -> PathBuf {
+        dir.join("game.json")
     }
 
     /// The player-log directory in `dir`.
@@ -109,7 +128,7 @@ impl GameOutputs {
         selection: OutputSelection,
     ) -> io::Result<Vec<Box<dyn Observer>>> {
         std::fs::create_dir_all(dir)?;
-        let mut observers: Vec<Box<dyn Observer>> = Vec::with_capacity(5);
+        let mut observers: Vec<Box<dyn Observer>> = Vec::with_capacity(7);
         if selection.viewer_log {
             observers.push(Box::new(ViewerLog::create(&Self::viewer_log_path(dir))?));
         }
@@ -129,6 +148,12 @@ impl GameOutputs {
                 &Self::players_dir(dir),
                 players,
             )?));
+        }
+        if selection.decks {
+            observers.push(Box::new(DecksLog::create(&Self::decks_path(dir))?));
+            observers.push(Box::new(GameRecordLog::create(&Self::game_record_path(
+                dir,
+            ))?));
         }
         Ok(observers)
     }

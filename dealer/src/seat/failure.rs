@@ -64,6 +64,9 @@ pub enum SeatFailure {
     /// `InProcessSeat::with_deadline`).
     #[error("cannot run the player: {0}")]
     Thread(String),
+    /// A failure read back from a recorded game (`dealer replay`): the reason as recorded.
+    #[error("{0}")]
+    Recorded(String),
 }
 
 impl SeatFailure {

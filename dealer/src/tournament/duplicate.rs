@@ -7,10 +7,9 @@
 //! `s` the entrant that rotation 0 seats at seat `s + r` (modulo the players) and plays with
 //! the same seed. Everything the engine draws from the seed is per *seat*, not per player:
 //! the first button (the same seat in every rotation, so positions rotate with the cards) and
-//! every hand's shuffle, dealt from the seat after the button. The cards per seat are
-//! therefore identical across the rotations of a set for as long as the same seats have
-//! chips; once a player busts in one rotation and not in another, later hands draw a
-//! different number of cards and the decks differ from there on (see `docs/decisions.md`).
+//! every hand's cards, a function of the seed and the hand number with two cards per seat
+//! position ([`crate::engine::deck`]). Seat `s` therefore holds the same cards in hand `h`
+//! in every rotation that reaches it, whoever has busted (see `docs/decisions.md`).
 //!
 //! Game numbers run set by set: set `d`, rotation `r` is game `(d - 1) × players + r + 1`.
 //! Rotation 0 keeps the game id the engine derives from the seed; the other rotations get

@@ -9,8 +9,10 @@
 //! - the tournament id is 12 random bytes, in hex, from stream 1 of that generator;
 //! - game `n`'s seating is a shuffle of the entrants (in the order given) by stream 3 of the
 //!   generator seeded with the game's seed;
-//! - inside a game, the engine uses streams 0 (first button, decks) and 1 (game id) of the
-//!   game's seed, and the runner stream 2 (first button when absent players sit out);
+//! - inside a game, the engine uses streams 0 (first button) and 1 (game id) of the game's
+//!   seed, and 32 bytes of stream 5 as the key of every hand's cards (hand `h` from stream
+//!   `h` of that key, [`crate::engine::deck`]); the runner uses stream 2 (first button when
+//!   absent players sit out);
 //! - a house bot with random choices is seeded with `game seed + seat`.
 //!
 //! So the same run seed, the same entrants in the same order and the same answers give the
@@ -34,12 +36,16 @@
 //! ([`ObserverFactory`]).
 
 pub mod duplicate;
+mod plan;
+mod play;
 pub(crate) mod results;
 pub mod shard;
 mod summary;
 
 pub use duplicate::{duplicate_plan, DealRef};
-use results::ShowdownWarnings;
+pub use plan::{plan, tournament_id, PlannedGame};
+pub use play::game_dir_name;
+pub(crate) use play::write_results;
 pub use results::{
     Absent, DealSetEntry, DealSetPoints, GameEntry, InterruptedGame, PlayerEntry, RequestWarning,
     RunResults, Standing, Total,
@@ -47,24 +53,16 @@ pub use results::{
 pub use shard::{merge, BadShard, MergeError, Shard};
 
 use crate::config::{ConfigError, GameConfig};
-use crate::engine::{object_id, GameSetup, MAX_SEATS, MIN_SEATS};
+use crate::engine::{DeckError, DeckSource, GameSetup, RecordedDecks, MAX_SEATS, MIN_SEATS};
 use crate::house::BotKind;
 use crate::observe::Observer;
 use crate::progress::RunProgress;
-use crate::runner::{run_game, GameOutcome, RunError, RunnerOptions, StopSignal};
-use crate::seat::{
-    ClientError, HttpClient, HttpSettings, InProcessSeat, PlayerEndpoint, PlayerSeat,
-};
-use rand::seq::SliceRandom;
-use rand::{RngCore, SeedableRng};
-use rand_chacha::ChaCha8Rng;
-use std::collections::BTreeMap;
+use crate::runner::RunnerOptions;
+use crate::seat::{ClientError, HttpSettings, PlayerEndpoint};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Instant;
 use thiserror::Error;
-use tokio::task::JoinSet;
 
 /// Who plays.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -153,22 +151,6 @@ pub struct GameContext<'a> {
 pub type ObserverFactory =
     Arc<dyn Fn(&GameContext<'_>) -> io::Result<Vec<Box<dyn Observer>>> + Send + Sync>;
 
-/// One game of the plan.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PlannedGame {
-    /// 1-based.
-    pub number: u32,
-    /// The game's seed.
-    pub seed: u64,
-    /// Entrant indexes in seat order.
-    pub seating: Vec<usize>,
-    /// Its deal set and rotation (duplicate mode only).
-    pub deal: Option<DealRef>,
-    /// The game id, when it is not the one the engine derives from the seed (the rotations
-    /// after the first of a deal set share the seed).
-    pub game_id: Option<String>,
-}
-
 /// A run that cannot start.
 #[derive(Debug, Error)]
 pub enum TournamentError {
@@ -204,6 +186,9 @@ pub enum TournamentError {
     /// The HTTP client could not be built.
     #[error(transparent)]
     Client(#[from] ClientError),
+    /// Recorded decks that cannot deal to a table of the run's players.
+    #[error("--decks {0}")]
+    Decks(DeckError),
     /// The run folder already holds a run.
     #[error("{0} already holds a run (results.json); choose another --out folder")]
     OutputExists(PathBuf),
@@ -250,6 +235,8 @@ pub struct Tournament {
     plan: Vec<PlannedGame>,
     duplicate: bool,
     shard: Option<Shard>,
+    /// Where every game's cards come from.
+    decks: DeckSource,
 }
 
 impl std::fmt::Debug for Tournament {
@@ -261,34 +248,6 @@ impl std::fmt::Debug for Tournament {
             .field("shard", &self.shard)
             .finish_non_exhaustive()
     }
-}
-
-/// The plan of a run: seeds and seatings (see the [module docs](self)).
-pub fn plan(seed: u64, games: u32, entrants: usize) -> Vec<PlannedGame> {
-    let mut seeds = ChaCha8Rng::seed_from_u64(seed);
-    (1..=games)
-        .map(|number| {
-            let game_seed = seeds.next_u64();
-            let mut shuffle = ChaCha8Rng::seed_from_u64(game_seed);
-            shuffle.set_stream(3);
-            let mut seating: Vec<usize> = (0..entrants).collect();
-            seating.shuffle(&mut shuffle);
-            PlannedGame {
-                number,
-                seed: game_seed,
-                seating,
-                deal: None,
-                game_id: None,
-            }
-        })
-        .collect()
-}
-
-/// The run's tournament id (see the [module docs](self)).
-pub fn tournament_id(seed: u64) -> String {
-    let mut ids = ChaCha8Rng::seed_from_u64(seed);
-    ids.set_stream(1);
-    object_id(&mut ids)
 }
 
 impl Tournament {
@@ -330,6 +289,7 @@ impl Tournament {
             plan: plan(settings.seed, settings.games, entrants.len()),
             duplicate: false,
             shard: None,
+            decks: DeckSource::Seeded,
             entrants,
             settings,
             observers: None,
@@ -362,6 +322,20 @@ impl Tournament {
         Ok(self)
     }
 
+    /// Every game deals hand `h` from `decks`' deck for hand `h` instead of drawing it from
+    /// its seed (a game ends when its hands outnumber the decks).
+    ///
+    /// # Errors
+    /// [`TournamentError::Decks`] when a deck has fewer cards than a table of the run's players
+    /// deals from.
+    pub fn with_decks(mut self, decks: Arc<RecordedDecks>) -> Result<Tournament, TournamentError> {
+        decks
+            .check_table(self.entrants.len())
+            .map_err(TournamentError::Decks)?;
+        self.decks = DeckSource::Recorded(decks);
+        Ok(self)
+    }
+
     /// Plays only the games of `shard` (see [`shard`]); `results.json` says which shard.
     pub fn with_shard(mut self, shard: Shard) -> Tournament {
         self.shard = Some(shard);
@@ -385,271 +359,4 @@ impl Tournament {
     pub fn tournament_id(&self) -> &str {
         &self.tournament_id
     }
-
-    /// Plays the run. Games that finish are in `results.json` at once; a stop or a failed
-    /// game ends the run early (games in progress are abandoned), and [`RunReport::end`] says
-    /// why. Never returns before every game task has ended.
-    ///
-    /// # Errors
-    /// Only for a run that cannot start or whose `results.json` cannot be written.
-    pub async fn run(self, stop: &StopSignal) -> Result<RunReport, TournamentError> {
-        let out_dir = self.settings.out_dir.clone();
-        let results_path = out_dir.join("results.json");
-        if results_path.exists() {
-            return Err(TournamentError::OutputExists(out_dir));
-        }
-        std::fs::create_dir_all(&out_dir).map_err(|source| TournamentError::Write {
-            path: out_dir.clone(),
-            source,
-        })?;
-        let client = HttpClient::new(self.settings.http)?;
-        let settings = &self.settings;
-        let players: Vec<PlayerEntry> = self.entrants.iter().map(Entrant::entry).collect();
-        let mut results = RunResults {
-            tournament_id: self.tournament_id.clone(),
-            seed: settings.seed,
-            reproducible: settings.runner.clock == crate::runner::Clock::Reproducible,
-            games_planned: u32::try_from(self.plan.len()).unwrap_or(u32::MAX),
-            complete: false,
-            stopped_because: None,
-            config: settings.game.clone(),
-            request_timeout_ms: settings.http.request_timeout.as_millis() as u64,
-            absent_players: settings.runner.absent,
-            players: players.clone(),
-            games: Vec::new(),
-            interrupted: Vec::new(),
-            totals: Vec::new(),
-            duplicate: self.duplicate,
-            deal_sets: Vec::new(),
-            shard: self.shard,
-        };
-        let mut finished: BTreeMap<u32, GameEntry> = BTreeMap::new();
-        let mut rater = summary::Rater::new(&results, self.planned_games().map(|g| g.number));
-        summary::summarise(&mut results, &finished, &mut rater);
-        write_results(&results_path, &results)?;
-        let mut next_write = Instant::now();
-
-        let to_play = self.planned_games().count();
-        let mut plan = self.planned_games();
-        let mut running: JoinSet<GameDone> = JoinSet::new();
-        let mut end = RunEnd::Complete;
-        // A failed game stops the others; so does the user's `stop`.
-        let (abort_handle, abort) = stop.child();
-        loop {
-            while running.len() < settings.parallel && !abort.is_stopped() {
-                let Some(planned) = plan.next() else { break };
-                let task = self.game_task(planned, &client, &abort);
-                running.spawn(task);
-            }
-            let Some(joined) = running.join_next().await else {
-                break;
-            };
-            let (number, deal, outcome, showdown_warnings) = match joined {
-                Ok(done) => done,
-                Err(join_error) => {
-                    abort_handle.stop();
-                    if end == RunEnd::Complete {
-                        end = RunEnd::Failed(format!("a game task failed: {join_error}"));
-                    }
-                    continue;
-                }
-            };
-            match outcome {
-                Ok(outcome) => {
-                    let summary = summary(number, &outcome);
-                    self.progress.game_done(&summary);
-                    tracing::info!("{summary}");
-                    let mut entry = GameEntry::new(number, game_dir_name(number), outcome);
-                    entry.deal = deal;
-                    entry.showdown_warnings = showdown_warnings.take();
-                    finished.insert(number, entry);
-                    if Instant::now() >= next_write {
-                        let started = Instant::now();
-                        summary::summarise(&mut results, &finished, &mut rater);
-                        if let Err(error) = write_results(&results_path, &results) {
-                            tracing::error!("{error}");
-                        }
-                        // Each write holds every game so far: writing after every game would
-                        // make a long run quadratic. Keep the writes under a tenth of the
-                        // wall time (after every game while results.json is small).
-                        next_write = Instant::now() + started.elapsed() * 9;
-                    }
-                }
-                Err(GameFailure::Run(RunError::Stopped { hands_played })) => {
-                    if end == RunEnd::Complete {
-                        end = RunEnd::Stopped;
-                    }
-                    results.interrupted.push(InterruptedGame {
-                        game: number,
-                        dir: game_dir_name(number),
-                        hands_played: Some(hands_played),
-                        reason: match &end {
-                            RunEnd::Failed(message) => format!("stopped because {message}"),
-                            _ => STOPPED_BY_THE_USER.to_string(),
-                        },
-                    });
-                }
-                Err(failure) => {
-                    abort_handle.stop();
-                    let message = format!("game {number}: {failure}");
-                    results.interrupted.push(InterruptedGame {
-                        game: number,
-                        dir: game_dir_name(number),
-                        hands_played: None,
-                        reason: failure.to_string(),
-                    });
-                    // The caller reports it (the CLI's one-line error).
-                    tracing::info!("{message}");
-                    if matches!(end, RunEnd::Complete | RunEnd::Stopped) {
-                        end = RunEnd::Failed(message);
-                    }
-                }
-            }
-        }
-        if end == RunEnd::Complete && finished.len() < to_play {
-            end = RunEnd::Stopped;
-        }
-        if stop.is_stopped() && end == RunEnd::Complete {
-            end = RunEnd::Stopped;
-        }
-        summary::summarise(&mut results, &finished, &mut rater);
-        results.interrupted.sort_by_key(|game| game.game);
-        results.complete = end == RunEnd::Complete;
-        results.stopped_because = match &end {
-            RunEnd::Complete => None,
-            RunEnd::Stopped => Some(STOPPED_BY_THE_USER.to_string()),
-            RunEnd::Failed(message) => Some(message.clone()),
-        };
-        write_results(&results_path, &results)?;
-        Ok(RunReport {
-            results,
-            results_path,
-            end,
-        })
-    }
-
-    /// Everything one game needs, as a task that owns it.
-    fn game_task(
-        &self,
-        planned: &PlannedGame,
-        client: &HttpClient,
-        stop: &StopSignal,
-    ) -> impl std::future::Future<Output = GameDone> + Send + 'static {
-        let number = planned.number;
-        let deal = planned.deal;
-        let seated: Vec<&Entrant> = planned.seating.iter().map(|&i| &self.entrants[i]).collect();
-        let mut setup = GameSetup::new(
-            self.settings.game.clone(),
-            seated.iter().map(|e| e.name.clone()).collect(),
-            planned.seed,
-        );
-        setup.tournament_id = self.tournament_id.clone();
-        if let Some(game_id) = &planned.game_id {
-            setup.game_id = game_id.clone();
-        }
-        let seats: Vec<PlayerSeat> = seated
-            .iter()
-            .enumerate()
-            .map(|(seat, entrant)| match &entrant.kind {
-                EntrantKind::Http(endpoint) => PlayerSeat::from(client.seat(endpoint.clone())),
-                EntrantKind::Bot(kind) => PlayerSeat::from(InProcessSeat::new(
-                    kind.build(planned.seed.wrapping_add(seat as u64)),
-                )),
-            })
-            .collect();
-        let addresses: Vec<String> = seats.iter().map(|s| s.address().to_string()).collect();
-        let dir = self.settings.out_dir.join(game_dir_name(number));
-        let showdown_warnings = ShowdownWarnings::default();
-        let observers = (|| -> io::Result<Vec<Box<dyn Observer>>> {
-            std::fs::create_dir_all(&dir)?;
-            let mut observers: Vec<Box<dyn Observer>> = Vec::new();
-            if let Some(factory) = &self.observers {
-                observers = factory(&GameContext {
-                    number,
-                    dir: &dir,
-                    setup: &setup,
-                    addresses: &addresses,
-                })?;
-            }
-            observers.push(Box::new(self.progress.game(number)));
-            observers.push(Box::new(showdown_warnings.clone()));
-            Ok(observers)
-        })();
-        let options = self.settings.runner.clone();
-        let stop = stop.clone();
-        async move {
-            let observers = match observers {
-                Ok(observers) => observers,
-                Err(source) => {
-                    return (
-                        number,
-                        deal,
-                        Err(GameFailure::Outputs {
-                            path: dir,
-                            reason: source.to_string(),
-                        }),
-                        showdown_warnings,
-                    )
-                }
-            };
-            let outcome = run_game(setup, seats, observers, &options, &stop)
-                .await
-                .map_err(GameFailure::Run);
-            (number, deal, outcome, showdown_warnings)
-        }
-    }
-}
-
-/// `stopped_because` (and an interrupted game's reason) after Ctrl-C or SIGTERM.
-const STOPPED_BY_THE_USER: &str = "stopped by the user (Ctrl-C or SIGTERM)";
-
-/// A game task's end: its number, its deal set and rotation (duplicate mode), how it went, and
-/// its failed `showdown`s.
-type GameDone = (
-    u32,
-    Option<DealRef>,
-    Result<GameOutcome, GameFailure>,
-    ShowdownWarnings,
-);
-
-/// Why one game of a run failed.
-#[derive(Debug, Error)]
-enum GameFailure {
-    #[error(transparent)]
-    Run(RunError),
-    #[error("cannot create the outputs in {path}: {reason}")]
-    Outputs { path: PathBuf, reason: String },
-}
-
-/// `game-<n>`.
-pub fn game_dir_name(number: u32) -> String {
-    format!("game-{number}")
-}
-
-fn summary(number: u32, outcome: &GameOutcome) -> String {
-    let result = &outcome.result;
-    let winner = result
-        .ranking
-        .first()
-        .and_then(|seat| result.players.get(seat.index()))
-        .map_or("nobody", String::as_str);
-    format!(
-        "game {number}: {winner} won after {} hands",
-        result.hands_played
-    )
-}
-
-/// Writes `results.json` whole or not at all (a temporary file renamed over it).
-pub(crate) fn write_results(path: &Path, results: &RunResults) -> Result<(), TournamentError> {
-    let write = || -> io::Result<()> {
-        let mut json = serde_json::to_vec_pretty(results).map_err(io::Error::other)?;
-        json.push(b'\n');
-        let temporary = path.with_extension("json.tmp");
-        std::fs::write(&temporary, json)?;
-        std::fs::rename(&temporary, path)
-    };
-    write().map_err(|source| TournamentError::Write {
-        path: path.to_path_buf(),
-        source,
-    })
 }

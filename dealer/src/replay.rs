@@ -1,0 +1,449 @@
+//! Replaying a recorded game (`dealer replay game-<n>/`): the engine plays the game again from
+//! its folder, with no player: the setup from `game.json`, every hand's cards from
+//! `decks.jsonl`, and every answer (with its latency, and its failure: timeouts and bad
+//! answers ban again with the same reason) from `requests.jsonl`. The same observers write
+//! the logs into another folder, and [`replay`] compares them with the recorded ones byte for
+//! byte, reporting the first difference.
+//!
+//! Compared: `log.json`, `requests.jsonl`, `decks.jsonl`, `game.json`, `hands/*.phh` and
+//! `hands.phhs`, those the recorded folder has. Not compared: `players/*.log`, which also show
+//! the `check`, `version` and `showdown` exchanges and wall-clock times that no file records.
+//!
+//! The replay stops where the recording does: when the engine asks for an answer that
+//! `requests.jsonl` does not hold (the game was stopped, or the replay took another path), or
+//! for another seat or hand than the next recorded answer; the comparison then shows where.
+
+use crate::engine::{DeckSource, Game, GameSetup, SeatAnswer, SetupError, Step, TableStart};
+use crate::event::GameEvent;
+use crate::observe::{
+    read_decks, read_game_record, DecksFileError, Exchange, GameOutputs, GameRecord, Observer,
+    OutputSelection,
+};
+use crate::seat::SeatFailure;
+use serde::Deserialize;
+use shared::protocol::{parse_bet_answer, Action};
+use shared::Seat;
+use std::io::{self, BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, UNIX_EPOCH};
+use thiserror::Error;
+
+/// What `requests.jsonl` records of one `bet_request` and how it was answered (the document
+/// sent is not needed: the engine rebuilds it, and the comparison checks it).
+#[derive(Debug, Clone, Deserialize)]
+struct RecordedRequest {
+    round: u64,
+    seat: Seat,
+    #[serde(default)]
+    answer: Option<String>,
+    #[serde(default)]
+    error: Option<String>,
+    action: Option<String>,
+    latency_us: u64,
+}
+
+/// Why a folder cannot be replayed.
+#[derive(Debug, Error)]
+pub enum ReplayError {
+    /// A file the replay needs is not in the folder.
+    #[error("{} has no {file}: a replay needs game.json, decks.jsonl and requests.jsonl (written by default; --outputs decks,requests)", dir.display())]
+    Missing {
+        /// The game folder.
+        dir: PathBuf,
+        /// The file.
+        file: &'static str,
+    },
+    /// `game.json` cannot be read.
+    #[error("{0}")]
+    GameRecord(String),
+    /// `decks.jsonl` cannot be read.
+    #[error(transparent)]
+    Decks(#[from] DecksFileError),
+    /// A line of `requests.jsonl` that cannot be replayed.
+    #[error("{}, line {line}: {message}", path.display())]
+    Request {
+        /// The file.
+        path: PathBuf,
+        /// 1-based.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// The engine refuses the recorded setup.
+    #[error("the recorded setup cannot be played: {0}")]
+    Setup(#[from] SetupError),
+    /// The replayed logs cannot be written.
+    #[error("cannot write the replayed logs in {}: {source}", dir.display())]
+    Write {
+        /// The folder.
+        dir: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+}
+
+/// The first place where a replayed file differs from the recorded one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Difference {
+    /// The file, relative to the game folder (`log.json`, `hands/12.phh`).
+    pub file: String,
+    /// 1-based line of the first differing byte.
+    pub line: usize,
+    /// 0-based byte offset of that byte in its line.
+    pub offset: usize,
+    /// The recorded text around it (`None`: the replay wrote the file, the recording has none).
+    pub expected: Option<String>,
+    /// The replayed text around it (`None`: the recording has the file, the replay has none).
+    pub got: Option<String>,
+}
+
+impl std::fmt::Display for Difference {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let show = |text: &Option<String>| match text {
+            Some(text) => format!("{text:?}"),
+            None => "no such file".to_string(),
+        };
+        write!(
+            f,
+            "{} line {}, byte {}: expected {} got {}",
+            self.file,
+            self.line,
+            self.offset,
+            show(&self.expected),
+            show(&self.got)
+        )
+    }
+}
+
+/// How a replay went.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReplayReport {
+    /// Hands the replay played.
+    pub hands: u64,
+    /// Recorded answers fed back.
+    pub answers: usize,
+    /// Files compared, relative to the game folder.
+    pub compared: Vec<String>,
+    /// The first difference, if any.
+    pub difference: Option<Difference>,
+}
+
+/// Replays the game recorded in `dir`, writes the replayed logs into `scratch` (created; it
+/// should be empty) and compares them with the recorded ones.
+///
+/// # Errors
+/// A [`ReplayError`] when the folder cannot be replayed (a missing or malformed record) or the
+/// replayed logs cannot be written. Differences are not errors: see
+/// [`ReplayReport::difference`].
+pub fn replay(dir: &Path, scratch: &Path) -> Result<ReplayReport, ReplayError> {
+    let need = |file: &'static str| {
+        let path = dir.join(file);
+        if path.is_file() {
+            Ok(path)
+        } else {
+            Err(ReplayError::Missing {
+                dir: dir.to_path_buf(),
+                file,
+            })
+        }
+    };
+    let record_path = need("game.json")?;
+    let decks_path = need("decks.jsonl")?;
+    let requests_path = need("requests.jsonl")?;
+    let record = read_game_record(&record_path).map_err(ReplayError::GameRecord)?;
+    let decks = read_decks(&decks_path)?;
+    let requests = read_requests(&requests_path)?;
+
+    let selection = OutputSelection {
+        viewer_log: GameOutputs::viewer_log_path(dir).is_file(),
+        requests: true,
+        hands: GameOutputs::hands_dir(dir).is_dir(),
+        hands_file: GameOutputs::hands_file_path(dir).is_file(),
+        player_logs: false,
+        decks: true,
+    };
+    let write_error = |source| ReplayError::Write {
+        dir: scratch.to_path_buf(),
+        source,
+    };
+    let game = recorded_game(&record, Arc::new(decks))?;
+    let observers =
+        GameOutputs::create_selected(scratch, &record.players, selection).map_err(write_error)?;
+    let (hands, answers) = play(game, &record, &requests, observers).map_err(write_error)?;
+
+    let compared = compared_files(dir, scratch, selection).map_err(write_error)?;
+    let mut difference = None;
+    for file in &compared {
+        difference = compare(file, &dir.join(file), &scratch.join(file)).map_err(write_error)?;
+        if difference.is_some() {
+            break;
+        }
+    }
+    Ok(ReplayReport {
+        hands,
+        answers,
+        compared,
+        difference,
+    })
+}
+
+fn read_requests(path: &Path) -> Result<Vec<RecordedRequest>, ReplayError> {
+    let bad = |line: usize, message: String| ReplayError::Request {
+        path: path.to_path_buf(),
+        line,
+        message,
+    };
+    let file = std::fs::File::open(path).map_err(|error| bad(0, error.to_string()))?;
+    let mut requests = Vec::new();
+    for (index, line) in BufReader::new(file).lines().enumerate() {
+        let line = line.map_err(|error| bad(index + 1, error.to_string()))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let request: RecordedRequest =
+            serde_json::from_str(&line).map_err(|error| bad(index + 1, error.to_string()))?;
+        if request.answer.is_none() && request.error.is_none() {
+            return Err(bad(index + 1, "neither an answer nor an error".into()));
+        }
+        requests.push(request);
+    }
+    Ok(requests)
+}
+
+/// The game `record` sets up, dealing from `decks`, with the versions shown at its start.
+fn recorded_game(
+    record: &GameRecord,
+    decks: Arc<crate::engine::RecordedDecks>,
+) -> Result<Game, ReplayError> {
+    let setup = GameSetup {
+        config: record.config.clone(),
+        players: record.players.clone(),
+        seed: record.seed,
+        tournament_id: record.tournament_id.clone(),
+        game_id: record.game_id.clone(),
+        decks: DeckSource::Recorded(decks),
+    };
+    let table = TableStart {
+        round: record.table.round,
+        button: record.table.button,
+        stacks: record.table.stacks.clone(),
+    };
+    let mut game = Game::with_table(setup, table)?;
+    for (seat, version) in record.versions.iter().enumerate() {
+        set_version(&mut game, Seat(seat), version)
+            .map_err(|error| ReplayError::GameRecord(format!("game.json: {error}")))?;
+    }
+    Ok(game)
+}
+
+/// Plays the recorded game through `observers`; returns the hands played and the answers used.
+fn play(
+    mut game: Game,
+    record: &GameRecord,
+    requests: &[RecordedRequest],
+    mut observers: Vec<Box<dyn Observer>>,
+) -> io::Result<(u64, usize)> {
+    let mut next = 0;
+    let outcome = (|| -> io::Result<()> {
+        loop {
+            match game.step() {
+                Step::Event(event) => {
+                    for observer in &mut observers {
+                        observer.on_event(&event, &game)?;
+                    }
+                    if let GameEvent::HandStarted { round, .. } = event {
+                        for change in record.version_changes.iter().filter(|c| c.round == round) {
+                            set_version(&mut game, change.seat, &change.version)?;
+                        }
+                    }
+                }
+                Step::BetRequest { seat } => {
+                    let Some(recorded) = requests.get(next) else {
+                        return Ok(());
+                    };
+                    if recorded.seat != seat || recorded.round != game.round() {
+                        return Ok(());
+                    }
+                    next += 1;
+                    answer(&mut game, &mut observers, seat, recorded)?;
+                    if recorded.action.is_none() {
+                        // Recorded before the engine read it: the game stopped here.
+                        return Ok(());
+                    }
+                }
+                Step::Showdown { .. } => {}
+                Step::Finished => return Ok(()),
+            }
+        }
+    })();
+    for observer in &mut observers {
+        observer.finish(&game)?;
+    }
+    outcome?;
+    Ok((game.hands_played(), next))
+}
+
+fn set_version(game: &mut Game, seat: Seat, version: &str) -> io::Result<()> {
+    game.set_version(seat, version.to_string())
+        .map_err(|error| io::Error::other(error.to_string()))
+}
+
+/// Feeds one recorded answer to the engine as the runner would: the exchange to the
+/// observers, the latency to `time_used`, then the answer.
+fn answer(
+    game: &mut Game,
+    observers: &mut [Box<dyn Observer>],
+    seat: Seat,
+    recorded: &RecordedRequest,
+) -> io::Result<()> {
+    let failure = recorded.error.clone().map(SeatFailure::Recorded);
+    let seat_answer = match (&failure, &recorded.answer) {
+        (Some(failure), _) => SeatAnswer::Invalid {
+            reason: failure.to_string(),
+        },
+        (None, Some(text)) => match parse_bet_answer(text.as_bytes()) {
+            Ok(chips) => SeatAnswer::Bet(chips),
+            Err(invalid) => SeatAnswer::Invalid {
+                reason: invalid.to_string(),
+            },
+        },
+        (None, None) => SeatAnswer::Invalid {
+            reason: "no answer recorded".into(),
+        },
+    };
+    let latency = Duration::from_micros(recorded.latency_us);
+    {
+        let state = game.bet_request_state();
+        let exchange = Exchange {
+            round: game.round(),
+            seat,
+            player: game.player_name(seat).unwrap_or_default(),
+            action: Action::BetRequest,
+            sent_at: UNIX_EPOCH,
+            state,
+            sent_json: None,
+            status: None,
+            body: recorded.answer.as_deref().map(str::as_bytes),
+            latency,
+            failure: failure.as_ref(),
+        };
+        for observer in observers.iter_mut() {
+            observer.on_exchange(&exchange, game)?;
+        }
+    }
+    game.add_time_used(seat, recorded.latency_us)
+        .map_err(|error| io::Error::other(error.to_string()))?;
+    if recorded.action.is_some() {
+        game.answer(seat_answer)
+            .map_err(|error| io::Error::other(error.to_string()))?;
+    }
+    Ok(())
+}
+
+/// The files to compare, relative to the game folder: the fixed ones the selection wrote,
+/// then every hand history of either folder, in hand order.
+fn compared_files(
+    recorded: &Path,
+    replayed: &Path,
+    selection: OutputSelection,
+) -> io::Result<Vec<String>> {
+    let mut files: Vec<String> = [
+        (selection.viewer_log, "log.json"),
+        (true, "requests.jsonl"),
+        (true, "decks.jsonl"),
+        (true, "game.json"),
+        (selection.hands_file, "hands.phhs"),
+    ]
+    .into_iter()
+    .filter(|(written, _)| *written)
+    .map(|(_, name)| name.to_string())
+    .collect();
+    if selection.hands {
+        let mut hands: Vec<String> = Vec::new();
+        for dir in [recorded, replayed] {
+            for entry in std::fs::read_dir(GameOutputs::hands_dir(dir))? {
+                let name = entry?.file_name().to_string_lossy().into_owned();
+                if !hands.contains(&name) {
+                    hands.push(name);
+                }
+            }
+        }
+        hands.sort_by_key(|name| {
+            let number = name.split('.').next().and_then(|n| n.parse::<u64>().ok());
+            (number, name.clone())
+        });
+        files.extend(hands.into_iter().map(|name| format!("hands/{name}")));
+    }
+    Ok(files)
+}
+
+/// Where `replayed` first differs from `recorded`, if it does.
+fn compare(file: &str, recorded: &Path, replayed: &Path) -> io::Result<Option<Difference>> {
+    let read = |path: &Path| match std::fs::read(path) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(error) => Err(error),
+    };
+    let (expected, got) = (read(recorded)?, read(replayed)?);
+    let at = match (&expected, &got) {
+        (Some(a), Some(b)) => match a.iter().zip(b.iter()).position(|(x, y)| x != y) {
+            Some(position) => position,
+            None if a.len() == b.len() => return Ok(None),
+            None => a.len().min(b.len()),
+        },
+        (None, None) => return Ok(None),
+        _ => 0,
+    };
+    let bytes = expected.as_deref().or(got.as_deref()).unwrap_or_default();
+    let line_start = bytes[..at.min(bytes.len())]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |newline| newline + 1);
+    let line = bytes[..line_start].iter().filter(|&&b| b == b'\n').count() + 1;
+    let excerpt = |bytes: &Option<Vec<u8>>| {
+        bytes.as_ref().map(|bytes| {
+            let from = at.saturating_sub(40).max(line_start).min(bytes.len());
+            let to = (at + 40).min(bytes.len());
+            String::from_utf8_lossy(&bytes[from..to]).into_owned()
+        })
+    };
+    Ok(Some(Difference {
+        file: file.to_string(),
+        line,
+        offset: at - line_start,
+        expected: excerpt(&expected),
+        got: excerpt(&got),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_difference_names_the_line_and_the_byte() {
+        let dir = std::env::temp_dir().join(format!("dealer-replay-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (a, b) = (dir.join("a"), dir.join("b"));
+        std::fs::write(&a, "one\ntwo three\n").unwrap();
+        std::fs::write(&b, "one\ntwo thr33\n").unwrap();
+        let difference = compare("x", &a, &b).unwrap().unwrap();
+        assert_eq!((difference.line, difference.offset), (2, 7));
+        assert_eq!(difference.expected.as_deref(), Some("two three\n"));
+        assert_eq!(difference.got.as_deref(), Some("two thr33\n"));
+        std::fs::write(&b, "one\ntwo three\n").unwrap();
+        assert_eq!(compare("x", &a, &b).unwrap(), None);
+        std::fs::write(&b, "one\n").unwrap();
+        let shorter = compare("x", &a, &b).unwrap().unwrap();
+        assert_eq!((shorter.line, shorter.offset), (2, 0));
+        assert_eq!(shorter.got.as_deref(), Some(""));
+        let missing = compare("x", &a, &dir.join("none")).unwrap().unwrap();
+        assert_eq!(missing.got, None);
+        assert!(
+            missing.to_string().contains("got no such file"),
+            "{missing}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
