@@ -21,6 +21,7 @@ mod interop_python;
 mod k8s_manifests;
 mod observe_outputs;
 mod observe_phh;
+mod observe_records;
 mod observe_requests;
 mod observe_viewer_log;
 mod rainman;

@@ -180,6 +180,9 @@ pub enum EntryKind {
     Showdown,
     /// `winner_announcement`: a winner was paid (`NAME won N`).
     WinnerAnnouncement,
+    /// A `type` this version does not know (another dealer's); written back as `unknown`.
+    #[serde(other)]
+    Unknown,
 }
 
 impl EntryKind {
@@ -190,6 +193,7 @@ impl EntryKind {
             EntryKind::Bet => "bet",
             EntryKind::Showdown => "showdown",
             EntryKind::WinnerAnnouncement => "winner_announcement",
+            EntryKind::Unknown => "unknown",
         }
     }
 }
@@ -277,6 +281,10 @@ mod tests {
             serde_json::from_str::<ViewerLogEntry<u8>>(&text).unwrap(),
             bet
         );
+        let other: ViewerLogEntry<u8> =
+            serde_json::from_str("{\"type\":\"chat\",\"message\":\"hi\",\"game_state\":1}")
+                .unwrap();
+        assert_eq!(other.kind, Some(EntryKind::Unknown));
     }
 
     #[test]
