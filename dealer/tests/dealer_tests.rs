@@ -28,6 +28,7 @@ mod rainman;
 mod ranking;
 mod results_json;
 mod robustness;
+mod runner_documents;
 mod runner_game;
 mod runner_tournament;
 mod seat_check;
