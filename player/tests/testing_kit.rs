@@ -273,6 +273,11 @@ fn load_errors_name_the_file_and_line() {
     std::fs::write(&jsonl, "{\"game_state\":{}}\n").unwrap();
     let error = try_load(&jsonl).unwrap_err();
     assert!(error.to_string().contains("requests.jsonl:1"), "{error}");
+    // Read through shared::records::RequestRecord: the key the dealer always writes is named.
+    assert!(
+        error.to_string().contains("missing field `round`"),
+        "{error}"
+    );
     let good = std::fs::read_to_string(fixtures().join("recordings/requests.jsonl")).unwrap();
     std::fs::write(&jsonl, format!("{good}\nnot json\n")).unwrap();
     let error = try_load(&jsonl).unwrap_err();
