@@ -71,7 +71,7 @@ pub struct FilePlayer {
 pub struct FileBot {
     /// The bot's name.
     pub name: String,
-    /// Its kind (see `dealer bots`); read by [`BotKind`]'s parser so that an unknown kind is
+    /// Its kind (see `dealer bots`); read by [`BotKind`](crate::house::BotKind)'s parser so that an unknown kind is
     /// reported with the bot's name.
     pub kind: String,
 }

@@ -11,7 +11,8 @@
 //! | `.json` | one viewer-log entry (an object with a `game_state` key) |
 //! | `.jsonl` | our dealer's `requests.jsonl`: one [`RequestRecord`] per line (`game_state` an object, or a string holding the JSON) |
 //!
-//! Both record types are `shared::records`', the one definition the dealer writes by.
+//! Both record types come from `shared::records`, the one definition of these formats, which
+//! the dealer writes by.
 //!
 //! A directory is searched recursively, in name order, for `.json`, `.jsonl` and `.ndjson`
 //! files; everything else (an `INDEX.md`, hand histories, player logs) is skipped. So is a
