@@ -210,19 +210,13 @@ fn requests_jsonl_loads_in_the_sdk_testing_kit() {
             panic!("a dealer request: {:?}", record.origin);
         };
         let value: Value = serde_json::from_str(line).unwrap();
-        assert_eq!(dealer.round, value["round"].as_u64());
-        assert_eq!(dealer.player.as_deref(), value["player"].as_str());
-        assert_eq!(
-            dealer.seat.map(|s| s.index() as u64),
-            value["seat"].as_u64()
-        );
+        assert_eq!(Some(dealer.round), value["round"].as_u64());
+        assert_eq!(Some(dealer.player.as_str()), value["player"].as_str());
+        assert_eq!(Some(dealer.seat.index() as u64), value["seat"].as_u64());
         assert_eq!(dealer.answer.as_deref(), value["answer"].as_str());
         assert_eq!(dealer.error.as_deref(), value["error"].as_str());
-        assert_eq!(dealer.latency_us, value["latency_us"].as_u64());
-        assert_eq!(
-            dealer.amount.map(|chips| chips.get()),
-            value["amount"].as_u64()
-        );
+        assert_eq!(Some(dealer.latency_us), value["latency_us"].as_u64());
+        assert_eq!(Some(dealer.amount.get()), value["amount"].as_u64());
         assert_ne!(dealer.action, Some(RecordedAction::Unknown));
         if dealer.action == Some(RecordedAction::Banned) {
             banned += 1;

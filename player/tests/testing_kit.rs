@@ -76,7 +76,7 @@ fn loads_a_viewer_log_with_entry_lines() {
             on_turn,
             ..
         } => {
-            assert_eq!(kind.as_deref(), Some("bet"));
+            assert_eq!(*kind, Some(shared::records::EntryKind::Bet));
             assert!(message.as_deref().unwrap().contains("(allin)"));
             assert_eq!(*on_turn, Some(Seat(0)));
         }
@@ -182,20 +182,20 @@ fn loads_dealer_requests_jsonl() {
         let Origin::DealerRequest(record) = &item.origin else {
             panic!("{:?}", item.origin);
         };
-        assert_eq!(record.seat, item.state.in_action);
+        assert_eq!(Some(record.seat), item.state.in_action);
         assert_eq!(
-            record.player.as_deref(),
+            Some(record.player.as_str()),
             item.state.me().map(|p| p.name.as_str())
         );
     }
     let Origin::DealerRequest(first) = &recorded[0].origin else {
         unreachable!()
     };
-    assert_eq!(first.action, Some(RecordedAction::Call));
+    assert_eq!(first.action, Some(RecordedAction::Bet(BetAction::Call)));
     assert_eq!(first.answer.as_deref(), Some("0"));
     assert_eq!(first.error, None);
-    assert_eq!(first.amount, Some(Chips(0)));
-    assert_eq!(first.latency_us, Some(1200));
+    assert_eq!(first.amount, Chips(0));
+    assert_eq!(first.latency_us, 1200);
     // Line 7 carries its game_state as a string holding the JSON.
     let Origin::DealerRequest(banned) = &recorded[6].origin else {
         unreachable!()
@@ -273,6 +273,11 @@ fn load_errors_name_the_file_and_line() {
     std::fs::write(&jsonl, "{\"game_state\":{}}\n").unwrap();
     let error = try_load(&jsonl).unwrap_err();
     assert!(error.to_string().contains("requests.jsonl:1"), "{error}");
+    // Read through shared::records::RequestRecord: the key the dealer always writes is named.
+    assert!(
+        error.to_string().contains("missing field `round`"),
+        "{error}"
+    );
     let good = std::fs::read_to_string(fixtures().join("recordings/requests.jsonl")).unwrap();
     std::fs::write(&jsonl, format!("{good}\nnot json\n")).unwrap();
     let error = try_load(&jsonl).unwrap_err();

@@ -5,7 +5,8 @@
 //! - [`rules`]: the one bet-reading rule both sides use (spec §4);
 //! - [`card`]: cards, short notation, `rs_poker` conversions;
 //! - [`eval`]: hand evaluation (best five of up to seven cards);
-//! - [`equity`]: win/tie equity against random opponents.
+//! - [`equity`]: win/tie equity against random opponents;
+//! - [`records`]: the records of the files a game leaves (`requests.jsonl`, the viewer log).
 #![warn(missing_docs)]
 
 pub mod card;
@@ -13,6 +14,7 @@ mod chips;
 pub mod equity;
 pub mod eval;
 pub mod protocol;
+pub mod records;
 pub mod rules;
 pub mod state;
 

@@ -7,4 +7,5 @@ mod corpus;
 mod equity;
 mod eval;
 mod eval_exhaustive;
+mod records;
 mod state_properties;

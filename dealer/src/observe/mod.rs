@@ -27,9 +27,9 @@
 //!
 //! Each streams to a buffered file, flushes at least at every hand end, and never panics on
 //! odd input. Given the same events and exchanges (times zeroed in reproducible runs), every
-//! file is the same byte for byte. For the runner: pass [`Exchange::sent_json`] whenever the
-//! document was serialised (or serialise it once for in-process seats), so no observer has
-//! to serialise the same document again.
+//! file is the same byte for byte. The runner passes [`Exchange::sent_json`] whenever the
+//! document was serialised, and serialises it once for in-process seats when an observer
+//! [wants it](Observer::wants_sent_json), so no observer serialises the same document again.
 
 pub mod decks;
 pub mod game_record;
@@ -112,6 +112,13 @@ pub trait Observer: Send {
     fn on_exchange(&mut self, exchange: &Exchange<'_>, game: &Game) -> io::Result<()> {
         let _ = (exchange, game);
         Ok(())
+    }
+
+    /// Whether this observer writes an exchange's document as JSON text. When one does, the
+    /// runner fills [`Exchange::sent_json`] for every exchange with a document (serialising
+    /// it once, for every observer, when the seat did not: in-process seats).
+    fn wants_sent_json(&self) -> bool {
+        false
     }
 
     /// The game is over (or was abandoned): write what is left and flush.

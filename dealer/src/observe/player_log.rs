@@ -292,6 +292,10 @@ impl<W: Write> PlayerLogs<W> {
 }
 
 impl<W: Write + Send> Observer for PlayerLogs<W> {
+    fn wants_sent_json(&self) -> bool {
+        true
+    }
+
     fn on_event(&mut self, event: &GameEvent, game: &Game) -> io::Result<()> {
         match event {
             GameEvent::HandStarted { .. } => self.hand_started(event, game),

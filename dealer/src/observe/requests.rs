@@ -2,28 +2,25 @@
 //! asked. This is the recorded-game-state format the SDK's testing kit loads
 //! (`player::testing::load`), so a team can replay the exact documents their bot saw.
 //!
-//! Keys, in this order:
+//! The format is defined once, by [`shared::records::RequestRecord`] (its docs list the keys,
+//! in order, and what each holds). This writer builds the same bytes by hand, so that a line
+//! costs one copy of the document (checked byte for byte against the record type by
+//! `dealer/tests/observe_records.rs`):
 //!
-//! | key | value |
-//! |---|---|
-//! | `round` | the hand |
-//! | `player` | the player's name |
-//! | `seat` | the player's seat |
-//! | `game_state` | a JSON object: exactly the document sent, byte for byte ([`Exchange::sent_json`] when the seat serialised it, else [`shared::GameState::to_json`] of [`Exchange::state`], which gives the same bytes); `null` if the runner gave neither |
-//! | `answer` | the raw body as a string (invalid UTF-8 replaced by U+FFFD), or `null` when no body was read (timeout, refused connection). An in-process player has no body: its valid answer is written as the number it returned, in digits |
-//! | `error` | only when the answer was invalid: the one-line reason (the ban or warning reason) |
-//! | `action` | how the engine read the answer: `fold`, `check`, `call`, `raise`, `allin`, or `banned`; a forgiven invalid answer records what it counted as (and keeps `error`); `null` only if the game was abandoned before the answer was applied |
-//! | `amount` | chips the answer put in (0 for fold, check and banned) |
-//! | `latency_us` | from sending to the end of the reply, in microseconds |
-//!
-//! A line is written when the engine's reading of the answer arrives (the event that follows
-//! the exchange), and the file is flushed at the end of every hand.
+//! - `game_state` is exactly the document sent: [`Exchange::sent_json`] when the seat or the
+//!   runner serialised it, else [`shared::GameState::write_json`] of [`Exchange::state`],
+//!   which gives the same bytes;
+//! - an in-process player has no body: its valid answer is written as the number it
+//!   returned, in digits;
+//! - a line is written when the engine's reading of the answer arrives (the event that follows
+//!   the exchange), and the file is flushed at the end of every hand.
 
 use super::text::push_json_str;
 use super::{Exchange, Observer};
 use crate::engine::Game;
 use crate::event::GameEvent;
 use shared::protocol::Action;
+use shared::records::RecordedAction;
 use shared::{Chips, Seat};
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
@@ -123,7 +120,7 @@ impl<W: Write> RequestsLog<W> {
     /// Writes the held request with the engine's reading.
     fn write_pending(
         &mut self,
-        action: Option<&str>,
+        action: Option<RecordedAction>,
         amount: Chips,
         answer: Option<Chips>,
     ) -> io::Result<()> {
@@ -145,7 +142,7 @@ impl<W: Write> RequestsLog<W> {
         match action {
             Some(action) => {
                 line.push(b'"');
-                line.extend_from_slice(action.as_bytes());
+                line.extend_from_slice(action.as_str().as_bytes());
                 line.push(b'"');
             }
             None => line.extend_from_slice(b"null"),
@@ -179,10 +176,10 @@ impl<W: Write + Send> Observer for RequestsLog<W> {
                 answer,
                 ..
             } if self.applies_to(*seat) => {
-                self.write_pending(Some(action.as_str()), *put_in, *answer)?;
+                self.write_pending(Some((*action).into()), *put_in, *answer)?;
             }
             GameEvent::Banned { seat, .. } if self.applies_to(*seat) => {
-                self.write_pending(Some("banned"), Chips::ZERO, None)?;
+                self.write_pending(Some(RecordedAction::Banned), Chips::ZERO, None)?;
             }
             GameEvent::HandEnded { .. } | GameEvent::GameEnded { .. } => self.out.flush()?,
             _ => {}
@@ -195,6 +192,10 @@ impl<W: Write + Send> Observer for RequestsLog<W> {
             self.hold(exchange)?;
         }
         Ok(())
+    }
+
+    fn wants_sent_json(&self) -> bool {
+        true
     }
 
     fn finish(&mut self, _game: &Game) -> io::Result<()> {

@@ -9,7 +9,9 @@
 //!
 //! # Entries
 //!
-//! Keys in this order; `game_state` is the whole table with **every** player's hole cards
+//! The entry's keys are defined once, by [`shared::records::ViewerLogEntry`] (the writer below
+//! builds the same bytes by hand; `dealer/tests/observe_records.rs` checks them). Keys in
+//! this order; `game_state` is the whole table with **every** player's hole cards
 //! (`[]` when none) and without `in_action`, `minimum_raise` and `bet_index`:
 //!
 //! | when | entry |
@@ -71,31 +73,12 @@ use super::Observer;
 use crate::engine::{Game, View};
 use crate::event::{GameEvent, PotShare, SeatList};
 use shared::eval::Category;
+use shared::records::EntryKind;
 use shared::{BetAction, Card, Chips, GameState, PlayerStatus, Seat};
 use std::fmt::Write as _;
 use std::fs::File;
 use std::io::{self, BufWriter, Seek, SeekFrom, Write};
 use std::path::Path;
-
-/// The `type` of a log entry.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum EntryKind {
-    CardDeal,
-    Bet,
-    Showdown,
-    WinnerAnnouncement,
-}
-
-impl EntryKind {
-    const fn as_str(self) -> &'static str {
-        match self {
-            EntryKind::CardDeal => "card_deal",
-            EntryKind::Bet => "bet",
-            EntryKind::Showdown => "showdown",
-            EntryKind::WinnerAnnouncement => "winner_announcement",
-        }
-    }
-}
 
 /// The live log's name of a hand category (the ranking gem says "two pairs").
 fn hand_name(category: Category) -> &'static str {

@@ -330,6 +330,7 @@ pub async fn run_game(
         bet_requests: vec![0; seats.len()],
         requests: 0,
         observers,
+        json: Vec::new(),
         options,
         stop,
     };
@@ -415,6 +416,8 @@ struct Table<'a> {
     /// each receiver has its own; kept, so a render writes only numbers and cards).
     showdowns: Vec<Document>,
     observers: ObserverSet,
+    /// The JSON text of an in-process seat's document, rendered once for every observer.
+    json: Vec<u8>,
     options: &'a RunnerOptions,
     stop: &'a StopSignal,
 }
@@ -525,7 +528,12 @@ impl Table<'_> {
             action: Action::BetRequest,
             sent_at,
             state: Some(state),
-            sent_json: reply.sent_json.as_deref(),
+            sent_json: sent_json(
+                reply.sent_json.as_deref(),
+                Some(state),
+                self.observers.wants_sent_json(),
+                &mut self.json,
+            ),
             status: reply.status,
             body: reply.body.as_deref(),
             latency,
@@ -614,7 +622,12 @@ impl Table<'_> {
             action,
             sent_at,
             state,
-            sent_json: reply.sent_json.as_deref(),
+            sent_json: sent_json(
+                reply.sent_json.as_deref(),
+                state,
+                self.observers.wants_sent_json(),
+                &mut self.json,
+            ),
             status: reply.status,
             body: reply.body.as_deref(),
             latency: self.options.clock.latency(reply.latency),
@@ -622,4 +635,21 @@ impl Table<'_> {
         };
         self.observers.exchange(&exchange, &self.game);
     }
+}
+
+/// The document's JSON text for the observers: the seat's own when it serialised one (HTTP),
+/// else rendered once into `buffer` (in-process seats) when an observer writes it, so that
+/// `requests.jsonl` and the player's log share one serialisation.
+fn sent_json<'a>(
+    sent: Option<&'a str>,
+    state: Option<&GameState>,
+    wanted: bool,
+    buffer: &'a mut Vec<u8>,
+) -> Option<&'a str> {
+    if sent.is_some() || !wanted {
+        return sent;
+    }
+    buffer.clear();
+    state?.write_json(buffer);
+    std::str::from_utf8(buffer).ok()
 }

@@ -36,14 +36,23 @@ pub(crate) struct ObserverSet {
     /// `None` once an observer failed.
     observers: Vec<Option<Box<dyn Observer>>>,
     failures: Vec<ObserverFailure>,
+    /// Some observer writes documents as JSON text ([`Observer::wants_sent_json`]).
+    wants_sent_json: bool,
 }
 
 impl ObserverSet {
     pub(crate) fn new(observers: Vec<Box<dyn Observer>>) -> ObserverSet {
         ObserverSet {
+            wants_sent_json: observers.iter().any(|observer| observer.wants_sent_json()),
             observers: observers.into_iter().map(Some).collect(),
             failures: Vec::new(),
         }
+    }
+
+    /// Whether an observer writes documents as JSON text, so that the runner serialises a
+    /// document the seat did not (once, for all of them).
+    pub(crate) fn wants_sent_json(&self) -> bool {
+        self.wants_sent_json
     }
 
     pub(crate) fn event(&mut self, event: &GameEvent, game: &Game) {

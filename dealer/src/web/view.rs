@@ -6,6 +6,7 @@
 use super::store::StoreError;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
+use shared::records::{RequestRecord, ViewerLogEntry};
 
 /// A card as the wire writes it (`{"rank":"10","suit":"clubs"}`), kept as text.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -70,21 +71,9 @@ pub struct ViewState {
     pub pot: Option<u64>,
 }
 
-/// One viewer-log entry.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LogEntry {
-    /// What happened (absent on the entry that opens a hand).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub message: Option<String>,
-    /// `card_deal`, `bet`, `showdown` or `winner_announcement`.
-    #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
-    pub kind: Option<String>,
-    /// The seat that bet, for bets.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub on_turn: Option<u64>,
-    /// The table after the entry.
-    pub game_state: ViewState,
-}
+/// One viewer-log entry: the shared record (`type` this version does not know reads as
+/// `unknown`), holding the lenient [`ViewState`].
+pub type LogEntry = ViewerLogEntry<ViewState>;
 
 /// Where a hand starts in the log.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -175,8 +164,7 @@ pub fn parse_log(bytes: &[u8]) -> Result<GameLog, String> {
         {
             let player = entry
                 .on_turn
-                .and_then(|seat| usize::try_from(seat).ok())
-                .and_then(|seat| entry.game_state.players.get(seat))
+                .and_then(|seat| entry.game_state.players.get(seat.index()))
                 .map(|player| player.name.clone())
                 .or_else(|| before.split(" made a bet").next().map(str::to_string))
                 .unwrap_or_default();
@@ -208,7 +196,8 @@ pub fn player_log_header(line: &str) -> Option<(String, Option<u64>)> {
     Some((name, seat))
 }
 
-/// One line of `requests.jsonl`.
+/// One line of `requests.jsonl` as the page gets it (read through the shared
+/// [`RequestRecord`], with its line number).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct RequestLine {
     /// 1-based line number in the file (the key of the fixture download).
@@ -257,11 +246,19 @@ pub struct PlayerRequests {
 }
 
 fn parse_request(text: &str, number: usize, last: bool) -> Result<RequestLine, String> {
-    match serde_json::from_str::<RequestLine>(text) {
-        Ok(mut line) => {
-            line.line = number;
-            Ok(line)
-        }
+    match serde_json::from_str::<RequestRecord<Option<Box<RawValue>>>>(text) {
+        Ok(record) => Ok(RequestLine {
+            line: number,
+            round: record.round,
+            player: record.player,
+            seat: record.seat.index() as u64,
+            game_state: record.game_state,
+            answer: record.answer,
+            error: record.error,
+            action: record.action.map(|action| action.to_string()),
+            amount: Some(record.amount.get()),
+            latency_us: Some(record.latency_us),
+        }),
         Err(error) if error.is_eof() && last => Err(format!(
             "requests.jsonl line {number} is cut off (the game was stopped or is still being written)"
         )),

@@ -7,9 +7,12 @@
 //! |---|---|
 //! | `.json` | one `game_state` object |
 //! | `.json` | an array of `game_state` objects |
-//! | `.json` | a Lean Poker viewer log (`log.json`, also what the live server's log API returns): an array of `{"message", "game_state", "type", "on_turn"}` |
+//! | `.json` | a Lean Poker viewer log (`log.json`, also what the live server's log API returns): an array of [`ViewerLogEntry`] (`{"type", "on_turn", "message", "game_state"}`; the entry that opens a hand has only `game_state`, spec §8) |
 //! | `.json` | one viewer-log entry (an object with a `game_state` key) |
-//! | `.jsonl` | our dealer's `requests.jsonl`: one object per line with `round`, `player`, `seat`, `game_state` (an object, or a string holding the JSON), `answer`, `error`, `action`, `amount`, `latency_us` |
+//! | `.jsonl` | our dealer's `requests.jsonl`: one [`RequestRecord`] per line (`game_state` an object, or a string holding the JSON) |
+//!
+//! Both record types come from `shared::records`, the one definition of these formats, which
+//! the dealer writes by.
 //!
 //! A directory is searched recursively, in name order, for `.json`, `.jsonl` and `.ndjson`
 //! files; everything else (an `INDEX.md`, hand histories, player logs) is skipped. So is a
@@ -28,8 +31,8 @@
 //! marked folded (the log applies a fold one entry late), and `minimum_raise` replayed from
 //! the hand's raises (spec §4). `bet_index` stays absent.
 
-use serde::Deserialize;
 use serde_json::value::RawValue;
+use shared::records::{EntryKind, RequestRecord, ViewerLogEntry};
 use shared::{Chips, GameState, GameStateError, Seat};
 use std::collections::HashMap;
 use std::fmt;
@@ -61,48 +64,11 @@ impl fmt::Display for Source {
     }
 }
 
-/// How our dealer read an answer, as logged in `requests.jsonl`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum RecordedAction {
-    /// Folded.
-    Fold,
-    /// Checked.
-    Check,
-    /// Called.
-    Call,
-    /// Raised.
-    Raise,
-    /// Went all-in.
-    #[serde(rename = "allin")]
-    AllIn,
-    /// The answer was invalid and the player was banned (spec §6).
-    Banned,
-    /// A value this SDK version does not know.
-    #[serde(other)]
-    Unknown,
-}
+/// How our dealer read an answer, as logged in `requests.jsonl` (defined in `shared`).
+pub use shared::records::RecordedAction;
 
-/// The other fields of one `requests.jsonl` line.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct DealerRecord {
-    /// The hand number.
-    pub round: Option<u64>,
-    /// The asked player's name.
-    pub player: Option<String>,
-    /// The asked player's seat.
-    pub seat: Option<Seat>,
-    /// The raw answer body, `None` when there was none (timeout, refused connection).
-    pub answer: Option<String>,
-    /// Why the answer was invalid; present only then.
-    pub error: Option<String>,
-    /// How the dealer read the answer.
-    pub action: Option<RecordedAction>,
-    /// The chips the dealer moved.
-    pub amount: Option<Chips>,
-    /// The response time in microseconds.
-    pub latency_us: Option<u64>,
-}
+/// One `requests.jsonl` line without its `game_state` (which is [`Recorded::state`]).
+pub type DealerRecord = RequestRecord<()>;
 
 /// What kind of record a state came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -111,8 +77,8 @@ pub enum Origin {
     State,
     /// An entry of a Lean Poker viewer log (every player's cards are visible there).
     LogEntry {
-        /// The entry's `type` (`bet`, `card_deal`, `showdown`, `winner_announcement`).
-        kind: Option<String>,
+        /// The entry's `type`; `None` on the entry that opens a hand.
+        kind: Option<EntryKind>,
         /// The entry's `message`.
         message: Option<String>,
         /// The entry's `on_turn` seat (for bets).
@@ -368,21 +334,21 @@ fn rebuild_log_decisions(records: &mut [Recorded]) {
         else {
             return;
         };
-        match kind.as_deref() {
+        match kind {
             None => {
                 blinds_left = 2;
                 minimum_raise = record.state.small_blind;
                 board_cards = 0;
                 continue;
             }
-            Some("card_deal") => {
+            Some(EntryKind::CardDeal) => {
                 if record.state.community_cards.len() != board_cards {
                     board_cards = record.state.community_cards.len();
                     minimum_raise = record.state.big_blind();
                 }
                 continue;
             }
-            Some("bet") => {}
+            Some(EntryKind::Bet) => {}
             Some(_) => continue,
         }
         let (Some(seat), Some(previous)) = (*on_turn, before.last()) else {
@@ -394,13 +360,13 @@ fn rebuild_log_decisions(records: &mut [Recorded]) {
         }
         let mut state = previous.state.clone();
         if let Origin::LogEntry {
-            kind: Some(previous_kind),
+            kind: Some(EntryKind::Bet),
             message: Some(previous_message),
             on_turn: Some(folded),
             ..
         } = &previous.origin
         {
-            if previous_kind == "bet" && previous_message.contains("(fold)") {
+            if previous_message.contains("(fold)") {
                 if let Some(player) = state.players.get_mut(folded.index()) {
                     if player.status == shared::PlayerStatus::Active {
                         player.status = shared::PlayerStatus::Folded;
@@ -491,19 +457,6 @@ fn load_json(path: &Path, text: &str, out: &mut Vec<Recorded>) -> Result<(), Loa
     }
 }
 
-/// A viewer-log entry: the fields we keep.
-#[derive(Deserialize)]
-struct LogEntry<'a> {
-    #[serde(borrow)]
-    game_state: &'a RawValue,
-    #[serde(default, rename = "type")]
-    kind: Option<String>,
-    #[serde(default)]
-    message: Option<String>,
-    #[serde(default)]
-    on_turn: Option<Seat>,
-}
-
 /// One object: a `game_state`, or a viewer-log entry holding one.
 fn load_object(whole: &str, object: &str, source: Source) -> Result<Recorded, LoadError> {
     if !object.starts_with('{') {
@@ -522,10 +475,11 @@ fn load_object(whole: &str, object: &str, source: Source) -> Result<Recorded, Lo
             origin: Origin::State,
         });
     }
-    let entry: LogEntry<'_> = serde_json::from_str(object).map_err(|e| LoadError::Shape {
-        at: source.clone(),
-        message: format!("not a viewer-log entry: {e}"),
-    })?;
+    let entry: ViewerLogEntry<&RawValue> =
+        serde_json::from_str(object).map_err(|e| LoadError::Shape {
+            at: source.clone(),
+            message: format!("not a viewer-log entry: {e}"),
+        })?;
     let state_source = Source {
         line: line_at(whole, offset_in(whole, entry.game_state.get())),
         ..source.clone()
@@ -543,29 +497,6 @@ fn load_object(whole: &str, object: &str, source: Source) -> Result<Recorded, Lo
     })
 }
 
-/// One line of `requests.jsonl`.
-#[derive(Deserialize)]
-struct DealerLine<'a> {
-    #[serde(borrow)]
-    game_state: &'a RawValue,
-    #[serde(default)]
-    round: Option<u64>,
-    #[serde(default)]
-    player: Option<String>,
-    #[serde(default)]
-    seat: Option<Seat>,
-    #[serde(default)]
-    answer: Option<String>,
-    #[serde(default)]
-    error: Option<String>,
-    #[serde(default)]
-    action: Option<RecordedAction>,
-    #[serde(default)]
-    amount: Option<Chips>,
-    #[serde(default)]
-    latency_us: Option<u64>,
-}
-
 fn load_jsonl(path: &Path, text: &str, out: &mut Vec<Recorded>) -> Result<(), LoadError> {
     for (index, line) in text.lines().enumerate() {
         let line_number = index + 1;
@@ -577,7 +508,7 @@ fn load_jsonl(path: &Path, text: &str, out: &mut Vec<Recorded>) -> Result<(), Lo
             line: line_number,
             entry: None,
         };
-        let record: DealerLine<'_> =
+        let record: RequestRecord<&RawValue> =
             serde_json::from_str(line).map_err(|e| json_error(path, line_number, &e))?;
         let raw = record.game_state.get();
         let state = if raw.starts_with('"') {
@@ -591,16 +522,7 @@ fn load_jsonl(path: &Path, text: &str, out: &mut Vec<Recorded>) -> Result<(), Lo
         out.push(Recorded {
             source,
             state,
-            origin: Origin::DealerRequest(DealerRecord {
-                round: record.round,
-                player: record.player,
-                seat: record.seat,
-                answer: record.answer,
-                error: record.error,
-                action: record.action,
-                amount: record.amount,
-                latency_us: record.latency_us,
-            }),
+            origin: Origin::DealerRequest(record.map_state(|_| ())),
         });
     }
     Ok(())

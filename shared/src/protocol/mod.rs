@@ -135,6 +135,16 @@ impl Request {
                 _ => {}
             }
         }
+        Request::from_fields(action.as_deref(), game_state, parse_form_encoded_state)
+    }
+
+    /// The request of the `action` and `game_state` fields found in a body (the document
+    /// still encoded, read by `parse_state` only when the action carries one).
+    fn from_fields<Encoded>(
+        action: Option<&str>,
+        game_state: Option<Encoded>,
+        parse_state: impl FnOnce(Encoded) -> Result<GameState, GameStateError>,
+    ) -> Result<Request, RequestError> {
         let action: Action = action.ok_or(RequestError::MissingAction)?.parse()?;
         if !action.has_game_state() {
             return Ok(match action {
@@ -143,7 +153,7 @@ impl Request {
             });
         }
         let encoded = game_state.ok_or(RequestError::MissingGameState(action))?;
-        let state = parse_form_encoded_state(encoded)?;
+        let state = parse_state(encoded)?;
         Ok(match action {
             Action::BetRequest => Request::BetRequest(state),
             _ => Request::Showdown(state),
@@ -269,7 +279,8 @@ mod tests {
         );
     }
 
-    /// The decoding as it was written on `form_urlencoded` (the reference for the one-pass one).
+    /// The field splitting and decoding as it was written on `form_urlencoded` (the reference
+    /// for the one-pass one).
     fn decode_with_form_urlencoded(body: &[u8]) -> Result<Request, RequestError> {
         let mut action = None;
         let mut game_state = None;
@@ -280,18 +291,8 @@ mod tests {
                 _ => {}
             }
         }
-        let action: Action = action.ok_or(RequestError::MissingAction)?.parse()?;
-        if !action.has_game_state() {
-            return Ok(match action {
-                Action::Check => Request::Check,
-                _ => Request::Version,
-            });
-        }
-        let text = game_state.ok_or(RequestError::MissingGameState(action))?;
-        let state = GameState::from_json(&text)?;
-        Ok(match action {
-            Action::BetRequest => Request::BetRequest(state),
-            _ => Request::Showdown(state),
+        Request::from_fields(action.as_deref(), game_state, |text| {
+            GameState::from_json(&text)
         })
     }
 

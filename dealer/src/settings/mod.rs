@@ -28,7 +28,7 @@
 //! assert!(plan.outputs.hands && !plan.outputs.requests);
 //! ```
 
-use crate::config::{BadAnswerPolicy, BlindSchedule, ConfigError, GameConfig, OddChipRule};
+use crate::config::{BadAnswerPolicy, BlindSchedule, ConfigError, GameConfig};
 use crate::engine::{MAX_SEATS, MIN_SEATS};
 use crate::house::BotKind;
 use crate::observe::OutputSelection;
@@ -36,119 +36,14 @@ use crate::runner::{AbsentPolicy, Clock, RunnerOptions};
 use crate::seat::{CheckPolicy, HttpSettings, PlayerEndpoint};
 use crate::tournament::{Entrant, EntrantKind, Shard, TournamentSettings};
 use rand::{RngCore, SeedableRng};
-use serde::Deserialize;
 use shared::Chips;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use thiserror::Error;
 
-/// The config file (`dealer run --config FILE.toml`): every key optional, each with the
-/// meaning of the flag of the same name.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RunFile {
-    /// `--games`.
-    pub games: Option<u32>,
-    /// `--seed`.
-    pub seed: Option<u64>,
-    /// `--parallel`.
-    pub parallel: Option<usize>,
-    /// `--out`.
-    pub out: Option<PathBuf>,
-    /// `--blinds`, or custom levels (`[[blinds.custom]]`).
-    pub blinds: Option<BlindSchedule>,
-    /// `--stack`.
-    pub stack: Option<u64>,
-    /// `--timeout-ms`: the HTTP deadline of one request.
-    pub timeout_ms: Option<u64>,
-    /// `--hand-limit`.
-    pub hand_limit: Option<u64>,
-    /// `--forgiving`.
-    pub forgiving: Option<bool>,
-    /// `--wait-ms`.
-    pub wait_ms: Option<u64>,
-    /// `--absent`.
-    pub absent: Option<AbsentPolicy>,
-    /// `--reproducible`.
-    pub reproducible: Option<bool>,
-    /// `--outputs`: which per-game files to write (`[]`: results.json only).
-    pub outputs: Option<Vec<OutputFile>>,
-    /// `--duplicate`: `games` counts deal sets, each played once per rotation of the seats.
-    pub duplicate: Option<bool>,
-    /// Who gets a split pot's odd chips (file only).
-    pub odd_chips: Option<OddChipRule>,
-    /// Deal the board out after a hand ended early (file only).
-    pub deal_out_board: Option<bool>,
-    /// `[[player]]` tables: players served over HTTP.
-    #[serde(default, rename = "player")]
-    pub players: Vec<FilePlayer>,
-    /// `[[bot]]` tables: house bots played in process.
-    #[serde(default, rename = "bot")]
-    pub bots: Vec<FileBot>,
-}
+mod file;
 
-/// A `[[player]]` of the config file.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FilePlayer {
-    /// The player's name.
-    pub name: String,
-    /// Its URL (credentials in it are sent as HTTP Basic).
-    pub url: String,
-    /// A secret sent as `Authorization: Bearer TOKEN`.
-    pub token: Option<String>,
-}
-
-/// A `[[bot]]` of the config file.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FileBot {
-    /// The bot's name.
-    pub name: String,
-    /// Its kind (see `dealer bots`); read by [`BotKind`]'s parser so that an unknown kind is
-    /// reported with the bot's name.
-    pub kind: String,
-}
-
-/// One per-game file, as named by `--outputs` and the file's `outputs`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "kebab-case")]
-pub enum OutputFile {
-    /// `log.json`, the Lean Poker viewer log.
-    Log,
-    /// `requests.jsonl`, every `bet_request` with its answer.
-    Requests,
-    /// `hands/`, every hand as a PHH hand history.
-    Hands,
-    /// `hands.phhs`, every hand in one PHH multi-hand file (`hands-file`).
-    HandsFile,
-    /// `players/`, one log per player: every request and response.
-    Players,
-    /// `decks.jsonl` and `game.json`: every hand's cards and the game's setup, for `dealer
-    /// replay` and `--decks`.
-    Decks,
-    /// No per-game file (results.json is always written).
-    None,
-}
-
-impl OutputFile {
-    /// The files named in `list` (`none` names nothing).
-    pub fn selection(list: &[OutputFile]) -> OutputSelection {
-        let mut selection = OutputSelection::NONE;
-        for file in list {
-            match file {
-                OutputFile::Log => selection.viewer_log = true,
-                OutputFile::Requests => selection.requests = true,
-                OutputFile::Hands => selection.hands = true,
-                OutputFile::HandsFile => selection.hands_file = true,
-                OutputFile::Players => selection.player_logs = true,
-                OutputFile::Decks => selection.decks = true,
-                OutputFile::None => {}
-            }
-        }
-        selection
-    }
-}
+pub use file::{read_run_file, FileBot, FilePlayer, OutputFile, RunFile};
 
 /// The command line's values for a run (what `dealer run` parsed), before the config file is
 /// merged in. `None` and `false`: not given.
@@ -295,28 +190,6 @@ impl SettingsError {
     pub fn is_usage(&self) -> bool {
         !matches!(self, SettingsError::NoFreeOutDir)
     }
-}
-
-/// Reads and parses a config file.
-///
-/// # Errors
-/// [`SettingsError::ReadFile`] or [`SettingsError::ParseFile`] (with the line).
-pub fn read_run_file(path: &Path) -> Result<RunFile, SettingsError> {
-    let text = std::fs::read_to_string(path).map_err(|source| SettingsError::ReadFile {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    toml::from_str(&text).map_err(|error| SettingsError::ParseFile {
-        path: path.to_path_buf(),
-        line: error
-            .span()
-            .map(|span| text[..span.start.min(text.len())].matches('\n').count() + 1),
-        message: error
-            .message()
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" "),
-    })
 }
 
 /// Merges the command line and the config file into a run: flags win, players add up, then
@@ -561,179 +434,4 @@ pub fn random_seed() -> u64 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn file(text: &str) -> RunFile {
-        toml::from_str(text).unwrap()
-    }
-
-    fn two_bots() -> RunFlags {
-        RunFlags {
-            bots: vec![("a".into(), BotKind::Raiser), ("b".into(), BotKind::Folder)],
-            out: Some("x".into()),
-            seed: Some(3),
-            ..RunFlags::default()
-        }
-    }
-
-    fn error(flags: RunFlags, text: &str) -> String {
-        resolve(flags, file(text)).unwrap_err().to_string()
-    }
-
-    #[test]
-    fn flags_win_over_the_file_and_players_add_up() {
-        let plan = resolve(
-            RunFlags {
-                games: Some(2),
-                bots: vec![("other".into(), BotKind::Folder)],
-                ..RunFlags::default()
-            },
-            file(
-                r#"
-                games = 5
-                seed = 1
-                timeout_ms = 900
-                stack = 3000
-                absent = "play"
-                out = "y"
-                outputs = ["log"]
-                duplicate = true
-                [[blinds.custom]]
-                from_round = 0
-                small_blind = 7
-                [[player]]
-                name = "ann"
-                url = "http://127.0.0.1:9001/"
-                token = "s3cret"
-                [[bot]]
-                name = "house"
-                kind = "calling-station"
-                "#,
-            ),
-        )
-        .unwrap();
-        let names: Vec<&str> = plan.entrants.iter().map(|e| e.name.as_str()).collect();
-        assert_eq!(names, ["ann", "house", "other"]);
-        match &plan.entrants[0].kind {
-            EntrantKind::Http(endpoint) => {
-                assert_eq!(
-                    endpoint.auth_scheme(),
-                    Some(crate::seat::AuthScheme::Bearer)
-                )
-            }
-            other => panic!("{other:?}"),
-        }
-        let settings = &plan.settings;
-        assert_eq!(settings.games, 2, "the flag wins");
-        assert_eq!(settings.seed, 1, "the file's value when no flag");
-        assert_eq!(settings.http.request_timeout, Duration::from_millis(900));
-        assert_eq!(settings.game.starting_stack, Chips(3000));
-        assert_eq!(settings.runner.absent, AbsentPolicy::Play);
-        assert_eq!(settings.game.blinds.small_blind(0, 3), Chips(7));
-        assert_eq!(settings.out_dir, PathBuf::from("y"));
-        assert_eq!(
-            plan.outputs,
-            OutputSelection {
-                viewer_log: true,
-                ..OutputSelection::NONE
-            }
-        );
-        assert!(plan.duplicate, "the file's duplicate = true");
-        assert_eq!(plan.shard, None);
-    }
-
-    #[test]
-    fn defaults_when_nothing_is_said() {
-        let plan = resolve(two_bots(), RunFile::default()).unwrap();
-        assert_eq!(plan.settings.games, 1);
-        assert_eq!(plan.settings.parallel, 1);
-        assert_eq!(plan.settings.http, HttpSettings::default());
-        assert_eq!(plan.settings.game, GameConfig::default());
-        assert_eq!(plan.outputs, OutputSelection::ALL);
-        assert_eq!(plan.settings.runner.clock, Clock::Wall);
-        assert!(!plan.duplicate);
-        assert_eq!(plan.shard, None);
-        let none = RunFlags {
-            outputs: Some(vec![OutputFile::None]),
-            ..two_bots()
-        };
-        assert_eq!(
-            resolve(none, RunFile::default()).unwrap().outputs,
-            OutputSelection::NONE
-        );
-    }
-
-    #[test]
-    fn errors_name_the_key_the_user_wrote() {
-        let cases = [
-            ("timeout_ms = 0", "timeout_ms must be at least 1 ms"),
-            ("stack = 0", "stack must be at least 1 chip"),
-            (
-                "stack = 2000000000000000000",
-                "stack 2000000000000000000 is larger",
-            ),
-            ("hand_limit = 0", "hand_limit must be at least 1"),
-            ("games = 0", "games must be at least 1"),
-            ("parallel = 0", "parallel must be at least 1"),
-            ("wait_ms = 0", "wait_ms must be at least 1 ms"),
-            (
-                "[[blinds.custom]]\nfrom_round = 5\nsmall_blind = 10",
-                "the first blind level must start at round 0, not 5",
-            ),
-            (
-                "[[bot]]\nname = \"c\"\nkind = \"shark\"",
-                "bot \"c\" in the config: unknown bot kind \"shark\"",
-            ),
-            (
-                "[[player]]\nname = \"ann\"\nurl = \"nope\"",
-                "player \"ann\" in the config: invalid player URL",
-            ),
-            (
-                "[[bot]]\nname = \"a\"\nkind = \"folder\"",
-                "two players are named \"a\"",
-            ),
-        ];
-        for (text, expected) in cases {
-            let message = error(two_bots(), text);
-            assert!(message.contains(expected), "{text}: {message}");
-            assert!(!message.contains("request_timeout_ms"), "{message}");
-            assert!(!message.contains("starting_stack"), "{message}");
-        }
-        let one = RunFlags {
-            bots: vec![("a".into(), BotKind::Raiser)],
-            ..two_bots()
-        };
-        assert!(error(one, "").contains("at least 2 players, got 1"));
-        let token = RunFlags {
-            tokens: vec![("a".into(), "x".into())],
-            ..two_bots()
-        };
-        assert!(error(token, "").contains("no HTTP player named \"a\""));
-    }
-
-    #[test]
-    fn the_file_is_read_with_line_numbers() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("run.toml");
-        std::fs::write(&path, "games = 2\nblinds = \"turbo\"\n").unwrap();
-        let message = read_run_file(&path).unwrap_err().to_string();
-        assert!(message.contains("(line 2)"), "{message}");
-        assert!(
-            message.contains("unknown blind schedule \"turbo\""),
-            "{message}"
-        );
-        assert!(!message.contains("`custom`"), "{message}");
-        std::fs::write(&path, "request_timeout_ms = 5\n").unwrap();
-        let message = read_run_file(&path).unwrap_err().to_string();
-        assert!(
-            message.contains("unknown field `request_timeout_ms`"),
-            "{message}"
-        );
-        let missing = dir.path().join("missing.toml");
-        assert!(read_run_file(&missing)
-            .unwrap_err()
-            .to_string()
-            .starts_with("cannot read config"));
-    }
-}
+mod tests;

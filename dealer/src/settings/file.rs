@@ -1,0 +1,139 @@
+//! The `--config` TOML file: its keys ([`RunFile`], each with the meaning of the flag of the
+//! same name), and reading it with errors that name the line.
+
+use super::SettingsError;
+use crate::config::{BlindSchedule, OddChipRule};
+use crate::observe::OutputSelection;
+use crate::runner::AbsentPolicy;
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// The config file (`dealer run --config FILE.toml`): every key optional, each with the
+/// meaning of the flag of the same name.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunFile {
+    /// `--games`.
+    pub games: Option<u32>,
+    /// `--seed`.
+    pub seed: Option<u64>,
+    /// `--parallel`.
+    pub parallel: Option<usize>,
+    /// `--out`.
+    pub out: Option<PathBuf>,
+    /// `--blinds`, or custom levels (`[[blinds.custom]]`).
+    pub blinds: Option<BlindSchedule>,
+    /// `--stack`.
+    pub stack: Option<u64>,
+    /// `--timeout-ms`: the HTTP deadline of one request.
+    pub timeout_ms: Option<u64>,
+    /// `--hand-limit`.
+    pub hand_limit: Option<u64>,
+    /// `--forgiving`.
+    pub forgiving: Option<bool>,
+    /// `--wait-ms`.
+    pub wait_ms: Option<u64>,
+    /// `--absent`.
+    pub absent: Option<AbsentPolicy>,
+    /// `--reproducible`.
+    pub reproducible: Option<bool>,
+    /// `--outputs`: which per-game files to write (`[]`: results.json only).
+    pub outputs: Option<Vec<OutputFile>>,
+    /// `--duplicate`: `games` counts deal sets, each played once per rotation of the seats.
+    pub duplicate: Option<bool>,
+    /// Who gets a split pot's odd chips (file only).
+    pub odd_chips: Option<OddChipRule>,
+    /// Deal the board out after a hand ended early (file only).
+    pub deal_out_board: Option<bool>,
+    /// `[[player]]` tables: players served over HTTP.
+    #[serde(default, rename = "player")]
+    pub players: Vec<FilePlayer>,
+    /// `[[bot]]` tables: house bots played in process.
+    #[serde(default, rename = "bot")]
+    pub bots: Vec<FileBot>,
+}
+
+/// A `[[player]]` of the config file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FilePlayer {
+    /// The player's name.
+    pub name: String,
+    /// Its URL (credentials in it are sent as HTTP Basic).
+    pub url: String,
+    /// A secret sent as `Authorization: Bearer TOKEN`.
+    pub token: Option<String>,
+}
+
+/// A `[[bot]]` of the config file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileBot {
+    /// The bot's name.
+    pub name: String,
+    /// Its kind (see `dealer bots`); read by [`BotKind`](crate::house::BotKind)'s parser so that an unknown kind is
+    /// reported with the bot's name.
+    pub kind: String,
+}
+
+/// One per-game file, as named by `--outputs` and the file's `outputs`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum OutputFile {
+    /// `log.json`, the Lean Poker viewer log.
+    Log,
+    /// `requests.jsonl`, every `bet_request` with its answer.
+    Requests,
+    /// `hands/`, every hand as a PHH hand history.
+    Hands,
+    /// `hands.phhs`, every hand in one PHH multi-hand file (`hands-file`).
+    HandsFile,
+    /// `players/`, one log per player: every request and response.
+    Players,
+    /// `decks.jsonl` and `game.json`: every hand's cards and the game's setup, for `dealer
+    /// replay` and `--decks`.
+    Decks,
+    /// No per-game file (results.json is always written).
+    None,
+}
+
+impl OutputFile {
+    /// The files named in `list` (`none` names nothing).
+    pub fn selection(list: &[OutputFile]) -> OutputSelection {
+        let mut selection = OutputSelection::NONE;
+        for file in list {
+            match file {
+                OutputFile::Log => selection.viewer_log = true,
+                OutputFile::Requests => selection.requests = true,
+                OutputFile::Hands => selection.hands = true,
+                OutputFile::HandsFile => selection.hands_file = true,
+                OutputFile::Players => selection.player_logs = true,
+                OutputFile::Decks => selection.decks = true,
+                OutputFile::None => {}
+            }
+        }
+        selection
+    }
+}
+
+/// Reads and parses a config file.
+///
+/// # Errors
+/// [`SettingsError::ReadFile`] or [`SettingsError::ParseFile`] (with the line).
+pub fn read_run_file(path: &Path) -> Result<RunFile, SettingsError> {
+    let text = std::fs::read_to_string(path).map_err(|source| SettingsError::ReadFile {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    toml::from_str(&text).map_err(|error| SettingsError::ParseFile {
+        path: path.to_path_buf(),
+        line: error
+            .span()
+            .map(|span| text[..span.start.min(text.len())].matches('\n').count() + 1),
+        message: error
+            .message()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" "),
+    })
+}
