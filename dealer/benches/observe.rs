@@ -63,6 +63,7 @@ fn play(seed: u64, observers: &mut [Box<dyn Observer>]) -> u64 {
                         body: Some(body.as_bytes()),
                         latency: Duration::from_micros(800),
                         failure: None,
+                        unsent_attempts: &[],
                     };
                     for observer in observers.iter_mut() {
                         observer.on_exchange(&exchange, &game).expect("written");
@@ -92,6 +93,7 @@ fn play(seed: u64, observers: &mut [Box<dyn Observer>]) -> u64 {
                         body: Some(b""),
                         latency: Duration::from_micros(300),
                         failure: None,
+                        unsent_attempts: &[],
                     };
                     for observer in observers.iter_mut() {
                         observer.on_exchange(&exchange, &game).expect("written");

@@ -20,28 +20,19 @@ use crate::observe::{
     OutputSelection,
 };
 use crate::seat::SeatFailure;
-use serde::Deserialize;
 use shared::protocol::{parse_bet_answer, Action};
 use shared::Seat;
 use std::io::{self, BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, UNIX_EPOCH};
+use shared::records::RequestRecord;
 use thiserror::Error;
 
-/// What `requests.jsonl` records of one `bet_request` and how it was answered (the document
-/// sent is not needed: the engine rebuilds it, and the comparison checks it).
-#[derive(Debug, Clone, Deserialize)]
-struct RecordedRequest {
-    round: u64,
-    seat: Seat,
-    #[serde(default)]
-    answer: Option<String>,
-    #[serde(default)]
-    error: Option<String>,
-    action: Option<String>,
-    latency_us: u64,
-}
+/// What `requests.jsonl` records of one `bet_request` and how it was answered, through the
+/// one definition of the format (the document sent is not needed: the engine rebuilds it, and
+/// the comparison checks it).
+type RecordedRequest = RequestRecord<serde::de::IgnoredAny>;
 
 /// Why a folder cannot be replayed.
 #[derive(Debug, Error)]
@@ -313,6 +304,12 @@ fn answer(
         },
     };
     let latency = Duration::from_micros(recorded.latency_us);
+    let unsent_attempts: Vec<SeatFailure> = recorded
+        .unsent_attempts
+        .iter()
+        .cloned()
+        .map(SeatFailure::Recorded)
+        .collect();
     {
         let state = game.bet_request_state();
         let exchange = Exchange {
@@ -327,6 +324,7 @@ fn answer(
             body: recorded.answer.as_deref().map(str::as_bytes),
             latency,
             failure: failure.as_ref(),
+            unsent_attempts: &unsent_attempts,
         };
         for observer in observers.iter_mut() {
             observer.on_exchange(&exchange, game)?;

@@ -38,4 +38,5 @@ mod seat_https;
 mod seat_in_process;
 mod seat_memory;
 mod seat_sdk;
+mod seat_unsent;
 mod web_api;

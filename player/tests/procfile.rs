@@ -64,6 +64,9 @@ fn the_procfile_starts_the_binary_the_buildpack_builds() {
     );
     assert!(flags.iter().any(|flag| flag == "--locked"), "{flags:?}");
     let bin = flag_value(&flags, &["--bin"]);
+    // The buildpack serves `./target/release/...`, and the deploy tuning lives in
+    // `[profile.release]` (the root Cargo.toml).
+    assert_eq!(profile_dir(&flags), "release");
     let command = web_command();
     assert_eq!(
         command,

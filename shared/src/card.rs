@@ -456,12 +456,14 @@ pub fn parse_cards(text: &str) -> Result<Vec<Card>, CardParseError> {
     Ok(cards)
 }
 
+#[cfg(feature = "rs_poker")]
 impl From<Card> for rs_poker::core::Card {
     fn from(card: Card) -> Self {
         rs_poker::core::Card::from(card.index())
     }
 }
 
+#[cfg(feature = "rs_poker")]
 impl From<rs_poker::core::Card> for Card {
     fn from(card: rs_poker::core::Card) -> Self {
         // rs_poker's u8 encoding is always below 52, so the fallback is unreachable.
@@ -474,6 +476,7 @@ mod tests {
     use super::*;
 
     #[test]
+    #[cfg(feature = "rs_poker")]
     fn index_round_trips_and_matches_rs_poker() {
         for index in 0..52u8 {
             let card = Card::from_index(index).unwrap();

@@ -3,7 +3,7 @@
 //! - [`state`]: the `game_state` document, exact to the live server, with bot helpers;
 //! - [`protocol`]: the form-encoded requests and the digits-only bet answer;
 //! - [`rules`]: the one bet-reading rule both sides use (spec §4);
-//! - [`card`]: cards, short notation, `rs_poker` conversions;
+//! - [`card`]: cards, short notation, `rs_poker` conversions (feature `rs_poker`, on by default);
 //! - [`eval`]: hand evaluation (best five of up to seven cards);
 //! - [`equity`]: win/tie equity against random opponents;
 //! - [`records`]: the records of the files a game leaves (`requests.jsonl`, the viewer log).

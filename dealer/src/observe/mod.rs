@@ -84,6 +84,10 @@ pub struct Exchange<'a> {
     pub latency: Duration,
     /// Why the reply is not a valid answer; `None` when it is.
     pub failure: Option<&'a SeatFailure>,
+    /// Earlier attempts of this same request that the HTTP client handed back unsent, oldest
+    /// first, with why each failed ([`crate::seat::Reply::unsent_attempts`]): the player never
+    /// saw them, but every attempt is logged. Almost always empty.
+    pub unsent_attempts: &'a [SeatFailure],
 }
 
 impl Exchange<'_> {

@@ -18,6 +18,9 @@
 //!   reproducible runs); latencies are microseconds.
 //! - A failed request reads `FAILED <reason>` instead of the status (`status` follows when a
 //!   response head arrived), then the latency and the body, if any was read.
+//! - An attempt that the HTTP client handed back unsent (the connection was found closed before
+//!   a byte was written, so the request was sent again) has a line of its own before the
+//!   request's line: `NOT SENT <reason>  (attempt 1 of 2, sent again)`. The player never saw it.
 //! - Bodies are excerpts: quoted, escaped, cut after 64 bytes with the full length noted.
 //! - `sent` is the exact `game_state` JSON sent (compact, one line).
 //! - `read` is how the engine read a `bet_request` answer: the action, the number answered,
@@ -151,6 +154,7 @@ impl<W: Write> PlayerLogs<W> {
 
     fn exchange(&mut self, exchange: &Exchange<'_>, game: &Game) -> io::Result<()> {
         self.ensure_header(exchange.seat, game)?;
+        self.unsent_attempts(exchange)?;
         let text = &mut self.text;
         text.clear();
         push_rfc3339(text, exchange.sent_at);
@@ -202,6 +206,26 @@ impl<W: Write> PlayerLogs<W> {
             (None, None) => file.write_all(b"(not recorded)")?,
         }
         file.write_all(b"\n")
+    }
+
+    /// One line per attempt of `exchange` that never went out, oldest first.
+    fn unsent_attempts(&mut self, exchange: &Exchange<'_>) -> io::Result<()> {
+        let attempts = exchange.unsent_attempts.len() + 1;
+        for (index, failure) in exchange.unsent_attempts.iter().enumerate() {
+            let text = &mut self.text;
+            text.clear();
+            push_rfc3339(text, exchange.sent_at);
+            let _ = write!(
+                text,
+                "  round {}  {}  NOT SENT ",
+                exchange.round,
+                exchange.action.as_str()
+            );
+            push_one_line(text, &failure.to_string());
+            let _ = writeln!(text, "  (attempt {} of {attempts}, sent again)", index + 1);
+            self.write_text(exchange.seat)?;
+        }
+        Ok(())
     }
 
     fn hand_started(&mut self, event: &GameEvent, game: &Game) -> io::Result<()> {

@@ -12,6 +12,9 @@
 //!   which gives the same bytes;
 //! - an in-process player has no body: its valid answer is written as the number it
 //!   returned, in digits;
+//! - `unsent_attempts` is written only when the HTTP client handed the request back unsent
+//!   before it went out (the connection was found closed first; see `seat/`), one reason per
+//!   attempt, oldest first: the player never saw them;
 //! - a line is written when the engine's reading of the answer arrives (the event that follows
 //!   the exchange), and the file is flushed at the end of every hand.
 
@@ -40,6 +43,8 @@ struct Pending {
     /// The reply was a failure.
     failed: bool,
     latency_us: u64,
+    /// `,"unsent_attempts":[...]` when the request had unsent attempts, else empty.
+    unsent_attempts: Vec<u8>,
 }
 
 /// Writes `requests.jsonl`. See the [module docs](self).
@@ -92,6 +97,7 @@ impl<W: Write> RequestsLog<W> {
         pending.latency_us = exchange.latency_us();
         pending.failed = exchange.failure.is_some();
         pending.has_body = exchange.body.is_some();
+        write_unsent_attempts(&mut pending.unsent_attempts, exchange);
         let head = &mut pending.head;
         head.clear();
         let _ = write!(head, "{{\"round\":{},\"player\":", exchange.round);
@@ -147,16 +153,35 @@ impl<W: Write> RequestsLog<W> {
             }
             None => line.extend_from_slice(b"null"),
         }
-        let _ = writeln!(
+        let _ = write!(
             line,
-            ",\"amount\":{amount},\"latency_us\":{}}}",
+            ",\"amount\":{amount},\"latency_us\":{}",
             pending.latency_us
         );
+        line.extend_from_slice(&pending.unsent_attempts);
+        line.extend_from_slice(b"}\n");
         self.out.write_all(line)
     }
 
     fn applies_to(&self, seat: Seat) -> bool {
         self.pending.active && self.pending.seat == seat
+    }
+}
+
+/// `,"unsent_attempts":["reason",...]` into `out` (cleared first), only when there were any, so
+/// that the lines of ordinary requests keep their bytes.
+fn write_unsent_attempts(out: &mut Vec<u8>, exchange: &Exchange<'_>) {
+    out.clear();
+    for (index, failure) in exchange.unsent_attempts.iter().enumerate() {
+        out.extend_from_slice(if index == 0 {
+            b",\"unsent_attempts\":["
+        } else {
+            b","
+        });
+        push_json_str(out, &failure.to_string());
+    }
+    if !out.is_empty() {
+        out.push(b']');
     }
 }
 

@@ -538,6 +538,7 @@ impl Table<'_> {
             body: reply.body.as_deref(),
             latency,
             failure: reply.failure(),
+            unsent_attempts: &reply.unsent_attempts,
         };
         self.observers.exchange(&exchange, &self.game);
         let micros = u64::try_from(latency.as_micros()).unwrap_or(u64::MAX);
@@ -632,6 +633,7 @@ impl Table<'_> {
             body: reply.body.as_deref(),
             latency: self.options.clock.latency(reply.latency),
             failure,
+            unsent_attempts: &reply.unsent_attempts,
         };
         self.observers.exchange(&exchange, &self.game);
     }

@@ -51,6 +51,11 @@ pub enum SeatFailure {
     /// The player closed (or reset) the connection before the response was complete.
     #[error("connection closed before the response was complete")]
     ConnectionClosed,
+    /// The HTTP client handed the request back without writing a byte of it: the connection
+    /// was found closed first, so the player never saw it (see `seat/http.rs`, which sends such
+    /// a request once more).
+    #[error("connection closed before the request was sent")]
+    NotSent,
     /// The player sent something that is not an HTTP/1.1 response.
     #[error("invalid HTTP response: {0}")]
     InvalidResponse(String),
@@ -131,6 +136,10 @@ mod tests {
             (
                 SeatFailure::ConnectionClosed,
                 "connection closed before the response was complete",
+            ),
+            (
+                SeatFailure::NotSent,
+                "connection closed before the request was sent",
             ),
             (SeatFailure::Panicked("boom".into()), "panicked: boom"),
         ];

@@ -18,11 +18,12 @@
 //! player**: the HTTP client hands it back unsent (hyper's "canceled" error: the connection was
 //! found closed before a byte of the request was written). hyper-util's pool already does this
 //! itself, invisibly, for a reused connection; the dealer does it once more, within the same
-//! deadline, when it happens on a fresh connection, and records the unsent attempt in
-//! [`Reply::unsent_attempts`]. A request that was written and then met a closed connection is
-//! never sent twice (the player may have seen it): it fails with "connection closed before the
-//! response was complete". Idle connections are also dropped after 3 s, before the usual 5 s
-//! server keep-alive timeouts, so the hazard is rare in the first place.
+//! deadline, when it happens on a fresh connection, and records the unsent attempt
+//! ([`SeatFailure::NotSent`]) in [`Reply::unsent_attempts`], which the runner passes on to
+//! `requests.jsonl` and the player's log. A request that was written and then met a closed
+//! connection is never sent twice (the player may have seen it): it fails with "connection
+//! closed before the response was complete". Idle connections are also dropped after 3 s,
+//! before the usual 5 s server keep-alive timeouts, so the hazard is rare in the first place.
 //!
 //! Redirects are not followed (a `3xx` is `status 302`, a bad answer), environment proxies are
 //! ignored (players are on the LAN or loopback), and responses are never decompressed.
@@ -404,7 +405,13 @@ impl HttpSeat {
 
         let mut response = self.client.execute(request).await.map_err(|error| {
             *unsent = never_sent(&error);
-            classify(&error, &self.settings)
+            if *unsent {
+                // Not classified by its cause: a reset found on the idle connection would read
+                // "closed before the response was complete", as if the player had seen it.
+                SeatFailure::NotSent
+            } else {
+                classify(&error, &self.settings)
+            }
         })?;
         let code = response.status().as_u16();
         *status = Some(code);

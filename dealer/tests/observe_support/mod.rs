@@ -116,6 +116,7 @@ fn exchange<'a>(
         body: None,
         latency: Duration::ZERO,
         failure: None,
+        unsent_attempts: &[],
     }
 }
 

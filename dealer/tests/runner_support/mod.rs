@@ -26,6 +26,8 @@ pub struct SeenExchange {
     pub body: Option<Vec<u8>>,
     pub latency_us: u64,
     pub failure: Option<String>,
+    /// The reasons of the attempts handed back unsent, oldest first.
+    pub unsent_attempts: Vec<String>,
     /// `time_used` of the seat in the game at delivery.
     pub time_used_in_game: u64,
 }
@@ -110,6 +112,11 @@ impl Observer for Recorder {
             body: exchange.body.map(<[u8]>::to_vec),
             latency_us: exchange.latency_us(),
             failure: exchange.failure.map(|failure| failure.to_string()),
+            unsent_attempts: exchange
+                .unsent_attempts
+                .iter()
+                .map(ToString::to_string)
+                .collect(),
             time_used_in_game,
         }));
         Ok(())
