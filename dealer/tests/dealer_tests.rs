@@ -36,3 +36,4 @@ mod seat_in_process;
 mod seat_memory;
 mod seat_sdk;
 mod web_api;
+mod web_live;

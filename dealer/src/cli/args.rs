@@ -241,6 +241,10 @@ pub struct RunArgs {
     /// every part with the same settings, then `dealer merge` their folders.
     #[arg(long, value_name = "K/N", value_parser = shard_arg)]
     pub(crate) shard: Option<Shard>,
+    /// Write log.json after every action (not only at hand ends), so `dealer serve` shows
+    /// each action of a game being played at once.
+    #[arg(long)]
+    pub(crate) live: bool,
 }
 
 /// `dealer merge`'s arguments.
