@@ -60,6 +60,9 @@ const results = JSON.parse(readFileSync(join(served, 'run', 'results.json'), 'ut
 const log = JSON.parse(realLog);
 const requestLines = readFileSync(join(served, 'run', 'game-1', 'requests.jsonl'), 'utf8').split('\n').filter((l) => l).map((l) => JSON.parse(l));
 
+const t0 = Date.now();
+const lap = (what) => console.log(`${((Date.now() - t0) / 1000).toFixed(1)} s: ${what}`);
+
 // ---------- The server ----------
 const server = spawn(dealerBin, ['serve', '--out', served, '--bind', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'inherit'] });
 const url = await new Promise((resolve, reject) => {
@@ -233,21 +236,22 @@ try {
   check(message.includes('cut off'), `cut-off log message: ${message}`);
 
 
+  lap('replays checked');
   // A game followed live while `dealer run --live` plays it against a slow player (answers
-  // after 100 ms), so the game lasts seconds.
+  // after 80 ms), so the game lasts seconds.
   const slow = createServer((request, response) => {
     let body = '';
     request.on('data', (chunk) => { body += chunk; });
     request.on('end', () => {
       const action = new URLSearchParams(body).get('action');
       if (action === 'version') response.end('slow node 1');
-      else if (action === 'bet_request') setTimeout(() => response.end('0'), 100);
+      else if (action === 'bet_request') setTimeout(() => response.end('0'), 80);
       else response.end('OK');
     });
   });
   await new Promise((resolve) => slow.listen(0, '127.0.0.1', resolve));
   const liveOut = join(served, 'live');
-  const runner = spawn(dealerBin, ['run', '--quiet', '--live', '--seed', '3', '--games', '1', '--hand-limit', '60',
+  const runner = spawn(dealerBin, ['run', '--quiet', '--live', '--seed', '3', '--games', '1', '--hand-limit', '30',
     '--player', `slow=http://127.0.0.1:${slow.address().port}/`, '--bot', 'station=calling-station', '--bot', 'raiser=raiser', '--out', liveOut],
   { stdio: ['ignore', 'ignore', 'inherit'] });
   const runnerDone = new Promise((resolve) => runner.on('exit', resolve));
@@ -288,6 +292,7 @@ try {
   const liveLog = JSON.parse(readFileSync(join(liveOut, 'game-1', 'log.json'), 'utf8'));
   equal(await screen(), expected(liveLog.length - 1, liveLog), 'after the game: the last entry of log.json, every card shown');
   slow.close();
+  lap('live game followed');
 
   check(await page.evaluate(() => window.__xss === undefined), 'no team name ran as HTML');
   equal(problems, [], 'no dialog, page error or console error');

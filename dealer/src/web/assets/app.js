@@ -335,7 +335,7 @@ function tableView(log, result, live) {
     speedSelect, position);
   const liveLabel = el('span', { class: 'live-label', 'data-testid': 'live-state' });
   if (live) {
-    controls.append(el('button', { type: 'button', title: 'the newest entry (End)', 'data-testid': 'go-live', onclick: () => go(entries.length - 1), text: 'Live ⏭' }), liveLabel);
+    controls.append(el('button', { type: 'button', title: 'the newest entry (End)', 'data-testid': 'go-live', onclick: () => go(entries.length - 1), text: 'Live »' }), liveLabel);
   }
 
   const banBox = el('div', { class: 'bans', 'data-testid': 'bans' });
@@ -499,10 +499,10 @@ function follow(live, log, on) {
   };
   const finish = async (text) => {
     stop();
-    on.state(text, true);
     try {
       on.replaced(await getJson(`${live.url}/log`));
     } catch (error) { /* keep what is shown */ }
+    on.state(text, true);
     if (live.next) live.next();
   };
   const add = (chunk) => {

@@ -45,10 +45,17 @@ pub struct PlayerFile {
 /// An unrecorded game whose `log.json` changed this recently counts as running.
 const UNRECORDED_LIVE_SECS: u64 = 60;
 
-/// A game's status, with an unrecorded one (no `results.json` says; another tool writing game
-/// folders) counted as running while its log changed in the last `UNRECORDED_LIVE_SECS`.
+/// A game's status, with an unrecorded `game-<n>/` folder (no `results.json` says; another
+/// tool writing game folders) counted as running while its log changed in the last
+/// `UNRECORDED_LIVE_SECS`.
 fn live_status(status: GameStatus, game_dir: &Path) -> GameStatus {
-    if status != GameStatus::Unrecorded {
+    // A bare `log.json` in a run folder (not in a `game-<n>/` folder) is another dealer's
+    // finished log, never a game being played here.
+    let game_folder = game_dir
+        .file_name()
+        .and_then(|name| name.to_str())
+        .is_some_and(|name| name.starts_with("game-"));
+    if status != GameStatus::Unrecorded || !game_folder {
         return status;
     }
     let recent = std::fs::metadata(GameOutputs::viewer_log_path(game_dir))
