@@ -42,7 +42,7 @@ hands_per_second() { # folder seconds
   python3 - "$1" "$2" <<'EOF'
 import json, sys
 results = json.load(open(sys.argv[1] + "/results.json"))
-hands = sum(game["result"]["hands_played"] for game in results["games"])
+hands = sum(game.get("hands_played") or game.get("result", {}).get("hands_played", 0) for game in results["games"])
 print(f"{hands / float(sys.argv[2]):.0f} {hands}")
 EOF
 }
