@@ -7,11 +7,16 @@
 //! Files go to a temporary directory under `OBSERVE_BENCH_DIR` (default: the system's
 //! temporary directory). Point it at a RAM disk (`/dev/shm`) to measure the observers' CPU
 //! cost without the file system's.
+//!
+//! `log.json per entry` is the viewer log flushed after every entry (`dealer run --live`, a
+//! game followed in the web viewer). For instruction counts on a busy machine,
+//! `OBSERVE_BENCH_LOG_FLUSH=hand|entry` plays 20 games writing only `log.json` with that
+//! flushing and exits (no criterion), for `valgrind --tool=callgrind` or `strace -c`.
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
 use dealer::config::GameConfig;
 use dealer::engine::{Game, GameSetup, SeatAnswer, Step};
-use dealer::observe::{Exchange, GameOutputs, Observer, OutputSelection};
+use dealer::observe::{Exchange, GameOutputs, LogFlush, Observer, OutputSelection};
 use shared::protocol::Action;
 use shared::Seat;
 use std::path::Path;
@@ -156,6 +161,22 @@ fn bench_outputs(c: &mut Criterion) {
         ),
         ("all", OutputSelection::ALL),
     ];
+    let log_only = OutputSelection {
+        viewer_log: true,
+        ..OutputSelection::NONE
+    };
+    group.bench_function(BenchmarkId::new("6 seats", "log.json per entry"), |b| {
+        b.iter(|| {
+            let mut observers = GameOutputs::create_followed(
+                &dir.path().join("per-entry"),
+                &names(),
+                log_only,
+                LogFlush::EveryEntry,
+            )
+            .expect("created");
+            play(1, &mut observers)
+        });
+    });
     for (name, selection) in cases {
         group.bench_with_input(
             BenchmarkId::new("6 seats", name),
@@ -176,4 +197,27 @@ fn bench_outputs(c: &mut Criterion) {
 }
 
 criterion_group!(benches, bench_outputs);
-criterion_main!(benches);
+
+fn main() {
+    if let Ok(flush) = std::env::var("OBSERVE_BENCH_LOG_FLUSH") {
+        let flush = match flush.as_str() {
+            "entry" => LogFlush::EveryEntry,
+            _ => LogFlush::EveryHand,
+        };
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let log_only = OutputSelection {
+            viewer_log: true,
+            ..OutputSelection::NONE
+        };
+        let mut hands = 0;
+        for seed in 1..=20 {
+            let mut observers = GameOutputs::create_followed(dir.path(), &names(), log_only, flush)
+                .expect("created");
+            hands += play(seed, &mut observers);
+        }
+        println!("{hands} hands");
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -40,3 +40,4 @@ mod seat_memory;
 mod seat_sdk;
 mod seat_unsent;
 mod web_api;
+mod web_live;

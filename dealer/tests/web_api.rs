@@ -250,11 +250,10 @@ async fn another_dealers_log_of_live_captures_opens() {
 }
 
 #[tokio::test]
-async fn cut_off_and_malformed_logs_are_clear_422s() {
+async fn cut_off_and_malformed_logs_are_clear_and_half_logs_read_to_the_last_entry() {
     let served = served().await;
     let expect = [
         (1, "cut off"),
-        (2, "cut off"),
         (3, "[0].game_state.players"),
         (4, "not valid JSON"),
         (5, "empty"),
@@ -271,6 +270,28 @@ async fn cut_off_and_malformed_logs_are_clear_422s() {
         if game <= 5 {
             assert_eq!(status, 422);
         }
+    }
+    // Half a log (a game being written, or cut off): its complete entries, with a note, and
+    // hole cards hidden (no results.json says the game is over).
+    let log = served.json("/api/runs/cut/games/2/log").await;
+    // The whole game as the viewer reads it (the fields it knows).
+    let real = served.json("/api/runs/run/games/1/log").await["entries"].clone();
+    let entries = log["entries"].as_array().unwrap();
+    assert!(!entries.is_empty() && entries.len() < real.as_array().unwrap().len());
+    assert!(
+        log["partial"].as_str().unwrap().contains("not closed"),
+        "{log}"
+    );
+    assert_eq!(log["cards_hidden"], true);
+    for (index, entry) in entries.iter().enumerate() {
+        let mut entry = entry.clone();
+        let mut expected = real[index].clone();
+        for state in [&mut entry, &mut expected] {
+            for player in state["game_state"]["players"].as_array_mut().unwrap() {
+                player.as_object_mut().unwrap().remove("hole_cards");
+            }
+        }
+        assert_eq!(entry, expected, "entry {index}");
     }
 }
 
@@ -435,4 +456,17 @@ async fn new_games_and_rewritten_results_show_without_a_restart() {
     std::fs::create_dir_all(served.root.join("later/game-1")).unwrap();
     let ids = served.json("/api/runs").await;
     assert_eq!(ids.as_array().unwrap().len(), 4);
+}
+
+#[test]
+fn the_open_source_croupiers_log_reads() {
+    // Written from the 2015 croupier's JSON log handler: entries joined by ",\n", `on_turn`
+    // and `message` before `game_state`, no `type`, no `round`, `orbits` and `id` kept.
+    let bytes = std::fs::read(Path::new(FIXTURES).join("oss-croupier/log.json")).unwrap();
+    let log = dealer::web::log::parse_log(&bytes).unwrap();
+    assert_eq!(log.entries.len(), 24);
+    assert_eq!(log.partial, None);
+    let starts: Vec<usize> = log.hands.iter().map(|hand| hand.entry).collect();
+    assert_eq!(starts, vec![0, 23]);
+    assert_eq!(log.entries[22].game_state.players[2].amount_won, Some(60));
 }

@@ -272,6 +272,10 @@ pub struct RunArgs {
     /// every recorded hand.
     #[arg(long, value_name = "FILE")]
     pub(crate) decks: Option<PathBuf>,
+    /// Write log.json after every action (not only at hand ends), so `dealer serve` shows
+    /// each action of a game being played at once.
+    #[arg(long)]
+    pub(crate) live: bool,
 }
 
 /// `dealer merge`'s arguments.

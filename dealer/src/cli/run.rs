@@ -3,7 +3,7 @@
 
 use super::args::RunArgs;
 use super::{report, signals, Failure};
-use crate::observe::{read_decks, GameOutputs, OutputSelection};
+use crate::observe::{read_decks, GameOutputs, LogFlush, OutputSelection};
 use crate::progress::Screen;
 use crate::settings::{read_run_file, resolve, RunFile, RunPlan, SettingsError};
 use crate::tournament::{
@@ -16,6 +16,11 @@ use std::sync::Arc;
 /// # Errors
 /// A [`Failure`] for bad settings (code 2), a run that could not end (1) or a stop (130).
 pub async fn run(args: RunArgs, screen: &Screen) -> Result<(), Failure> {
+    let flush = if args.live {
+        LogFlush::EveryEntry
+    } else {
+        LogFlush::EveryHand
+    };
     let (flags, config) = args.into_flags();
     let file = match &config {
         Some(path) => read_run_file(path).map_err(settings_failure)?,
@@ -24,7 +29,7 @@ pub async fn run(args: RunArgs, screen: &Screen) -> Result<(), Failure> {
     let plan = resolve(flags, file).map_err(settings_failure)?;
     report::print(&run_header(&plan));
     let outputs = plan.outputs;
-    let report = play(plan, screen).await?;
+    let report = play_flushed(plan, screen, flush).await?;
     report::print(&report::run_table(&report, outputs));
     finish(&report)
 }
@@ -80,12 +85,24 @@ fn settings_failure(error: SettingsError) -> Failure {
 /// # Errors
 /// A [`Failure`] when the run cannot start (code 2) or its results cannot be written (1).
 pub async fn play(plan: RunPlan, screen: &Screen) -> Result<RunReport, Failure> {
+    play_flushed(plan, screen, LogFlush::EveryHand).await
+}
+
+/// Like [`play`], with `log.json` flushed as `flush` says.
+///
+/// # Errors
+/// As [`play`].
+pub async fn play_flushed(
+    plan: RunPlan,
+    screen: &Screen,
+    flush: LogFlush,
+) -> Result<RunReport, Failure> {
     let usage = |error: TournamentError| Failure::usage(error.to_string());
     let mut tournament = Tournament::new(plan.entrants, plan.settings)
         .map_err(usage)?
         .with_duplicate(plan.duplicate)
         .map_err(usage)?
-        .with_observers(game_outputs(plan.outputs));
+        .with_observers(game_outputs(plan.outputs, flush));
     if let Some(path) = &plan.decks {
         let decks = read_decks(path).map_err(|error| Failure::usage(error.to_string()))?;
         tournament = tournament.with_decks(Arc::new(decks)).map_err(usage)?;
@@ -103,9 +120,9 @@ pub async fn play(plan: RunPlan, screen: &Screen) -> Result<RunReport, Failure> 
 }
 
 /// The selected files of every game (`game-<n>/`).
-fn game_outputs(selection: OutputSelection) -> ObserverFactory {
+fn game_outputs(selection: OutputSelection, flush: LogFlush) -> ObserverFactory {
     Arc::new(move |context: &GameContext<'_>| {
-        GameOutputs::create_selected(context.dir, &context.setup.players, selection)
+        GameOutputs::create_followed(context.dir, &context.setup.players, selection, flush)
     })
 }
 

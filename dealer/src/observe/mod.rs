@@ -46,7 +46,7 @@ pub use outputs::{GameOutputs, OutputSelection};
 pub use phh::PhhHands;
 pub use player_log::PlayerLogs;
 pub use requests::RequestsLog;
-pub use viewer_log::ViewerLog;
+pub use viewer_log::{LogFlush, ViewerLog};
 
 use crate::engine::Game;
 use crate::event::GameEvent;

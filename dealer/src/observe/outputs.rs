@@ -5,7 +5,7 @@ use super::game_record::GameRecordLog;
 use super::phh::PhhHands;
 use super::player_log::PlayerLogs;
 use super::requests::RequestsLog;
-use super::viewer_log::ViewerLog;
+use super::viewer_log::{LogFlush, ViewerLog};
 use super::Observer;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -127,10 +127,27 @@ impl GameOutputs {
         players: &[S],
         selection: OutputSelection,
     ) -> io::Result<Vec<Box<dyn Observer>>> {
+        GameOutputs::create_followed(dir, players, selection, LogFlush::EveryHand)
+    }
+
+    /// Like [`GameOutputs::create_selected`], with `log.json` flushed as `flush` says
+    /// ([`LogFlush::EveryEntry`] for a game followed live in the web viewer).
+    ///
+    /// # Errors
+    /// A directory or file cannot be created.
+    pub fn create_followed<S: AsRef<str>>(
+        dir: &Path,
+        players: &[S],
+        selection: OutputSelection,
+        flush: LogFlush,
+    ) -> io::Result<Vec<Box<dyn Observer>>> {
         std::fs::create_dir_all(dir)?;
         let mut observers: Vec<Box<dyn Observer>> = Vec::with_capacity(7);
         if selection.viewer_log {
-            observers.push(Box::new(ViewerLog::create(&Self::viewer_log_path(dir))?));
+            observers.push(Box::new(ViewerLog::create_flushed(
+                &Self::viewer_log_path(dir),
+                flush,
+            )?));
         }
         if selection.requests {
             observers.push(Box::new(RequestsLog::create(&Self::requests_path(dir))?));

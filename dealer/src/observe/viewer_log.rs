@@ -67,6 +67,9 @@
 //! in place, which the next entry overwrites: after every completed hand the file is a valid
 //! JSON array of everything logged so far. A crash in the middle of a hand leaves the
 //! complete hands intact; cut the text after the last complete entry and add `]` to read it.
+//! A game watched live ([`LogFlush::EveryEntry`], `dealer run --live`) is also flushed after
+//! every entry (without the `]`), so a follower (the web viewer's `/live`) sees each action
+//! at once.
 
 use super::text::{push_card_name, push_json_str};
 use super::Observer;
@@ -85,10 +88,22 @@ fn hand_name(category: Category) -> &'static str {
     category.rain_man_name()
 }
 
+/// When `log.json` reaches the disk.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum LogFlush {
+    /// At every hand end, closed as a valid array (the default: one write per hand).
+    #[default]
+    EveryHand,
+    /// Also after every entry, for a game followed live (one write per entry).
+    EveryEntry,
+}
+
 /// Writes `log.json`. See the [module docs](self).
 #[derive(Debug)]
 pub struct ViewerLog<W: Write + Seek> {
     out: W,
+    /// When to flush.
+    flush: LogFlush,
     /// Entries written so far.
     entries: u64,
     /// The output currently ends with the closing `]`.
@@ -109,6 +124,16 @@ impl ViewerLog<BufWriter<File>> {
     pub fn create(path: &Path) -> io::Result<Self> {
         ViewerLog::new(BufWriter::with_capacity(64 * 1024, File::create(path)?))
     }
+
+    /// Like [`ViewerLog::create`], flushed as `flush` says.
+    ///
+    /// # Errors
+    /// The file cannot be created or written.
+    pub fn create_flushed(path: &Path, flush: LogFlush) -> io::Result<Self> {
+        let mut log = ViewerLog::create(path)?;
+        log.flush = flush;
+        Ok(log)
+    }
 }
 
 impl<W: Write + Seek> ViewerLog<W> {
@@ -120,6 +145,7 @@ impl<W: Write + Seek> ViewerLog<W> {
         out.write_all(b"[")?;
         Ok(ViewerLog {
             out,
+            flush: LogFlush::EveryHand,
             entries: 0,
             closed: false,
             entry: Vec::with_capacity(4096),
@@ -145,6 +171,9 @@ impl<W: Write + Seek> ViewerLog<W> {
         }
         self.out.write_all(&self.entry)?;
         self.entries += 1;
+        if self.flush == LogFlush::EveryEntry {
+            self.out.flush()?;
+        }
         Ok(())
     }
 
@@ -490,5 +519,39 @@ mod tests {
         log.checkpoint().unwrap();
         log.checkpoint().unwrap();
         assert_eq!(log.out.get_ref().as_slice(), b"[{\"a\":1},{\"b\":2}]");
+    }
+
+    /// A `Cursor` that counts flushes.
+    struct Flushes(io::Cursor<Vec<u8>>, usize);
+
+    impl Write for Flushes {
+        fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+            self.0.write(bytes)
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            self.1 += 1;
+            Ok(())
+        }
+    }
+
+    impl Seek for Flushes {
+        fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
+            self.0.seek(to)
+        }
+    }
+
+    #[test]
+    fn a_followed_log_is_flushed_after_every_entry_and_others_per_hand() {
+        for (flush, expected) in [(LogFlush::EveryHand, 0), (LogFlush::EveryEntry, 2)] {
+            let mut log = ViewerLog::new(Flushes(io::Cursor::new(Vec::new()), 0)).unwrap();
+            log.flush = flush;
+            for entry in [&b"{\"a\":1}"[..], b"{\"b\":2}"] {
+                log.entry = entry.to_vec();
+                log.emit().unwrap();
+            }
+            assert_eq!(log.out.1, expected, "{flush:?}");
+            log.checkpoint().unwrap();
+            assert_eq!(log.out.1, expected + 1, "{flush:?}: and at the hand end");
+        }
     }
 }

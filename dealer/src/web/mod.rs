@@ -8,7 +8,8 @@
 //! | `GET /api/runs` | every run found ([`store::RunListItem`]) |
 //! | `GET /api/runs/{run}` | a run's leaderboard (`results.json` less its games) and games ([`store::RunSummary`]) |
 //! | `GET /api/runs/{run}/games/{n}` | a game's result and files ([`store::GameDetails`]) |
-//! | `GET /api/runs/{run}/games/{n}/log` | its viewer log, checked, with hands and bans found ([`view::GameLog`]) |
+//! | `GET /api/runs/{run}/games/{n}/log` | its viewer log, checked, with hands and bans found ([`log::GameLog`]); up to its last complete entry while it is written, hole cards hidden while the game is played |
+//! | `GET /api/runs/{run}/games/{n}/live` | server-sent events: the log's new entries as they are written (`entries`), then `end` (module `live`); `?from=N` or `Last-Event-ID` resumes at entry N |
 //! | `GET /api/runs/{run}/games/{n}/players/{name}` | what one player was asked and answered ([`view::PlayerRequests`]) |
 //! | `GET /api/runs/{run}/games/{n}/requests/{line}` | the `game_state` of one `requests.jsonl` line, byte for byte, as a download (a fixture for `player::testing::load`) |
 //!
@@ -17,6 +18,8 @@
 //! [`MAX_REQUEST_BODY`]. Request paths are never joined to file paths (see [`store`]), and
 //! no file whose real path is outside the folder is read. Binds 127.0.0.1 unless told otherwise.
 
+mod live;
+pub mod log;
 pub mod store;
 pub mod view;
 
@@ -249,6 +252,10 @@ fn app(
         .route("/api/runs/{run}", web::get().to(run))
         .route("/api/runs/{run}/games/{game}", web::get().to(game))
         .route("/api/runs/{run}/games/{game}/log", web::get().to(game_log))
+        .route(
+            "/api/runs/{run}/games/{game}/live",
+            web::get().to(live::live),
+        )
         .route(
             "/api/runs/{run}/games/{game}/players/{name}",
             web::get().to(player),

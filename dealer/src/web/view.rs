@@ -1,186 +1,11 @@
-//! Reading the files the viewer shows: the viewer log (spec §8), `requests.jsonl` and the
-//! players' log headers. Readers are lenient about what other dealers leave out (a 2014 log has
-//! no `round`, `big_blind`, `time_used` or versions) and strict about shape, so a page never
-//! gets a document it cannot draw; every failure is a sentence for the page.
+//! Reading what the viewer shows of a team's bot: `requests.jsonl` and the players' log
+//! headers (the viewer log is read by [`super::log`]). Lenient about what is missing, every
+//! failure a sentence for the page.
 
 use super::store::StoreError;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
-use shared::records::{RequestRecord, ViewerLogEntry};
-
-/// A card as the wire writes it (`{"rank":"10","suit":"clubs"}`), kept as text.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ViewCard {
-    /// `2`..`10`, `J`, `Q`, `K`, `A`.
-    pub rank: String,
-    /// `clubs`, `spades`, `hearts`, `diamonds`.
-    pub suit: String,
-}
-
-/// One player in a logged table.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ViewPlayer {
-    /// The team name.
-    pub name: String,
-    /// Chips behind.
-    pub stack: u64,
-    /// `active`, `folded` or `out`.
-    pub status: String,
-    /// Chips in front this betting round.
-    #[serde(default)]
-    pub bet: u64,
-    /// Hole cards (every player's are in a viewer log; `[]` if none).
-    #[serde(default)]
-    pub hole_cards: Vec<ViewCard>,
-    /// The bot's version string.
-    #[serde(default)]
-    pub version: Option<String>,
-    /// Chips won in the hand, on winner announcements.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub amount_won: Option<u64>,
-    /// Microseconds used so far (absent before 2017).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub time_used: Option<u64>,
-}
-
-/// The table at one log entry.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ViewState {
-    /// The hand (absent in 2014 logs).
-    #[serde(default)]
-    pub round: Option<u64>,
-    /// Seats in order.
-    pub players: Vec<ViewPlayer>,
-    /// The small blind.
-    #[serde(default)]
-    pub small_blind: Option<u64>,
-    /// The big blind (absent before 2016).
-    #[serde(default)]
-    pub big_blind: Option<u64>,
-    /// The button's seat.
-    #[serde(default)]
-    pub dealer: Option<u64>,
-    /// The board.
-    #[serde(default)]
-    pub community_cards: Vec<ViewCard>,
-    /// The highest bet this betting round.
-    #[serde(default)]
-    pub current_buy_in: Option<u64>,
-    /// Chips in the middle, bets included.
-    #[serde(default)]
-    pub pot: Option<u64>,
-}
-
-/// One viewer-log entry: the shared record (`type` this version does not know reads as
-/// `unknown`), holding the lenient [`ViewState`].
-pub type LogEntry = ViewerLogEntry<ViewState>;
-
-/// Where a hand starts in the log.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct HandStart {
-    /// The hand's number (`round`), or its position in the log when the log has no rounds.
-    pub round: u64,
-    /// Index of its first entry.
-    pub entry: usize,
-}
-
-/// A ban written in the log (`... Banned: reason`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct BanMark {
-    /// Index of the entry.
-    pub entry: usize,
-    /// The banned player.
-    pub player: String,
-    /// Everything after `Banned: `.
-    pub reason: String,
-}
-
-/// A checked viewer log, with its hands and bans found.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct GameLog {
-    /// Every entry, in order.
-    pub entries: Vec<LogEntry>,
-    /// Where each hand starts.
-    pub hands: Vec<HandStart>,
-    /// Bans, in order.
-    pub bans: Vec<BanMark>,
-}
-
-/// Where a ban's reason starts in a log message (our dealer's format; see
-/// `observe::viewer_log`).
-const BAN_MARK: &str = "Banned: ";
-
-/// Parses and indexes a viewer log, or says in one sentence what is wrong with it.
-///
-/// # Errors
-/// A message for the page: cut off, not JSON, or not a viewer log (with the entry and field).
-pub fn parse_log(bytes: &[u8]) -> Result<GameLog, String> {
-    let text = std::str::from_utf8(bytes)
-        .map_err(|error| format!("log.json is not UTF-8 text (byte {})", error.valid_up_to()))?;
-    if text.trim().is_empty() {
-        return Err("log.json is empty: the game wrote nothing yet".to_string());
-    }
-    let mut deserializer = serde_json::Deserializer::from_str(text);
-    let entries: Vec<LogEntry> = match serde_path_to_error::deserialize(&mut deserializer) {
-        Ok(entries) => entries,
-        Err(error) => {
-            let path = error.path().to_string();
-            let inner = error.into_inner();
-            return Err(if inner.is_eof() {
-                format!(
-                    "log.json is cut off (it ends inside {}): the game was stopped or is still being written. Complete hands can be read once the file is closed.",
-                    if path == "." { "the array".to_string() } else { format!("entry {path}") }
-                )
-            } else if inner.is_syntax() {
-                format!("log.json is not valid JSON: {inner}")
-            } else {
-                format!("log.json is not a Lean Poker viewer log: at {path}: {inner}")
-            });
-        }
-    };
-    if let Err(error) = deserializer.end() {
-        return Err(format!("log.json has text after its array: {error}"));
-    }
-    if entries.is_empty() {
-        return Err("log.json has no entries: the game never started".to_string());
-    }
-    let mut hands = Vec::new();
-    let mut bans = Vec::new();
-    let mut previous_round = None;
-    for (index, entry) in entries.iter().enumerate() {
-        let round = entry.game_state.round;
-        let opens = entry.message.is_none() && entry.kind.is_none();
-        if index == 0 || opens || (round.is_some() && round != previous_round) {
-            hands.push(HandStart {
-                round: round.unwrap_or(hands.len() as u64),
-                entry: index,
-            });
-        }
-        previous_round = round;
-        if let Some((before, reason)) = entry
-            .message
-            .as_deref()
-            .and_then(|message| message.split_once(BAN_MARK))
-        {
-            let player = entry
-                .on_turn
-                .and_then(|seat| entry.game_state.players.get(seat.index()))
-                .map(|player| player.name.clone())
-                .or_else(|| before.split(" made a bet").next().map(str::to_string))
-                .unwrap_or_default();
-            bans.push(BanMark {
-                entry: index,
-                player,
-                reason: reason.trim().to_string(),
-            });
-        }
-    }
-    Ok(GameLog {
-        entries,
-        hands,
-        bans,
-    })
-}
+use shared::records::RequestRecord;
 
 /// The name and seat in a player log's header line
 /// (`# Lean Poker dealer: requests to "NAME" (seat 5), game ...`).
@@ -196,8 +21,7 @@ pub fn player_log_header(line: &str) -> Option<(String, Option<u64>)> {
     Some((name, seat))
 }
 
-/// One line of `requests.jsonl` as the page gets it (read through the shared
-/// [`RequestRecord`], with its line number).
+/// One line of `requests.jsonl`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct RequestLine {
     /// 1-based line number in the file (the key of the fixture download).
@@ -243,6 +67,22 @@ pub struct PlayerRequests {
     pub log: Option<String>,
     /// Whether the text log was cut to that size.
     pub log_cut: bool,
+    /// What is held back while the game is played (the hand in progress and the text log:
+    /// they show this player's hole cards to anyone).
+    pub held_back: Option<String>,
+}
+
+/// The highest `round` in a `requests.jsonl` (the hand in progress while a game is played).
+pub fn last_round(bytes: &[u8]) -> Option<u64> {
+    #[derive(Deserialize)]
+    struct Round {
+        round: u64,
+    }
+    bytes
+        .split(|&b| b == b'\n')
+        .filter_map(|line| serde_json::from_slice::<Round>(line).ok())
+        .map(|line| line.round)
+        .max()
 }
 
 fn parse_request(text: &str, number: usize, last: bool) -> Result<RequestLine, String> {
@@ -315,56 +155,6 @@ mod tests {
             Some(("Team \"<b>\" 🃏".to_string(), Some(5)))
         );
         assert_eq!(player_log_header("round 0 check"), None);
-    }
-
-    #[test]
-    fn cut_off_logs_say_so() {
-        for text in [
-            "[",
-            "[{\"game_state\":{\"players\":[",
-            "[{\"message\":\"x\"",
-        ] {
-            let error = parse_log(text.as_bytes()).unwrap_err();
-            assert!(error.contains("cut off"), "{text}: {error}");
-        }
-        let error = parse_log(b"[{\"game_state\":{\"players\":[{\"name\":1}]}}]").unwrap_err();
-        assert!(error.contains("[0].game_state.players[0].name"), "{error}");
-        assert!(parse_log(b"[]").unwrap_err().contains("no entries"));
-        assert!(parse_log(b"").unwrap_err().contains("empty"));
-        assert!(parse_log(b"{}")
-            .unwrap_err()
-            .contains("not a Lean Poker viewer log"));
-        assert!(parse_log(b"[} ").unwrap_err().contains("not valid JSON"));
-    }
-
-    #[test]
-    fn hands_and_bans_are_found() {
-        let state = |round: u64| {
-            format!(
-                r#"{{"round":{round},"players":[{{"name":"a","stack":1,"status":"active"}},{{"name":"b b","stack":1,"status":"out"}}]}}"#
-            )
-        };
-        let text = format!(
-            r#"[{{"game_state":{s0}}},{{"type":"bet","on_turn":1,"message":"b b made a bet of 0 (fold) and is left with 0 chips. The pot now contains 6 chips. Banned: timeout after 2000 ms; 990 chips left the game.","game_state":{s0}}},{{"game_state":{s1}}}]"#,
-            s0 = state(0),
-            s1 = state(1)
-        );
-        let log = parse_log(text.as_bytes()).unwrap();
-        assert_eq!(
-            log.hands,
-            vec![
-                HandStart { round: 0, entry: 0 },
-                HandStart { round: 1, entry: 2 }
-            ]
-        );
-        assert_eq!(
-            log.bans,
-            vec![BanMark {
-                entry: 1,
-                player: "b b".to_string(),
-                reason: "timeout after 2000 ms; 990 chips left the game.".to_string()
-            }]
-        );
     }
 
     #[test]

@@ -1,15 +1,18 @@
 // End-to-end test of the results viewer in a real headless browser (Debian's chromium driven by
 // playwright-core). Plays a real `dealer run` (house bots, hostile team names, reproducible),
-// serves it with the `serve_results` example next to another dealer's log and a cut-off log,
-// then checks on screen: the leaderboard against results.json, board/pot/stacks at every step
-// of a hand against log.json, jumping to a hand, a team's requests against requests.jsonl,
-// the other dealer's log, the cut-off log's message, and that no team name ran as HTML.
+// serves it with `dealer serve` next to another dealer's log, the open-source croupier's log
+// and cut-off logs, then checks on screen: the leaderboard against results.json,
+// board/pot/stacks at every step of a hand against log.json, jumping to a hand, a team's
+// requests against requests.jsonl and its fixture download, the other dealers' logs, the
+// cut-off logs' messages, that no team name ran as HTML, and a game followed live while
+// `dealer run --live` plays it (against a slow player served here), to its end.
 // Writes the README's screenshots to docs/screenshots/.
 //
 // Environment: DEALER_BIN (the built dealer; `dealer serve` is the viewer), CHROMIUM (default /usr/bin/chromium).
 import { chromium } from 'playwright-core';
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, copyFileSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, copyFileSync, writeFileSync, readFileSync, rmSync, existsSync, utimesSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,10 +48,20 @@ copyFileSync(join(fixtures, 'other-dealer', 'log.json'), join(served, 'other', '
 mkdirSync(join(served, 'cut', 'game-1'), { recursive: true });
 const realLog = readFileSync(join(served, 'run', 'game-1', 'log.json'), 'utf8');
 writeFileSync(join(served, 'cut', 'game-1', 'log.json'), realLog.slice(0, Math.floor(realLog.length / 3)));
+mkdirSync(join(served, 'cut', 'game-2'), { recursive: true });
+writeFileSync(join(served, 'cut', 'game-2', 'log.json'), realLog.slice(0, 40));
+// Cut off long ago (not a game being written now).
+const longAgo = new Date(Date.now() - 3600 * 1000);
+for (const game of ['game-1', 'game-2']) utimesSync(join(served, 'cut', game, 'log.json'), longAgo, longAgo);
+mkdirSync(join(served, 'oss'), { recursive: true });
+copyFileSync(join(fixtures, 'oss-croupier', 'log.json'), join(served, 'oss', 'log.json'));
 
 const results = JSON.parse(readFileSync(join(served, 'run', 'results.json'), 'utf8'));
 const log = JSON.parse(realLog);
 const requestLines = readFileSync(join(served, 'run', 'game-1', 'requests.jsonl'), 'utf8').split('\n').filter((l) => l).map((l) => JSON.parse(l));
+
+const t0 = Date.now();
+const lap = (what) => console.log(`${((Date.now() - t0) / 1000).toFixed(1)} s: ${what}`);
 
 // ---------- The server ----------
 const server = spawn(dealerBin, ['serve', '--out', served, '--bind', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -89,7 +102,7 @@ try {
   // Runs list.
   await page.goto(url);
   await page.waitForSelector('[data-testid=runs]');
-  equal(await page.locator('[data-testid=runs] tbody tr').count(), 3, 'three runs listed');
+  equal(await page.locator('[data-testid=runs] tbody tr').count(), 4, 'four runs listed');
 
   // Leaderboard against results.json.
   await page.goto(`${url}#/run/run`);
@@ -116,16 +129,16 @@ try {
       message: text('[data-testid=message]'),
     };
   });
-  const expected = (index) => {
-    const state = log[index].game_state;
+  const expected = (index, entries = log) => {
+    const state = entries[index].game_state;
     return {
-      position: `entry ${index + 1} / ${log.length}`,
+      position: `entry ${index + 1} / ${entries.length}`,
       pot: String(state.pot),
       board: state.community_cards.map(cardText),
       names: state.players.map((p) => p.name),
       stacks: state.players.map((p) => String(p.stack)),
       cards: state.players.map((p) => p.hole_cards.map(cardText)),
-      message: log[index].message || 'A new hand starts.',
+      message: entries[index].message || 'A new hand starts.',
     };
   };
   const secondHand = log.findIndex((e, i) => i > 0 && e.game_state.round === 1);
@@ -193,11 +206,93 @@ try {
   }
   equal(otherMismatches, 0, 'another dealer\'s log: pot and stacks at every entry');
 
-  // A cut-off log: a clear message, not a broken page.
+  // The open-source croupier's layout (no `type`, no `round`, ",\n" between entries).
+  const oss = JSON.parse(readFileSync(join(fixtures, 'oss-croupier', 'log.json'), 'utf8'));
+  await page.goto(`${url}#/run/oss/game/1`);
+  await page.waitForSelector('[data-testid=table]');
+  let ossMismatches = 0;
+  for (let index = 0; index < oss.length; index++) {
+    if (index > 0) await page.keyboard.press('ArrowRight');
+    const got = await screen();
+    const want = expected(index, oss);
+    if (JSON.stringify(got) !== JSON.stringify(want)) {
+      ossMismatches += 1;
+      if (ossMismatches < 3) console.error(`oss entry ${index}: screen ${JSON.stringify(got)}\n  log ${JSON.stringify(want)}`);
+    }
+  }
+  equal(ossMismatches, 0, 'the open-source croupier\'s log: board, pot, stacks, cards and message at every entry');
+
+  // A log cut mid-hand: its complete entries, with a note, not an error.
   await page.goto(`${url}#/run/cut/game/1`);
+  await page.waitForSelector('[data-testid=partial]');
+  const note = await page.textContent('[data-testid=partial]');
+  check(note.includes('not closed'), `cut-off log note: ${note}`);
+  const cutEntries = (await screen()).position.split(' / ')[1];
+  check(Number(cutEntries) > 10 && Number(cutEntries) < log.length, `the cut log shows its complete entries (${cutEntries})`);
+  // Cut inside its first entry: a clear message.
+  await page.goto(`${url}#/run/cut/game/2`);
   await page.waitForSelector('[data-testid=error]');
   const message = await page.textContent('[data-testid=error]');
   check(message.includes('cut off'), `cut-off log message: ${message}`);
+
+
+  lap('replays checked');
+  // A game followed live while `dealer run --live` plays it against a slow player (answers
+  // after 80 ms), so the game lasts seconds.
+  const slow = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => { body += chunk; });
+    request.on('end', () => {
+      const action = new URLSearchParams(body).get('action');
+      if (action === 'version') response.end('slow node 1');
+      else if (action === 'bet_request') setTimeout(() => response.end('0'), 80);
+      else response.end('OK');
+    });
+  });
+  await new Promise((resolve) => slow.listen(0, '127.0.0.1', resolve));
+  const liveOut = join(served, 'live');
+  const runner = spawn(dealerBin, ['run', '--quiet', '--live', '--seed', '3', '--games', '1', '--hand-limit', '30',
+    '--player', `slow=http://127.0.0.1:${slow.address().port}/`, '--bot', 'station=calling-station', '--bot', 'raiser=raiser', '--out', liveOut],
+  { stdio: ['ignore', 'ignore', 'inherit'] });
+  const runnerDone = new Promise((resolve) => runner.on('exit', resolve));
+  const startedAt = Date.now();
+  while (!existsSync(join(liveOut, 'game-1', 'log.json')) && Date.now() - startedAt < 20000) await new Promise((r) => setTimeout(r, 50));
+  await page.goto(`${url}#/run/live`);
+  await page.waitForSelector('[data-testid=game-row-1][data-status=running]', { timeout: 10000 });
+  check(await page.locator('[data-testid=follow-newest]').count() === 1, 'the games list offers to follow the running game');
+  await page.click('[data-testid=game-row-1] [data-testid=game-link]');
+  await page.waitForSelector('[data-testid=table]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=live-state]').textContent.includes('live'));
+  const entryCount = async () => Number((await screen()).position.split(' / ')[1]);
+  const before = await entryCount();
+  await page.waitForTimeout(800);
+  const livePosition = (await screen()).position;
+  const grown = Number(livePosition.split(' / ')[1]);
+  check(grown > before, `the page advances live (${before} → ${grown} entries in 0.8 s)`);
+  const [at, total] = livePosition.replace('entry ', '').split(' / ');
+  check(at === total || Number(total) - Number(at) <= 2, `the page shows the newest entry (${livePosition})`);
+  // While the game is played, a hole card shows only after a showdown message of its hand.
+  const hiddenOk = await page.evaluate(() => {
+    const message = document.querySelector('[data-testid=message]').textContent;
+    const shown = [...document.querySelectorAll('.felt > .seat')].filter((s) => s.querySelector('.card:not(.slot)'));
+    return shown.every((s) => message.includes('showed') || message.includes(' won ') || s.classList.contains('winner'));
+  });
+  check(hiddenOk, 'hole cards are hidden while the game is played');
+  await page.screenshot({ path: join(screenshots, 'live.png'), fullPage: true });
+  // Step back: the page stays there while entries keep coming; "Live" comes back.
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  const held = (await screen()).position.split(' / ')[0];
+  await page.waitForTimeout(500);
+  equal((await screen()).position.split(' / ')[0], held, 'stepping back holds the position while the game goes on');
+  await page.keyboard.press('End');
+  const code = await runnerDone;
+  equal(code, 0, 'dealer run --live finished');
+  await page.waitForFunction(() => document.querySelector('[data-testid=live-state]').textContent.includes('game over'), null, { timeout: 15000 });
+  const liveLog = JSON.parse(readFileSync(join(liveOut, 'game-1', 'log.json'), 'utf8'));
+  equal(await screen(), expected(liveLog.length - 1, liveLog), 'after the game: the last entry of log.json, every card shown');
+  slow.close();
+  lap('live game followed');
 
   check(await page.evaluate(() => window.__xss === undefined), 'no team name ran as HTML');
   equal(problems, [], 'no dialog, page error or console error');

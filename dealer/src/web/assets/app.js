@@ -113,6 +113,7 @@ async function route() {
   const parts = location.hash.replace(/^#\/?/, '').split('/').filter((p) => p !== '').map(decodeURIComponent);
   try {
     if (parts[0] === 'run' && parts.length === 2) await runPage(parts[1]);
+    else if (parts[0] === 'run' && parts[2] === 'live' && parts.length === 3) await followNewest(parts[1]);
     else if (parts[0] === 'run' && parts[2] === 'game' && parts.length === 4) await gamePage(parts[1], parts[3]);
     else if (parts[0] === 'run' && parts[2] === 'game' && parts[4] === 'player' && parts.length === 6) await playerPage(parts[1], parts[3], parts[5]);
     else await runsPage(parts.length === 0);
@@ -141,7 +142,7 @@ async function runsPage(isHome) {
     el('td', {}, el('a', { href: runHref(run.id), text: run.folder })),
     el('td', { text: run.tournament_id || '–' }),
     el('td', { class: 'num', text: run.games_planned == null ? run.games_found : `${run.games_found} / ${run.games_planned}` }),
-    el('td', { text: run.complete == null ? (run.results_error ? 'results.json unreadable' : 'no results.json') : (run.complete ? 'complete' : 'stopped early') }),
+    el('td', { text: run.running > 0 ? `playing (${run.running} running)` : run.complete == null ? (run.results_error ? 'results.json unreadable' : 'no results.json') : (run.complete ? 'complete' : 'stopped early') }),
     el('td', { text: run.leader || '–' }),
     el('td', { text: run.modified ? new Date(run.modified * 1000).toISOString().replace('T', ' ').slice(0, 16) : '' })));
   show(el('h1', { text: 'Runs' }),
@@ -177,24 +178,77 @@ async function runPage(runId) {
         el('td', { class: 'num', text: total.absent }))))));
   }
   nodes.push(el('h2', { text: 'Games' }));
+  const running = summary.games.filter((g) => g.status === 'running');
+  if (running.length) {
+    nodes.push(el('p', { class: 'live-note' }, el('span', { class: 'live-dot', text: '●' }), ` ${running.length} game${running.length === 1 ? '' : 's'} being played · `,
+      el('a', { href: `#/run/${enc(runId)}/live`, 'data-testid': 'follow-newest', text: 'follow the newest game live (for a projector)' })));
+  }
   if (summary.games.length === 0) nodes.push(el('p', { text: 'No game folder yet.' }));
   else nodes.push(el('table', { class: 'grid', 'data-testid': 'games' },
     el('thead', {}, el('tr', {}, ['Game', 'Winner', 'Hands', 'Banned', 'State'].map((h) => el('th', { text: h })))),
-    el('tbody', {}, summary.games.map((game) => el('tr', {},
-      el('td', {}, game.has_log || game.recorded ? el('a', { href: gameHref(runId, game.game), 'data-testid': 'game-link', text: `game ${game.game}` }) : `game ${game.game}`),
+    el('tbody', {}, summary.games.map((game) => el('tr', { 'data-testid': `game-row-${game.game}`, 'data-status': game.status },
+      el('td', {}, game.has_log || game.recorded || game.status === 'running' ? el('a', { href: gameHref(runId, game.game), 'data-testid': 'game-link', text: `game ${game.game}` }) : `game ${game.game}`),
       el('td', { class: 'name', text: game.winner || '–' }),
       el('td', { class: 'num', text: game.hands_played == null ? '–' : game.hands_played }),
       el('td', { class: 'name', text: game.banned.length ? game.banned.join(', ') : '' }),
-      el('td', { text: game.recorded ? (game.has_log ? 'finished' : 'finished, no log.json') : 'not in results.json (cut off?)' }))))));
+      el('td', { 'data-testid': 'game-state' }, gameState(game)))))));
   show(...nodes);
+  // While games are played, the list follows them (new games, finished ones).
+  if (running.length || (results && !results.complete && !results.stopped_because)) {
+    const shown = JSON.stringify(summary.games);
+    const timer = setInterval(async () => {
+      try {
+        const fresh = await getJson(`/api/runs/${enc(runId)}`);
+        if (JSON.stringify(fresh.games) !== shown || JSON.stringify(fresh.results) !== JSON.stringify(results)) {
+          clearInterval(timer);
+          const y = window.scrollY;
+          await runPage(runId);
+          window.scrollTo(0, y);
+        }
+      } catch (error) { /* keep the page; the next poll may work */ }
+    }, 2000);
+    stopCurrent = () => clearInterval(timer);
+  }
+}
+
+function gameState(game) {
+  switch (game.status) {
+    case 'running': return [el('span', { class: 'live-dot', text: '● ' }), 'playing now'];
+    case 'finished': return game.has_log ? 'finished' : 'finished, no log.json';
+    case 'interrupted': return 'interrupted (run stopped)';
+    default: return 'not in results.json';
+  }
+}
+
+// The newest game being played, followed live; when it ends, the next one (a projector page).
+async function followNewest(runId) {
+  setCrumbs([['Runs', '#/'], [runId === '_' ? 'this run' : runId, runHref(runId)], ['live']]);
+  const summary = await getJson(`/api/runs/${enc(runId)}`);
+  const running = summary.games.filter((g) => g.status === 'running');
+  if (running.length === 0) {
+    show(el('h1', { text: 'Live' }), el('p', { 'data-testid': 'no-live-game', text: 'No game is being played in this run right now; this page waits for the next one.' }));
+    const timer = setInterval(async () => {
+      try {
+        const fresh = await getJson(`/api/runs/${enc(runId)}`);
+        if (fresh.games.some((g) => g.status === 'running')) {
+          clearInterval(timer);
+          route();
+        }
+      } catch (error) { /* try again */ }
+    }, 2000);
+    stopCurrent = () => clearInterval(timer);
+    return;
+  }
+  const newest = running[running.length - 1];
+  await gamePage(runId, String(newest.game), { next: () => setTimeout(() => { if (location.hash === `#/run/${enc(runId)}/live`) route(); }, 4000) });
 }
 
 // ---------- Table view ----------
 
 const SPEEDS = [['slow', 1200], ['normal', 600], ['fast', 250], ['fastest', 60]];
 
-async function gamePage(runId, gameId) {
-  setCrumbs([['Runs', '#/'], [runId === '_' ? 'this run' : runId, runHref(runId)], [`game ${gameId}`]]);
+async function gamePage(runId, gameId, options = {}) {
+  if (!options.next) setCrumbs([['Runs', '#/'], [runId === '_' ? 'this run' : runId, runHref(runId)], [`game ${gameId}`]]);
   const details = await getJson(apiGame(runId, gameId));
   const header = [el('h1', { text: `Game ${gameId}` })];
   const result = details.result;
@@ -210,16 +264,25 @@ async function gamePage(runId, gameId) {
   try {
     log = await getJson(`${apiGame(runId, gameId)}/log`);
   } catch (error) {
+    if (details.status === 'running') {
+      // The game has just started: its log has no complete entry yet.
+      show(...header, el('p', { class: 'muted', 'data-testid': 'waiting', text: 'The game is starting; its first entry is not written yet…' }));
+      const timer = setTimeout(() => gamePage(runId, gameId, options).catch((e) => show(alertBox(e.message))), 1000);
+      stopCurrent = () => clearTimeout(timer);
+      return;
+    }
     show(...header, alertBox(`This game's log cannot be shown: ${error.message}`));
     return;
   }
-  show(...header, tableView(log, result));
+  const live = details.status === 'running' ? { url: apiGame(runId, gameId), next: options.next } : null;
+  show(...header, tableView(log, result, live));
 }
 
-function tableView(log, result) {
+function tableView(log, result, live) {
   const entries = log.entries;
   const seats = Math.max(...entries.map((e) => e.game_state.players.length));
-  let index = 0;
+  let index = live ? entries.length - 1 : 0;
+  let following = Boolean(live);
   let timer = null;
   let speed = SPEEDS[1][1];
 
@@ -270,15 +333,29 @@ function tableView(log, result) {
     el('form', { class: 'jump', onsubmit: (event) => { event.preventDefault(); goHand(Number(handInput.value)); } },
       el('label', {}, 'Hand ', handInput), el('button', { type: 'submit', 'data-testid': 'hand-go', text: 'Go' })),
     speedSelect, position);
+  const liveLabel = el('span', { class: 'live-label', 'data-testid': 'live-state' });
+  if (live) {
+    controls.append(el('button', { type: 'button', title: 'the newest entry (End)', 'data-testid': 'go-live', onclick: () => go(entries.length - 1), text: 'Live »' }), liveLabel);
+  }
 
-  const banList = log.bans.length
-    ? el('div', { class: 'bans', 'data-testid': 'bans' }, el('h3', { text: 'Bans' }),
+  const banBox = el('div', { class: 'bans', 'data-testid': 'bans' });
+  function renderBans() {
+    clear(banBox);
+    if (!log.bans.length) return;
+    banBox.append(el('h3', { text: 'Bans' }),
       el('ul', {}, log.bans.map((ban) => el('li', {},
         el('a', { href: '#', onclick: (event) => { event.preventDefault(); go(ban.entry); } , text: `entry ${ban.entry + 1}` }),
-        `: ${ban.player} — ${ban.reason}`))))
-    : null;
+        `: ${ban.player} — ${ban.reason}`))));
+  }
+  renderBans();
 
-  const chart = stackChart(log, (entry) => go(entry));
+  const chartBox = el('div', { class: 'chart-box' });
+  let chart;
+  function renderChart() {
+    chart = stackChart(log, (entry) => go(entry));
+    chartBox.replaceChildren(...chart.nodes);
+  }
+  renderChart();
 
   function currentHand() {
     let hand = 0;
@@ -315,6 +392,7 @@ function tableView(log, result) {
 
   function go(target) {
     index = Math.max(0, Math.min(entries.length - 1, target));
+    following = Boolean(live) && index === entries.length - 1;
     draw();
   }
 
@@ -351,6 +429,7 @@ function tableView(log, result) {
     message.textContent = entry.message || (index === 0 || !entry.type ? 'A new hand starts.' : '');
     message.className = `message${banHere ? ' banned' : ''}`;
     position.textContent = `entry ${index + 1} / ${entries.length}`;
+    if (live) liveLabel.classList.toggle('behind', !following);
     handInput.placeholder = String(log.hands[currentHand()].round);
     chart.mark(currentHand());
   }
@@ -365,16 +444,116 @@ function tableView(log, result) {
     }
   };
   document.addEventListener('keydown', onKey);
+  const follower = live ? follow(live, log, {
+    added(chunk) {
+      for (const entry of chunk.entries) entries.push(entry);
+      for (const hand of chunk.hands) log.hands.push(hand);
+      for (const ban of chunk.bans) log.bans.push(ban);
+      if (chunk.bans.length) renderBans();
+      if (chunk.hands.length) renderChart();
+      if (following) go(entries.length - 1);
+      else position.textContent = `entry ${index + 1} / ${entries.length}`;
+    },
+    replaced(fresh) {
+      // The whole log again (the game is over: every hole card can be shown now).
+      entries.length = 0;
+      for (const entry of fresh.entries) entries.push(entry);
+      log.hands = fresh.hands;
+      log.bans = fresh.bans;
+      log.cards_hidden = fresh.cards_hidden;
+      renderBans();
+      renderChart();
+      go(following ? entries.length - 1 : index);
+    },
+    state(text, over) {
+      liveLabel.textContent = text;
+      liveLabel.classList.toggle('over', Boolean(over));
+    },
+  }) : null;
   stopCurrent = () => {
     pause();
     document.removeEventListener('keydown', onKey);
+    if (follower) follower.stop();
   };
 
   draw();
-  const summary = result ? null : el('p', { class: 'muted', text: 'This game is not in a results.json (a log from another dealer, or a game that was cut off).' });
-  return el('section', { class: 'game' }, summary, controls, felt, message,
-    el('p', { class: 'muted keys', text: 'Keys: ← → step, ↑ ↓ hand, space play/pause, Home/End.' }),
-    el('div', { class: 'below' }, chart.node, banList));
+  const notes = [];
+  if (!result && !live) notes.push(el('p', { class: 'muted', text: 'This game is not in a results.json (a log from another dealer, or a game that was cut off).' }));
+  if (log.partial && !live) notes.push(el('p', { class: 'notice', 'data-testid': 'partial', text: log.partial }));
+  if (live) notes.push(el('p', { class: 'muted', text: 'Followed live: new entries appear as they are played; hole cards show at the showdown. Step back to look at earlier entries; "Live" comes back.' }));
+  return el('section', { class: 'game' }, notes, controls, felt, message,
+    el('p', { class: 'muted keys', text: 'Keys: ← → step, ↑ ↓ hand, space play/pause, Home/End (End follows live).' }),
+    el('div', { class: 'below' }, chartBox, banBox));
+}
+
+// Follows a game being played: server-sent events from /live, or polling /log every 2 s when
+// they fail. Calls on.added with new entries, on.replaced with the whole log once it is over.
+function follow(live, log, on) {
+  let source = null;
+  let poller = null;
+  let stopped = false;
+  const stop = () => {
+    stopped = true;
+    if (source) source.close();
+    if (poller) clearInterval(poller);
+  };
+  const finish = async (text) => {
+    stop();
+    try {
+      on.replaced(await getJson(`${live.url}/log`));
+    } catch (error) { /* keep what is shown */ }
+    on.state(text, true);
+    if (live.next) live.next();
+  };
+  const add = (chunk) => {
+    if (chunk.first > log.entries.length) return false;
+    const skip = log.entries.length - chunk.first;
+    if (skip >= chunk.entries.length) return true;
+    on.added({
+      entries: chunk.entries.slice(skip),
+      hands: chunk.hands.filter((h) => h.entry >= log.entries.length),
+      bans: chunk.bans.filter((b) => b.entry >= log.entries.length),
+    });
+    return true;
+  };
+  const poll = () => {
+    on.state('● live (polling)');
+    poller = setInterval(async () => {
+      try {
+        const details = await getJson(live.url);
+        const fresh = await getJson(`${live.url}/log`);
+        add({ first: 0, entries: fresh.entries, hands: fresh.hands, bans: fresh.bans });
+        if (details.status !== 'running') finish(details.status === 'interrupted' ? 'game interrupted' : 'game over');
+      } catch (error) {
+        on.state(`● live (polling: ${error.message})`);
+      }
+    }, 2000);
+  };
+  if (typeof EventSource === 'undefined') {
+    poll();
+  } else {
+    on.state('● live');
+    source = new EventSource(`${live.url}/live?from=${log.entries.length}`);
+    source.addEventListener('entries', (event) => {
+      const chunk = JSON.parse(event.data);
+      if (!add(chunk)) {
+        // A gap (should not happen): start over from what the page has.
+        source.close();
+        if (!stopped) poll();
+      }
+      on.state('● live');
+    });
+    source.addEventListener('end', (event) => {
+      const end = JSON.parse(event.data);
+      finish(end.status === 'finished' || end.status === 'interrupted' ? `game ${end.status === 'finished' ? 'over' : 'interrupted'}` : `stopped following: ${end.reason}`);
+    });
+    source.addEventListener('error', () => {
+      if (stopped) return;
+      if (source.readyState === EventSource.CLOSED) poll();
+      else on.state('● live (reconnecting…)');
+    });
+  }
+  return { stop };
 }
 
 // Every player's stack at the start of each hand (and after the last entry), as an SVG chart.
@@ -416,7 +595,7 @@ function stackChart(log, onPick) {
     return el('li', {}, swatch, el('span', { text: name }));
   }));
   return {
-    node: el('div', { class: 'chart-box' }, el('h3', { text: 'Stacks (chips + bet) at the start of each hand — click to jump' }), chart, legend),
+    nodes: [el('h3', { text: 'Stacks (chips + bet) at the start of each hand — click to jump' }), chart, legend],
     mark(hand) {
       marker.setAttribute('x1', x(hand));
       marker.setAttribute('x2', x(hand));
@@ -432,6 +611,7 @@ async function playerPage(runId, gameId, name) {
   const nodes = [el('h1', {}, 'Requests to ', el('span', { class: 'name', 'data-testid': 'player-name', text: data.name }), data.seat == null ? '' : ` (seat ${data.seat})`)];
   nodes.push(el('p', { class: 'muted', text:
     'Every bet_request this player got in the game and what it answered. "game_state.json" downloads the exact document sent: a fixture for the SDK\'s testing kit (player::testing::load).' }));
+  if (data.held_back) nodes.push(el('p', { class: 'notice', 'data-testid': 'held-back', text: data.held_back }));
   for (const problem of data.problems) nodes.push(alertBox(problem));
   if (data.requests.length === 0) nodes.push(el('p', { text: 'No bet_request recorded for this player (requests.jsonl is missing or the player was never asked).' }));
   else nodes.push(el('table', { class: 'grid requests', 'data-testid': 'requests' },

@@ -1,65 +1,12 @@
-//! [`ResultsFolder`]: what the viewer reads from a results folder, with every path chosen by the
-//! server, never by a request.
-//!
-//! A request names a run and a game only by the keys of an index built by listing the folder
-//! (run folder names, game numbers, player names from the players' log headers); no part of a
-//! URL is ever joined to a path. Every file is also opened through `ResultsFolder::open`, which
-//! refuses anything whose real path (symlinks resolved) is outside the folder.
-//!
-//! The runs list and each run's summary are cached and rebuilt only when the modification time
-//! or length of the folder, the run folder or `results.json` changes, so listing a run of
-//! thousands of games does not re-read anything.
+//! Finding runs and games in the served folder, and caching each run's summary.
 
-use super::view::{self, GameLog, PlayerRequests, RequestLine};
-use crate::observe::GameOutputs;
+use super::{game_number, lock, ResultsFolder, StoreError, MAX_RESULTS_BYTES, ROOT_RUN_ID};
 use crate::tournament::{GameEntry, RunResults};
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::fs::{File, Metadata};
-use std::io::{self, Read};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
-use thiserror::Error;
-
-/// The id of the run held by the served folder itself (as opposed to one of its subfolders).
-pub const ROOT_RUN_ID: &str = "_";
-
-/// The largest `log.json` or `requests.jsonl` read (a long game's log is a few MiB).
-pub const MAX_LOG_BYTES: u64 = 256 * 1024 * 1024;
-/// The largest `results.json` read (about 1.5 KiB per game).
-pub const MAX_RESULTS_BYTES: u64 = 128 * 1024 * 1024;
-/// The most of a player's text log sent to the page; the rest is cut with a note.
-pub const MAX_PLAYER_LOG_BYTES: u64 = 2 * 1024 * 1024;
-
-/// Why a request to the folder cannot be answered.
-#[derive(Debug, Error)]
-pub enum StoreError {
-    /// No such run, game, player or file.
-    #[error("{0}")]
-    NotFound(String),
-    /// A file is there but is not what it should be (cut off, malformed, not a viewer log).
-    #[error("{0}")]
-    Unreadable(String),
-    /// A file is larger than the viewer reads.
-    #[error("{what} is {size} bytes, more than the {limit} bytes the viewer reads")]
-    TooLarge {
-        /// Which file.
-        what: String,
-        /// Its size.
-        size: u64,
-        /// The limit.
-        limit: u64,
-    },
-    /// A file or folder could not be read (permissions, a disk error).
-    #[error("cannot read {path}: {source}")]
-    Io {
-        /// The file, relative to the served folder.
-        path: String,
-        /// The OS error.
-        source: io::Error,
-    },
-}
 
 /// One run in the runs list.
 #[derive(Debug, Clone, Serialize)]
@@ -80,8 +27,26 @@ pub struct RunListItem {
     pub results_error: Option<String>,
     /// The leader by points, if any game was recorded.
     pub leader: Option<String>,
+    /// Games being played (see [`GameStatus::Running`]).
+    pub running: usize,
     /// Last modification of the run folder or its `results.json`, seconds since the epoch.
     pub modified: u64,
+}
+
+/// Where a game is, as far as its run's `results.json` tells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GameStatus {
+    /// Recorded in `results.json`.
+    Finished,
+    /// Not recorded yet while the run goes on (`results.json` says neither complete nor
+    /// stopped): being played, or just over and not written yet (`results.json` is rewritten
+    /// only now and then during a run).
+    Running,
+    /// Listed in `results.json` as interrupted (a stop, or another game's failure).
+    Interrupted,
+    /// Not in a `results.json`: another dealer's log, or a run that ended without it.
+    Unrecorded,
 }
 
 /// One game in a run's summary.
@@ -89,6 +54,8 @@ pub struct RunListItem {
 pub struct GameListItem {
     /// The game number (from `game-<n>`).
     pub game: u32,
+    /// Finished, running, interrupted or unrecorded.
+    pub status: GameStatus,
     /// Whether `log.json` exists.
     pub has_log: bool,
     /// Whether `results.json` records the game (a game cut off by a stop is not recorded).
@@ -111,46 +78,16 @@ pub struct RunSummary {
     /// The games, by number.
     pub games: Vec<GameListItem>,
 }
-
-/// One game's details.
-#[derive(Debug, Clone, Serialize)]
-pub struct GameDetails {
-    /// The run's id.
-    pub run: String,
-    /// The game number.
-    pub game: u32,
-    /// The game's entry in `results.json`, when recorded.
-    pub result: Option<GameEntry>,
-    /// Whether `log.json` exists.
-    pub has_log: bool,
-    /// Whether `requests.jsonl` exists.
-    pub has_requests: bool,
-    /// The players with a log under `players/`, in seat order.
-    pub players: Vec<PlayerFile>,
-}
-
-/// A player's log file in a game.
-#[derive(Debug, Clone, Serialize)]
-pub struct PlayerFile {
-    /// The exact name (from the file's header line).
-    pub name: String,
-    /// The seat (from the header line).
-    pub seat: Option<u64>,
-    /// The file, relative to the game folder.
-    #[serde(skip)]
-    path: PathBuf,
-}
-
 /// A game folder found in a run.
 #[derive(Debug, Clone)]
-struct GameFolder {
+pub(super) struct GameFolder {
     /// The game folder.
     dir: PathBuf,
 }
 
 /// A run folder and what is known of it.
 #[derive(Debug)]
-struct RunFolder {
+pub(super) struct RunFolder {
     id: String,
     dir: PathBuf,
     /// Cached summary with the stamp it was built for.
@@ -159,15 +96,17 @@ struct RunFolder {
 
 /// What a run's summary was built from.
 #[derive(Debug)]
-struct RunCache {
+pub(super) struct RunCache {
     summary: Arc<RunSummary>,
     games: BTreeMap<u32, GameFolder>,
-    entries: BTreeMap<u32, GameEntry>,
+    pub(super) entries: BTreeMap<u32, GameEntry>,
+    /// Each game's status, by number.
+    pub(super) statuses: BTreeMap<u32, GameStatus>,
 }
 
 /// Modification times and lengths that invalidate a cache.
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct Stamp(Vec<(Option<SystemTime>, u64)>);
+pub(super) struct Stamp(Vec<(Option<SystemTime>, u64)>);
 
 impl Stamp {
     fn of(paths: &[&Path]) -> Stamp {
@@ -193,122 +132,19 @@ impl Stamp {
 }
 
 /// The runs found in the served folder, by id.
-type RunIndex = BTreeMap<String, Arc<RunFolder>>;
+pub(super) type RunIndex = BTreeMap<String, Arc<RunFolder>>;
 
-/// The served folder: runs found in it (itself and its direct subfolders), cached.
-#[derive(Debug)]
-pub struct ResultsFolder {
-    /// The folder, canonical (symlinks resolved).
-    root: PathBuf,
-    runs: Mutex<Option<(Stamp, Arc<RunIndex>)>>,
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    // A panic elsewhere cannot leave a cache half-written (it is replaced whole), so a
-    // poisoned lock is still good to use.
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-/// `game-<n>` → n.
-fn game_number(name: &str) -> Option<u32> {
-    let digits = name.strip_prefix("game-")?;
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
+impl RunCache {
+    /// A game's status (unrecorded for a number the summary does not list).
+    pub(super) fn status(&self, game: u32) -> GameStatus {
+        self.statuses
+            .get(&game)
+            .copied()
+            .unwrap_or(GameStatus::Unrecorded)
     }
-    digits.parse().ok()
 }
 
 impl ResultsFolder {
-    /// Opens `dir` for reading.
-    ///
-    /// # Errors
-    /// [`StoreError::NotFound`] when `dir` is not a readable folder.
-    pub fn new(dir: &Path) -> Result<ResultsFolder, StoreError> {
-        let root = dir.canonicalize().map_err(|source| {
-            StoreError::NotFound(format!("{} is not a folder: {source}", dir.display()))
-        })?;
-        if !root.is_dir() {
-            return Err(StoreError::NotFound(format!(
-                "{} is not a folder",
-                dir.display()
-            )));
-        }
-        Ok(ResultsFolder {
-            root,
-            runs: Mutex::new(None),
-        })
-    }
-
-    /// The served folder (canonical).
-    pub fn root(&self) -> &Path {
-        &self.root
-    }
-
-    fn relative(&self, path: &Path) -> String {
-        match path.strip_prefix(&self.root) {
-            Ok(rel) if rel.as_os_str().is_empty() => ".".to_string(),
-            Ok(rel) => rel.display().to_string(),
-            Err(_) => path.display().to_string(),
-        }
-    }
-
-    fn io_error(&self, path: &Path, source: io::Error) -> StoreError {
-        let path = self.relative(path);
-        if source.kind() == io::ErrorKind::NotFound {
-            StoreError::NotFound(format!("{path} does not exist"))
-        } else {
-            StoreError::Io { path, source }
-        }
-    }
-
-    /// Opens `path` if its real location is inside the served folder and it is a file.
-    fn open(&self, path: &Path) -> Result<(File, Metadata), StoreError> {
-        let real = path
-            .canonicalize()
-            .map_err(|source| self.io_error(path, source))?;
-        if !real.starts_with(&self.root) {
-            return Err(StoreError::NotFound(format!(
-                "{} points outside the served folder",
-                self.relative(path)
-            )));
-        }
-        let file = File::open(&real).map_err(|source| self.io_error(path, source))?;
-        let meta = file
-            .metadata()
-            .map_err(|source| self.io_error(path, source))?;
-        if !meta.is_file() {
-            return Err(StoreError::NotFound(format!(
-                "{} is not a file",
-                self.relative(path)
-            )));
-        }
-        Ok((file, meta))
-    }
-
-    /// Reads a whole file of at most `limit` bytes.
-    fn read(&self, path: &Path, limit: u64) -> Result<Vec<u8>, StoreError> {
-        let (file, meta) = self.open(path)?;
-        if meta.len() > limit {
-            return Err(StoreError::TooLarge {
-                what: self.relative(path),
-                size: meta.len(),
-                limit,
-            });
-        }
-        let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-        // `take` guards against a file that grows while it is read.
-        file.take(limit)
-            .read_to_end(&mut bytes)
-            .map_err(|source| self.io_error(path, source))?;
-        Ok(bytes)
-    }
-
-    /// Whether `path` is a directory whose real location is inside the served folder.
-    fn is_dir_inside(&self, path: &Path) -> bool {
-        path.canonicalize()
-            .is_ok_and(|real| real.starts_with(&self.root) && real.is_dir())
-    }
-
     /// Whether `dir` looks like a run: `results.json`, a `game-<n>` folder or a `log.json`.
     fn is_run(&self, dir: &Path) -> bool {
         let Ok(entries) = std::fs::read_dir(dir) else {
@@ -443,6 +279,8 @@ impl ResultsFolder {
             Err(error) => (None, Some(error.to_string())),
         };
         let mut entries = BTreeMap::new();
+        let mut interrupted = std::collections::BTreeSet::new();
+        let mut run_goes_on = false;
         let mut head = None;
         let mut item = RunListItem {
             id: run.id.clone(),
@@ -453,6 +291,7 @@ impl ResultsFolder {
             complete: None,
             results_error,
             leader: None,
+            running: 0,
             modified: stamp.newest_secs(),
         };
         if let Some(mut results) = results {
@@ -464,6 +303,8 @@ impl ResultsFolder {
                 .first()
                 .filter(|total| total.games > 0)
                 .map(|total| total.name.clone());
+            run_goes_on = !results.complete && results.stopped_because.is_none();
+            interrupted.extend(results.interrupted.iter().map(|game| game.game));
             for entry in std::mem::take(&mut results.games) {
                 entries.insert(entry.game, entry);
             }
@@ -477,12 +318,32 @@ impl ResultsFolder {
         let mut numbers: Vec<u32> = games.keys().chain(entries.keys()).copied().collect();
         numbers.sort_unstable();
         numbers.dedup();
+        let status_of = |game: u32| {
+            if entries.contains_key(&game) {
+                GameStatus::Finished
+            } else if interrupted.contains(&game) {
+                GameStatus::Interrupted
+            } else if run_goes_on {
+                GameStatus::Running
+            } else {
+                GameStatus::Unrecorded
+            }
+        };
+        let statuses: BTreeMap<u32, GameStatus> = numbers
+            .iter()
+            .map(|&game| (game, status_of(game)))
+            .collect();
+        item.running = statuses
+            .values()
+            .filter(|status| **status == GameStatus::Running)
+            .count();
         let list = numbers
             .into_iter()
             .map(|game| {
                 let entry = entries.get(&game);
                 GameListItem {
                     game,
+                    status: status_of(game),
                     has_log: games
                         .get(&game)
                         .is_some_and(|folder| folder.dir.join("log.json").is_file()),
@@ -505,6 +366,7 @@ impl ResultsFolder {
             }),
             games,
             entries,
+            statuses,
         })
     }
 
@@ -535,7 +397,11 @@ impl ResultsFolder {
         Ok(Arc::clone(&self.run_cache(&run)?.summary))
     }
 
-    fn game_folder(&self, id: &str, game: u32) -> Result<(Arc<RunCache>, PathBuf), StoreError> {
+    pub(super) fn game_folder(
+        &self,
+        id: &str,
+        game: u32,
+    ) -> Result<(Arc<RunCache>, PathBuf), StoreError> {
         let run = self.run_folder(id)?;
         let cache = self.run_cache(&run)?;
         let dir = cache
@@ -544,121 +410,5 @@ impl ResultsFolder {
             .map(|folder| folder.dir.clone())
             .ok_or_else(|| StoreError::NotFound(format!("run {id:?} has no game {game}")))?;
         Ok((cache, dir))
-    }
-
-    /// One game's result and files.
-    ///
-    /// # Errors
-    /// [`StoreError::NotFound`] for an unknown run or game.
-    pub fn game(&self, id: &str, game: u32) -> Result<GameDetails, StoreError> {
-        let (cache, dir) = self.game_folder(id, game)?;
-        Ok(GameDetails {
-            run: id.to_string(),
-            game,
-            result: cache.entries.get(&game).cloned(),
-            has_log: GameOutputs::viewer_log_path(&dir).is_file(),
-            has_requests: GameOutputs::requests_path(&dir).is_file(),
-            players: self.player_files(&dir),
-        })
-    }
-
-    /// The game's viewer log, checked and indexed.
-    ///
-    /// # Errors
-    /// [`StoreError::NotFound`] without a log, [`StoreError::Unreadable`] for a malformed or
-    /// cut-off one, [`StoreError::TooLarge`].
-    pub fn game_log(&self, id: &str, game: u32) -> Result<GameLog, StoreError> {
-        let (_, dir) = self.game_folder(id, game)?;
-        let bytes = self.read(&GameOutputs::viewer_log_path(&dir), MAX_LOG_BYTES)?;
-        view::parse_log(&bytes).map_err(StoreError::Unreadable)
-    }
-
-    /// The players' log files of a game folder, from their header lines, in seat order.
-    fn player_files(&self, game_dir: &Path) -> Vec<PlayerFile> {
-        let dir = GameOutputs::players_dir(game_dir);
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            return Vec::new();
-        };
-        let mut files: Vec<PlayerFile> = entries
-            .flatten()
-            .filter(|entry| entry.path().extension().is_some_and(|ext| ext == "log"))
-            .filter_map(|entry| {
-                let (file, _) = self.open(&entry.path()).ok()?;
-                let mut head = Vec::with_capacity(1024);
-                file.take(4096).read_to_end(&mut head).ok()?;
-                let line = head.split(|&b| b == b'\n').next()?;
-                let (name, seat) = view::player_log_header(&String::from_utf8_lossy(line))?;
-                Some(PlayerFile {
-                    name,
-                    seat,
-                    path: entry.path(),
-                })
-            })
-            .collect();
-        files.sort_by(|a, b| a.seat.cmp(&b.seat).then(a.name.cmp(&b.name)));
-        files
-    }
-
-    /// What one player was asked and answered in a game: its `requests.jsonl` lines and its
-    /// text log.
-    ///
-    /// # Errors
-    /// [`StoreError::NotFound`] for an unknown run, game or player.
-    pub fn player(&self, id: &str, game: u32, name: &str) -> Result<PlayerRequests, StoreError> {
-        let (_, dir) = self.game_folder(id, game)?;
-        let files = self.player_files(&dir);
-        let file = files.iter().find(|file| file.name == name);
-        let requests_path = GameOutputs::requests_path(&dir);
-        let (requests, problems) = match self.read(&requests_path, MAX_LOG_BYTES) {
-            Ok(bytes) => view::requests_of(&bytes, name),
-            Err(StoreError::NotFound(_)) => (Vec::new(), Vec::new()),
-            Err(error) => return Err(error),
-        };
-        if file.is_none() && requests.is_empty() {
-            return Err(StoreError::NotFound(format!(
-                "game {game} has no player {name:?}"
-            )));
-        }
-        let (log, log_cut) = match file {
-            Some(file) => {
-                let (handle, meta) = self.open(&file.path)?;
-                let mut text = Vec::new();
-                handle
-                    .take(MAX_PLAYER_LOG_BYTES)
-                    .read_to_end(&mut text)
-                    .map_err(|source| self.io_error(&file.path, source))?;
-                (
-                    Some(String::from_utf8_lossy(&text).into_owned()),
-                    meta.len() > MAX_PLAYER_LOG_BYTES,
-                )
-            }
-            None => (None, false),
-        };
-        Ok(PlayerRequests {
-            name: name.to_string(),
-            seat: file
-                .and_then(|f| f.seat)
-                .or_else(|| requests.first().map(|r| r.seat)),
-            requests,
-            problems,
-            log,
-            log_cut,
-        })
-    }
-
-    /// The `game_state` of line `line` (1-based) of a game's `requests.jsonl`, byte for byte,
-    /// with the line's round and player: a test fixture for the SDK's testing kit.
-    ///
-    /// # Errors
-    /// [`StoreError::NotFound`] for an unknown run, game or line.
-    pub fn request_state(
-        &self,
-        id: &str,
-        game: u32,
-        line: usize,
-    ) -> Result<RequestLine, StoreError> {
-        let (_, dir) = self.game_folder(id, game)?;
-        let bytes = self.read(&GameOutputs::requests_path(&dir), MAX_LOG_BYTES)?;
-        view::request_line(&bytes, line)
     }
 }

@@ -1,0 +1,242 @@
+//! What the viewer answers about one game: its files, its log, its players' requests.
+
+use super::index::GameStatus;
+use super::{ResultsFolder, StoreError, MAX_LOG_BYTES, MAX_PLAYER_LOG_BYTES};
+use crate::observe::GameOutputs;
+use crate::tournament::GameEntry;
+use crate::web::log::{parse_log, GameLog};
+use crate::web::view::{self, PlayerRequests, RequestLine};
+use serde::Serialize;
+use std::fs::File;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// One game's details.
+#[derive(Debug, Clone, Serialize)]
+pub struct GameDetails {
+    /// The run's id.
+    pub run: String,
+    /// The game number.
+    pub game: u32,
+    /// Finished, running, interrupted or unrecorded (see [`GameStatus`]).
+    pub status: GameStatus,
+    /// The game's entry in `results.json`, when recorded.
+    pub result: Option<GameEntry>,
+    /// Whether `log.json` exists.
+    pub has_log: bool,
+    /// Whether `requests.jsonl` exists.
+    pub has_requests: bool,
+    /// The players with a log under `players/`, in seat order.
+    pub players: Vec<PlayerFile>,
+}
+
+/// A player's log file in a game.
+#[derive(Debug, Clone, Serialize)]
+pub struct PlayerFile {
+    /// The exact name (from the file's header line).
+    pub name: String,
+    /// The seat (from the header line).
+    pub seat: Option<u64>,
+    /// The file, relative to the game folder.
+    #[serde(skip)]
+    path: PathBuf,
+}
+
+/// An unrecorded game whose `log.json` changed this recently counts as running.
+const UNRECORDED_LIVE_SECS: u64 = 60;
+
+/// A game's status, with an unrecorded `game-<n>/` folder (no `results.json` says; another
+/// tool writing game folders) counted as running while its log changed in the last
+/// `UNRECORDED_LIVE_SECS`.
+fn live_status(status: GameStatus, game_dir: &Path) -> GameStatus {
+    // A bare `log.json` in a run folder (not in a `game-<n>/` folder) is another dealer's
+    // finished log, never a game being played here.
+    let game_folder = game_dir
+        .file_name()
+        .and_then(|name| name.to_str())
+        .is_some_and(|name| name.starts_with("game-"));
+    if status != GameStatus::Unrecorded || !game_folder {
+        return status;
+    }
+    let recent = std::fs::metadata(GameOutputs::viewer_log_path(game_dir))
+        .and_then(|meta| meta.modified())
+        .ok()
+        .and_then(|modified| modified.elapsed().ok())
+        .is_some_and(|age| age.as_secs() < UNRECORDED_LIVE_SECS);
+    if recent {
+        GameStatus::Running
+    } else {
+        status
+    }
+}
+
+impl ResultsFolder {
+    /// One game's result and files.
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`] for an unknown run or game.
+    pub fn game(&self, id: &str, game: u32) -> Result<GameDetails, StoreError> {
+        let (cache, dir) = self.game_folder(id, game)?;
+        Ok(GameDetails {
+            run: id.to_string(),
+            game,
+            status: live_status(cache.status(game), &dir),
+            result: cache.entries.get(&game).cloned(),
+            has_log: GameOutputs::viewer_log_path(&dir).is_file(),
+            has_requests: GameOutputs::requests_path(&dir).is_file(),
+            players: self.player_files(&dir),
+        })
+    }
+
+    /// The game's viewer log, checked and indexed, up to its last complete entry. While the
+    /// game is played (recorded as running, or unrecorded with a log changed in the last
+    /// minute) hole cards are hidden until shown at a showdown, as at a live table.
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`] without a log, [`StoreError::Unreadable`] for a malformed one
+    /// or one cut before its first entry, [`StoreError::TooLarge`].
+    pub fn game_log(&self, id: &str, game: u32) -> Result<GameLog, StoreError> {
+        let (cache, dir) = self.game_folder(id, game)?;
+        let bytes = self.read(&GameOutputs::viewer_log_path(&dir), MAX_LOG_BYTES)?;
+        let mut log = parse_log(&bytes).map_err(StoreError::Unreadable)?;
+        if live_status(cache.status(game), &dir) == GameStatus::Running {
+            log.hide_cards();
+        }
+        Ok(log)
+    }
+
+    /// A game's status (see [`GameStatus`]).
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`] for an unknown run or game.
+    pub fn game_status(&self, id: &str, game: u32) -> Result<GameStatus, StoreError> {
+        let (cache, dir) = self.game_folder(id, game)?;
+        Ok(live_status(cache.status(game), &dir))
+    }
+
+    /// Opens a game's `log.json` to follow it (checked to be inside the folder), with the
+    /// game's status.
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`] for an unknown run or game, or a game without a log.
+    pub fn open_log(&self, id: &str, game: u32) -> Result<(File, GameStatus), StoreError> {
+        let (cache, dir) = self.game_folder(id, game)?;
+        let (file, _) = self.open(&GameOutputs::viewer_log_path(&dir))?;
+        Ok((file, live_status(cache.status(game), &dir)))
+    }
+
+    /// The players' log files of a game folder, from their header lines, in seat order.
+    fn player_files(&self, game_dir: &Path) -> Vec<PlayerFile> {
+        let dir = GameOutputs::players_dir(game_dir);
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            return Vec::new();
+        };
+        let mut files: Vec<PlayerFile> = entries
+            .flatten()
+            .filter(|entry| entry.path().extension().is_some_and(|ext| ext == "log"))
+            .filter_map(|entry| {
+                let (file, _) = self.open(&entry.path()).ok()?;
+                let mut head = Vec::with_capacity(1024);
+                file.take(4096).read_to_end(&mut head).ok()?;
+                let line = head.split(|&b| b == b'\n').next()?;
+                let (name, seat) = view::player_log_header(&String::from_utf8_lossy(line))?;
+                Some(PlayerFile {
+                    name,
+                    seat,
+                    path: entry.path(),
+                })
+            })
+            .collect();
+        files.sort_by(|a, b| a.seat.cmp(&b.seat).then(a.name.cmp(&b.name)));
+        files
+    }
+
+    /// What one player was asked and answered in a game: its `requests.jsonl` lines and its
+    /// text log.
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`] for an unknown run, game or player.
+    pub fn player(&self, id: &str, game: u32, name: &str) -> Result<PlayerRequests, StoreError> {
+        let (cache, dir) = self.game_folder(id, game)?;
+        let running = live_status(cache.status(game), &dir) == GameStatus::Running;
+        let files = self.player_files(&dir);
+        let file = files.iter().find(|file| file.name == name);
+        let requests_path = GameOutputs::requests_path(&dir);
+        let (mut requests, problems, last) = match self.read(&requests_path, MAX_LOG_BYTES) {
+            Ok(bytes) => {
+                let (requests, problems) = view::requests_of(&bytes, name);
+                (requests, problems, view::last_round(&bytes))
+            }
+            Err(StoreError::NotFound(_)) => (Vec::new(), Vec::new(), None),
+            Err(error) => return Err(error),
+        };
+        if file.is_none() && requests.is_empty() {
+            return Err(StoreError::NotFound(format!(
+                "game {game} has no player {name:?}"
+            )));
+        }
+        let mut held_back = None;
+        if running {
+            if let Some(last) = last {
+                requests.retain(|request| request.round < last);
+            }
+            held_back = Some(
+                "The game is being played: the hand in progress and the player's text log are \
+                 shown once it is over (they show this player's hole cards)."
+                    .to_string(),
+            );
+        }
+        let (log, log_cut) = match file {
+            Some(_) if running => (None, false),
+            Some(file) => {
+                let (handle, meta) = self.open(&file.path)?;
+                let mut text = Vec::new();
+                handle
+                    .take(MAX_PLAYER_LOG_BYTES)
+                    .read_to_end(&mut text)
+                    .map_err(|source| self.io_error(&file.path, source))?;
+                (
+                    Some(String::from_utf8_lossy(&text).into_owned()),
+                    meta.len() > MAX_PLAYER_LOG_BYTES,
+                )
+            }
+            None => (None, false),
+        };
+        Ok(PlayerRequests {
+            name: name.to_string(),
+            seat: file
+                .and_then(|f| f.seat)
+                .or_else(|| requests.first().map(|r| r.seat)),
+            requests,
+            problems,
+            log,
+            log_cut,
+            held_back,
+        })
+    }
+
+    /// The `game_state` of line `line` (1-based) of a game's `requests.jsonl`, byte for byte,
+    /// with the line's round and player: a test fixture for the SDK's testing kit.
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`] for an unknown run, game or line.
+    pub fn request_state(
+        &self,
+        id: &str,
+        game: u32,
+        line: usize,
+    ) -> Result<RequestLine, StoreError> {
+        let (cache, dir) = self.game_folder(id, game)?;
+        let bytes = self.read(&GameOutputs::requests_path(&dir), MAX_LOG_BYTES)?;
+        let request = view::request_line(&bytes, line)?;
+        if live_status(cache.status(game), &dir) == GameStatus::Running
+            && view::last_round(&bytes).is_some_and(|last| request.round >= last)
+        {
+            return Err(StoreError::NotFound(format!(
+                "requests.jsonl line {line} is from the hand being played; it can be downloaded \
+                 once the hand is over"
+            )));
+        }
+        Ok(request)
+    }
+}
