@@ -1,0 +1,260 @@
+//! One game in progress: the loop that steps the engine and talks to the seats (versions, bet
+//! requests, concurrent showdowns), handing every exchange and event to the observers.
+
+use super::*;
+
+/// One game in progress.
+pub(super) struct Table<'a> {
+    pub(super) game: Game,
+    pub(super) first_round: u64,
+    pub(super) seats: &'a [PlayerSeat],
+    /// Seats that take part (absent seats sitting out are `false`).
+    pub(super) present: Vec<bool>,
+    /// Seats eliminated so far (busted or banned): no more `version` for them.
+    pub(super) eliminated: Vec<bool>,
+    pub(super) versions: Vec<PlayerVersion>,
+    pub(super) bet_requests: Vec<u64>,
+    pub(super) requests: u64,
+    /// One `showdown` document per seat, rendered anew each hand (sent concurrently, so
+    /// each receiver has its own; kept, so a render writes only numbers and cards).
+    pub(super) showdowns: Vec<Document>,
+    pub(super) observers: ObserverSet,
+    /// The JSON text of an in-process seat's document, rendered once for every observer.
+    pub(super) json: Vec<u8>,
+    pub(super) options: &'a RunnerOptions,
+    pub(super) stop: &'a StopSignal,
+}
+
+impl Table<'_> {
+    pub(super) async fn play(&mut self) -> Result<(), RunError> {
+        self.ask_versions().await?;
+        loop {
+            if self.stop.is_stopped() {
+                return Err(self.stopped());
+            }
+            match self.game.step() {
+                Step::Event(event) => {
+                    self.observers.event(&event, &self.game);
+                    match event {
+                        GameEvent::HandStarted { round, .. } if round != self.first_round => {
+                            self.ask_versions().await?;
+                        }
+                        GameEvent::PlayerEliminated { seat, .. } => {
+                            if let Some(out) = self.eliminated.get_mut(seat.index()) {
+                                *out = true;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                Step::BetRequest { seat } => {
+                    // In-process players answer without ever making the game wait: give the
+                    // other tasks of this worker (other games, Ctrl-C) their turn now and then.
+                    tokio::task::consume_budget().await;
+                    self.bet_request(seat).await?;
+                }
+                Step::Showdown { .. } => self.showdown().await?,
+                Step::Finished => return Ok(()),
+            }
+        }
+    }
+
+    fn stopped(&self) -> RunError {
+        RunError::Stopped {
+            hands_played: self.game.hands_played(),
+        }
+    }
+
+    /// Asks `version` of every present player still `Unknown` (and not out of the game).
+    async fn ask_versions(&mut self) -> Result<(), RunError> {
+        let wanted: Vec<usize> = (0..self.seats.len())
+            .filter(|&index| {
+                self.present[index]
+                    && self.versions[index].should_ask(&self.options.version)
+                    && !self.eliminated[index]
+            })
+            .collect();
+        if wanted.is_empty() {
+            return Ok(());
+        }
+        let sent_at = self.options.clock.now();
+        let seats = self.seats;
+        let mut asked: Vec<(usize, &mut PlayerVersion)> = self
+            .versions
+            .iter_mut()
+            .enumerate()
+            .filter(|(index, _)| wanted.contains(index))
+            .collect();
+        let pairs = asked
+            .iter_mut()
+            .map(|(index, version)| (&seats[*index], &mut **version));
+        let policy = self.options.version;
+        let replies = tokio::select! {
+            replies = ask_versions(pairs, &policy) => replies,
+            () = self.stop.stopped() => return Err(self.stopped()),
+        };
+        for (index, reply) in wanted.iter().zip(replies) {
+            let Some(reply) = reply else { continue };
+            self.requests += 1;
+            self.deliver(Seat(*index), Action::Version, sent_at, None, &reply);
+            if let Some(version) = self.versions[*index].known() {
+                self.game
+                    .set_version(Seat(*index), version.to_string())
+                    .map_err(|error| RunError::Internal(error.to_string()))?;
+            }
+        }
+        Ok(())
+    }
+
+    async fn bet_request(&mut self, seat: Seat) -> Result<(), RunError> {
+        let handle = self
+            .seats
+            .get(seat.index())
+            .ok_or_else(|| RunError::Internal(format!("no seat {seat}")))?;
+        let clock = self.options.clock;
+        let sent_at = clock.now();
+        let state = self
+            .game
+            .bet_request_state()
+            .ok_or_else(|| RunError::Internal("a bet request without a document".into()))?;
+        let reply = tokio::select! {
+            reply = handle.bet_request(state) => reply,
+            () = self.stop.stopped() => return Err(self.stopped()),
+        };
+        self.requests += 1;
+        self.bet_requests[seat.index()] += 1;
+        let latency = clock.latency(reply.latency);
+        let exchange = Exchange {
+            round: self.game.round(),
+            seat,
+            player: self.game.player_name(seat).unwrap_or_default(),
+            action: Action::BetRequest,
+            sent_at,
+            state: Some(state),
+            sent_json: sent_json(
+                reply.sent_json.as_deref(),
+                Some(state),
+                self.observers.wants_sent_json(),
+                &mut self.json,
+            ),
+            status: reply.status,
+            body: reply.body.as_deref(),
+            latency,
+            failure: reply.failure(),
+            unsent_attempts: &reply.unsent_attempts,
+        };
+        self.observers.exchange(&exchange, &self.game);
+        let micros = u64::try_from(latency.as_micros()).unwrap_or(u64::MAX);
+        self.game
+            .add_time_used(seat, micros)
+            .map_err(|error| RunError::Internal(error.to_string()))?;
+        let answer = match reply.outcome {
+            Ok(chips) => SeatAnswer::Bet(chips),
+            Err(failure) => {
+                tracing::info!(
+                    player = self.game.player_name(seat).unwrap_or_default(),
+                    round = self.game.round(),
+                    reason = %failure,
+                    "invalid answer to bet_request"
+                );
+                SeatAnswer::Invalid {
+                    reason: failure.to_string(),
+                }
+            }
+        };
+        self.game
+            .answer(answer)
+            .map_err(|error| RunError::Internal(error.to_string()))
+    }
+
+    /// Sends `showdown` to every present seat, concurrently, each its own document.
+    async fn showdown(&mut self) -> Result<(), RunError> {
+        let receivers: Vec<Seat> = (0..self.seats.len())
+            .filter(|&index| self.present[index])
+            .map(Seat)
+            .collect();
+        for &seat in &receivers {
+            self.game
+                .render_document(View::Showdown(seat), &mut self.showdowns[seat.index()])
+                .map_err(|error| RunError::Internal(error.to_string()))?;
+        }
+        let sent_at = self.options.clock.now();
+        let seats = self.seats;
+        let documents = std::mem::take(&mut self.showdowns);
+        let sends = receivers
+            .iter()
+            .map(|seat| seats[seat.index()].showdown(documents[seat.index()].state()));
+        let replies = tokio::select! {
+            replies = join_all(sends) => Some(replies),
+            () = self.stop.stopped() => None,
+        };
+        let Some(replies) = replies else {
+            self.showdowns = documents;
+            return Err(self.stopped());
+        };
+        self.requests += replies.len() as u64;
+        for (seat, reply) in receivers.iter().zip(&replies) {
+            let state = documents[seat.index()].state();
+            self.deliver(*seat, Action::Showdown, sent_at, Some(state), reply);
+        }
+        self.showdowns = documents;
+        Ok(())
+    }
+
+    /// Hands one finished exchange to the observers.
+    pub(super) fn deliver<T>(
+        &mut self,
+        seat: Seat,
+        action: Action,
+        sent_at: SystemTime,
+        state: Option<&GameState>,
+        reply: &Reply<T>,
+    ) {
+        let failure: Option<&SeatFailure> = reply.failure();
+        if let Some(failure) = failure {
+            tracing::debug!(
+                player = self.game.player_name(seat).unwrap_or_default(),
+                action = action.as_str(),
+                reason = %failure,
+                "request failed"
+            );
+        }
+        let exchange = Exchange {
+            round: self.game.round(),
+            seat,
+            player: self.game.player_name(seat).unwrap_or_default(),
+            action,
+            sent_at,
+            state,
+            sent_json: sent_json(
+                reply.sent_json.as_deref(),
+                state,
+                self.observers.wants_sent_json(),
+                &mut self.json,
+            ),
+            status: reply.status,
+            body: reply.body.as_deref(),
+            latency: self.options.clock.latency(reply.latency),
+            failure,
+            unsent_attempts: &reply.unsent_attempts,
+        };
+        self.observers.exchange(&exchange, &self.game);
+    }
+}
+
+/// The document's JSON text for the observers: the seat's own when it serialised one (HTTP),
+/// else rendered once into `buffer` (in-process seats) when an observer writes it, so that
+/// `requests.jsonl` and the player's log share one serialisation.
+fn sent_json<'a>(
+    sent: Option<&'a str>,
+    state: Option<&GameState>,
+    wanted: bool,
+    buffer: &'a mut Vec<u8>,
+) -> Option<&'a str> {
+    if sent.is_some() || !wanted {
+        return sent;
+    }
+    buffer.clear();
+    state?.write_json(buffer);
+    std::str::from_utf8(buffer).ok()
+}
