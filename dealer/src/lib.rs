@@ -12,6 +12,8 @@
 //! - [`tournament`]: a run of N sit'n'gos (seeds, seating, parallel games, `results.json`);
 //! - [`rating`]: ratings with uncertainty from finishing orders (Weng-Lin);
 //! - [`rainman`]: the Rain Man hand-ranking service (spec §8), offline;
+//! - [`live_event`]: the house server of a live event (`dealer serve --data`): database,
+//!   rounds of tables, health checks, points;
 //! - [`house`]: house bots (the team's strategy and the example bots) by kind;
 //! - [`progress`]: progress bars;
 //! - [`web`]: the browser viewer of finished runs and games (read-only);
@@ -24,6 +26,7 @@ pub mod config;
 pub mod engine;
 pub mod event;
 pub mod house;
+pub mod live_event;
 pub mod observe;
 pub mod progress;
 pub mod rainman;

@@ -293,6 +293,15 @@ impl SettingsError {
 /// # Errors
 /// [`SettingsError::ReadFile`] or [`SettingsError::ParseFile`] (with the line).
 pub fn read_run_file(path: &Path) -> Result<RunFile, SettingsError> {
+    read_run_file_text(path)
+}
+
+/// Reads and parses any TOML settings file (`dealer run`'s and `dealer serve`'s), with the
+/// errors of [`read_run_file`].
+///
+/// # Errors
+/// [`SettingsError::ReadFile`] or [`SettingsError::ParseFile`] (with the line).
+pub fn read_run_file_text<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, SettingsError> {
     let text = std::fs::read_to_string(path).map_err(|source| SettingsError::ReadFile {
         path: path.to_path_buf(),
         source,
@@ -455,6 +464,16 @@ fn entrants(flags: &RunFlags, file: &RunFile) -> Result<Vec<Entrant>, SettingsEr
         return Err(SettingsError::TooManyPlayers(entrants.len()));
     }
     Ok(entrants)
+}
+
+/// The rules of every game from a config file's rule keys alone (`blinds`, `stack`,
+/// `hand_limit`, `forgiving`, `odd_chips`, `deal_out_board`): `dealer serve --config` shares
+/// them with `dealer run`.
+///
+/// # Errors
+/// The first [`SettingsError`] found, naming the file's key.
+pub fn file_rules(file: &RunFile) -> Result<GameConfig, SettingsError> {
+    game_config(&RunFlags::default(), file)
 }
 
 /// The rules of every game, checked, with errors in the file's key names.
