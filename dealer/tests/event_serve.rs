@@ -50,7 +50,10 @@ impl Server {
             });
         Server {
             child,
-            base: url.trim_end_matches('/').to_string(),
+            base: url
+                .trim_end_matches("event")
+                .trim_end_matches('/')
+                .to_string(),
             log,
             client: reqwest::Client::new(),
         }

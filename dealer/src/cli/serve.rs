@@ -94,7 +94,7 @@ async fn serve_event(args: ServeArgs, screen: &Screen) -> Result<(), Failure> {
     )
     .map_err(|error| Failure::run(error.to_string()))?;
     super::report::print(&format!(
-        "event {} at {} (Ctrl-C to stop)\n",
+        "event {} at {}event (Ctrl-C to stop)\n",
         data.display(),
         server.url()
     ));

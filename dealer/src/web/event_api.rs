@@ -10,6 +10,7 @@
 //! | `POST /api/event/players` | organiser: add `{"name", "url", "token"?}` or `{"name", "bot"}` → 201 `{"id"}` |
 //! | `PATCH /api/event/players/{id}` | organiser: `{"name"?, "status"?: "active" \| "paused" \| "removed"}` |
 //! | `DELETE /api/event/players/{id}` | organiser: remove (its games stay in the history) |
+//! | `GET /event` | the event page (leaderboard, points chart, games, organiser buttons) |
 //! | `GET`/`POST /rank` | Rain Man (spec §8), as `dealer rainman` serves it |
 //!
 //! Organiser requests need `Authorization: Bearer <token>`, compared in constant time; without
@@ -27,6 +28,7 @@ use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use subtle::ConstantTimeEq;
 
+const EVENT_HTML: &str = include_str!("assets/event.html");
 const EVENT_JS: &str = include_str!("assets/event.js");
 const EVENT_CSS: &str = include_str!("assets/event.css");
 
@@ -61,8 +63,15 @@ pub fn routes(event: Arc<Event>) -> super::ExtraRoutes {
                 .route("/players/{id}", web::patch().to(change_player))
                 .route("/players/{id}", web::delete().to(remove_player)),
         );
+        config.route("/event", web::get().to(event_page));
         crate::rainman::configure(config);
     })
+}
+
+async fn event_page() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/html; charset=utf-8")
+        .body(EVENT_HTML)
 }
 
 async fn event_js() -> HttpResponse {
