@@ -10,6 +10,7 @@
 //! | `POST /api/event/players` | organiser: add `{"name", "url", "token"?}` or `{"name", "bot"}` → 201 `{"id"}` |
 //! | `PATCH /api/event/players/{id}` | organiser: `{"name"?, "status"?: "active" \| "paused" \| "removed"}` |
 //! | `DELETE /api/event/players/{id}` | organiser: remove (its games stay in the history) |
+//! | `GET /api/mode` | `{"event": true}` (`false` from the read-only viewer) |
 //! | `GET /event` | the event page (leaderboard, points chart, games, organiser buttons) |
 //! | `GET`/`POST /rank` | Rain Man (spec §8), as `dealer rainman` serves it |
 //!
@@ -37,13 +38,25 @@ pub const DEFAULT_HISTORY_POINTS: usize = 300;
 /// The most games the points chart can ask for.
 pub const MAX_HISTORY_POINTS: usize = 5_000;
 
-/// Routes for the event page's own assets (`/event.js`, `/event.css`), served in both modes
-/// so the page can always load them; without an event the script finds no `/api/event` and
-/// shows nothing.
+/// Routes for the event page's own assets (`/event.js`, `/event.css`) and `/api/mode`
+/// (`{"event": false}`), served in both modes so the viewer's page can always load them and
+/// ask, without a 404, whether an event runs. Added after [`routes`], whose `/api/mode`
+/// (`{"event": true}`) then wins.
 pub fn configure_assets(config: &mut web::ServiceConfig) {
     config
         .route("/event.js", web::get().to(event_js))
-        .route("/event.css", web::get().to(event_css));
+        .route("/event.css", web::get().to(event_css))
+        .route(
+            "/api/mode",
+            web::get().to(|| async { HttpResponse::Ok().json(Mode { event: false }) }),
+        );
+}
+
+/// What `/api/mode` answers.
+#[derive(Serialize)]
+struct Mode {
+    /// Whether a live event runs (`dealer serve --data`) rather than the read-only viewer.
+    event: bool,
 }
 
 /// The event's routes (see the [module docs](self)), for [`super::serve_results_with`].
@@ -63,7 +76,10 @@ pub fn routes(event: Arc<Event>) -> super::ExtraRoutes {
                 .route("/players/{id}", web::patch().to(change_player))
                 .route("/players/{id}", web::delete().to(remove_player)),
         );
-        config.route("/event", web::get().to(event_page));
+        config.route("/event", web::get().to(event_page)).route(
+            "/api/mode",
+            web::get().to(|| async { HttpResponse::Ok().json(Mode { event: true }) }),
+        );
         crate::rainman::configure(config);
     })
 }

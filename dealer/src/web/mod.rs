@@ -274,12 +274,12 @@ fn app(
             "/api/runs/{run}/games/{game}/requests/{line}",
             web::get().to(request_state),
         )
-        .configure(event_api::configure_assets)
         .configure(|config| {
             if let Some(extra) = &extra {
                 extra(config);
             }
         })
+        .configure(event_api::configure_assets)
         .default_service(web::to(not_found))
 }
 

@@ -52,8 +52,8 @@
 
   // ---------- On the viewer's page: a link to the event ----------
   if (!root) {
-    fetch('/api/event', { cache: 'no-store' }).then((response) => {
-      if (!response.ok) return;
+    fetch('/api/mode', { cache: 'no-store' }).then((response) => response.json()).then((mode) => {
+      if (!mode || mode.event !== true) return;
       const top = document.querySelector('header.top');
       if (top) top.append(el('a', { class: 'event-link', href: '/event', 'data-testid': 'event-link', text: 'Event leaderboard' }));
     }).catch(() => {});
@@ -227,7 +227,8 @@
       renderChart(history);
       renderGames(page);
       // Keep what the organiser is typing: redraw the player list only when not editing it.
-      if (!playerList.contains(document.activeElement)) renderPlayers(players);
+      const editing = document.activeElement && document.activeElement.tagName === 'INPUT' && playerList.contains(document.activeElement);
+      if (!editing) renderPlayers(players);
       root.dataset.ready = 'true';
     } catch (error) {
       replace(banner, el('div', { class: 'alert', role: 'alert', text: `The event server does not answer: ${error.message}` }));
