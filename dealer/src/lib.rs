@@ -13,6 +13,8 @@
 //! - [`rating`]: ratings with uncertainty from finishing orders (Weng-Lin);
 //! - [`replay`]: a recorded game played again from its folder, its logs compared;
 //! - [`rainman`]: the Rain Man hand-ranking service (spec §8), offline;
+//! - [`live_event`]: the house server of a live event (`dealer serve --data`): database,
+//!   rounds of tables, health checks, points;
 //! - [`house`]: house bots (the team's strategy and the example bots) by kind;
 //! - [`progress`]: progress bars;
 //! - [`web`]: the browser viewer of finished runs and games (read-only);
@@ -25,6 +27,7 @@ pub mod config;
 pub mod engine;
 pub mod event;
 pub mod house;
+pub mod live_event;
 pub mod observe;
 pub mod progress;
 pub mod rainman;

@@ -18,6 +18,8 @@ mod engine_game;
 mod engine_pots;
 mod engine_properties;
 mod engine_ranking;
+mod event_serve;
+mod event_store;
 mod interop_python;
 mod k8s_manifests;
 mod observe_outputs;

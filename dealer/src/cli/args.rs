@@ -81,15 +81,21 @@ pub enum Command {
     /// http://ADDR:PORT/rank.
     #[command(after_help = "Example:\n  dealer rainman --bind 0.0.0.0:4567")]
     Rainman(RainmanArgs),
-    /// Open earlier results in a browser: the games of `dealer run` folders, read-only.
+    /// Run a live event (house server all day), or open earlier results read-only (--out).
     ///
-    /// Serves a web page (built into this program: no internet needed) with each run's
-    /// leaderboard, every game's table, step by step, and each player's requests and answers.
-    /// --out is one run folder, a folder of runs, or a folder holding a `log.json` written by
-    /// any Lean Poker dealer. Listens on 127.0.0.1 unless --bind says otherwise.
-    #[command(
-        after_help = "Examples:\n  dealer serve --out games\n  dealer serve --out games/friday --bind 0.0.0.0:8080"
-    )]
+    /// With --data (the default `event` folder) and an optional --config: plays sit'n'go after
+    /// sit'n'go between the event's players until Ctrl-C or SIGTERM, more than ten players at
+    /// balanced tables played at once, with points (5/3/0) over the event, a background
+    /// `check` of every player, and a web page (leaderboard, points chart, games, organiser
+    /// buttons). Everything is kept in DIR/event.sqlite and DIR/games/: a restart continues.
+    /// Players are added, renamed, paused and removed through the page or the organiser API
+    /// (token: --admin-token, DEALER_ADMIN_TOKEN or the config's admin_token).
+    ///
+    /// With --out: serves the games of `dealer run` folders read-only (one run folder, a folder
+    /// of runs, or a folder holding a `log.json` written by any Lean Poker dealer).
+    ///
+    /// Listens on 127.0.0.1 unless --bind says otherwise.
+    #[command(after_help = SERVE_HELP)]
     Serve(ServeArgs),
     /// Play a recorded game again from its folder and check that its logs come out the same.
     ///
@@ -117,16 +123,53 @@ pub struct ReplayArgs {
     pub(crate) out: Option<PathBuf>,
 }
 
+const SERVE_HELP: &str = "\
+Examples:
+  dealer serve --config friday.toml --data friday --admin-token s3cret
+  dealer serve --out games
+  dealer serve --out games/friday --bind 0.0.0.0:8080
+
+Event config file (TOML; every key optional): the keys of `dealer run --config` for the rules
+and transport (blinds, stack, timeout_ms, hand_limit, forgiving, wait_ms, absent, outputs,
+odd_chips, deal_out_board, [[player]], [[bot]]), and:
+  data = \"friday\"           # --data
+  bind = \"127.0.0.1:8080\"   # --bind
+  admin_token = \"s3cret\"    # --admin-token
+  seed = 7                  # seeds every game (kept in the database)
+  table_size = 10           # most players at one table
+  fill_bot = \"raiser\"       # a house bot kind filling short tables...
+  fill_to = 4               # ...up to this many players
+  recheck_ms = 5000         # background check of every player
+  pause_ms = 500            # pause between rounds
+";
+
 /// `dealer serve`.
 #[derive(Debug, Args)]
 pub struct ServeArgs {
-    /// The folder to open: a `dealer run` output folder, a folder of them, or one with a
-    /// Lean Poker `log.json`. Nothing outside it is ever served.
+    /// Read-only: the folder of earlier results to open (a `dealer run` output folder, a
+    /// folder of them, or one with a Lean Poker `log.json`). Nothing outside it is ever
+    /// served.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["config", "data", "admin_token"])]
+    pub out: Option<PathBuf>,
+    /// The event's config file (TOML; see below).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// The event's folder: its database and game folders (created if missing; default
+    /// `event`). Restarting with the same folder continues the event.
     #[arg(long, value_name = "DIR")]
-    pub out: PathBuf,
-    /// Where to listen. The default serves this machine only; 0.0.0.0:PORT serves the network.
-    #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:8080")]
-    pub bind: std::net::SocketAddr,
+    pub data: Option<PathBuf>,
+    /// The organiser token for adding, renaming, pausing and removing players.
+    #[arg(
+        long,
+        value_name = "TOKEN",
+        env = "DEALER_ADMIN_TOKEN",
+        hide_env_values = true
+    )]
+    pub admin_token: Option<String>,
+    /// Where to listen (default 127.0.0.1:8080, this machine only); 0.0.0.0:PORT serves the
+    /// network.
+    #[arg(long, value_name = "ADDR:PORT")]
+    pub bind: Option<std::net::SocketAddr>,
 }
 
 const RUN_HELP: &str = "\

@@ -1,34 +1,124 @@
-//! `dealer serve --out DIR`: the browser viewer of earlier runs ([`crate::web`]) until Ctrl-C
-//! or SIGTERM.
+//! `dealer serve`: a live event ([`crate::live_event`]: games until stopped, the page and the
+//! organiser API), or with `--out DIR` the read-only viewer of earlier runs ([`crate::web`]),
+//! until Ctrl-C or SIGTERM.
 
 use super::args::ServeArgs;
-use super::Failure;
+use super::{signals, Failure};
+use crate::live_event::config::{read_event_file, resolve_event, EventFile, EventFlags};
+use crate::live_event::{health, scheduler, Event};
 use crate::progress::Screen;
-use crate::web::{serve_results, WebOptions};
+use crate::web::{event_api, serve_results, serve_results_with, WebOptions};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
 
-/// Serves `args.out` at `args.bind` until stopped; the address is printed first, so a script
-/// (or a person) knows where to point the browser.
+/// Serves `--out` read-only, or runs the event.
+///
+/// # Errors
+/// A [`Failure`]: bad settings (2), a folder, database or address that cannot be used (1).
 pub async fn serve(args: ServeArgs, screen: &Screen) -> Result<(), Failure> {
-    let options = WebOptions {
-        bind: args.bind,
-        workers: None,
-    };
-    let server = serve_results(args.out.clone(), options)
-        .map_err(|error| Failure::run(error.to_string()))?;
-    super::report::print(&format!(
-        "serving {} at {} (Ctrl-C to stop)\n",
-        args.out.display(),
-        server.url()
-    ));
-    if !args.bind.ip().is_loopback() {
+    match args.out.clone() {
+        Some(out) => serve_read_only(out, args.bind, screen).await,
+        None => serve_event(args, screen).await,
+    }
+}
+
+fn default_bind() -> SocketAddr {
+    SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), crate::web::DEFAULT_PORT)
+}
+
+fn network_note(bind: SocketAddr, screen: &Screen, what: &str) {
+    if !bind.ip().is_loopback() {
         screen.println(&format!(
-            "note: listening on {}: anyone on the network can read these results",
-            args.bind
+            "note: listening on {bind}: anyone on the network can {what}"
         ));
     }
+}
+
+/// Serves `out` at `bind` until stopped; the address is printed first, so a script (or a
+/// person) knows where to point the browser.
+async fn serve_read_only(
+    out: PathBuf,
+    bind: Option<SocketAddr>,
+    screen: &Screen,
+) -> Result<(), Failure> {
+    let bind = bind.unwrap_or_else(default_bind);
+    let options = WebOptions {
+        bind,
+        workers: None,
+    };
+    let server =
+        serve_results(out.clone(), options).map_err(|error| Failure::run(error.to_string()))?;
+    super::report::print(&format!(
+        "serving {} at {} (Ctrl-C to stop)\n",
+        out.display(),
+        server.url()
+    ));
+    network_note(bind, screen, "read these results");
     // actix stops the server on Ctrl-C or SIGTERM itself; waiting for it is waiting for that.
     server
         .wait()
         .await
         .map_err(|error| Failure::run(error.to_string()))
+}
+
+/// Runs the event until the first Ctrl-C or SIGTERM: the games in progress are then stopped
+/// and recorded as abandoned, and the server exits 0.
+async fn serve_event(args: ServeArgs, screen: &Screen) -> Result<(), Failure> {
+    let settings_failure = |error: crate::settings::SettingsError| {
+        if error.is_usage() {
+            Failure::usage(error.to_string())
+        } else {
+            Failure::run(error.to_string())
+        }
+    };
+    let file = match &args.config {
+        Some(path) => read_event_file(path).map_err(settings_failure)?,
+        None => EventFile::default(),
+    };
+    let flags = EventFlags {
+        data: args.data,
+        bind: args.bind,
+        admin_token: args.admin_token,
+    };
+    let settings = resolve_event(flags, file).map_err(settings_failure)?;
+    let (data, bind) = (settings.data.clone(), settings.bind);
+    let event = Event::open(settings).map_err(|error| Failure::run(error.to_string()))?;
+    let options = WebOptions {
+        bind,
+        workers: None,
+    };
+    let server = serve_results_with(
+        data.clone(),
+        options,
+        Some(event_api::routes(event.clone())),
+    )
+    .map_err(|error| Failure::run(error.to_string()))?;
+    super::report::print(&format!(
+        "event {} at {}event (Ctrl-C to stop)\n",
+        data.display(),
+        server.url()
+    ));
+    network_note(bind, screen, "watch the event");
+    if event.settings().admin_token.is_none() {
+        screen.println(
+            "note: no organiser token (--admin-token or DEALER_ADMIN_TOKEN): players can only come from the config file",
+        );
+    }
+    let stop = signals::stop_on_signal(
+        screen,
+        "stopping: the games in progress are recorded as abandoned",
+    );
+    // Know who is up before the first round, so a dead URL does not hold up the first games.
+    health::check_all(&event).await;
+    let checks = tokio::spawn(health::run_health_checks(event.clone(), stop.clone()));
+    scheduler::run_rounds(event.clone(), stop).await;
+    let _ = checks.await;
+    server
+        .stop()
+        .await
+        .map_err(|error| Failure::run(error.to_string()))?;
+    match event.storage_error() {
+        Some(error) => Err(Failure::run(error)),
+        None => Ok(()),
+    }
 }

@@ -121,6 +121,15 @@ impl OutputFile {
 /// # Errors
 /// [`SettingsError::ReadFile`] or [`SettingsError::ParseFile`] (with the line).
 pub fn read_run_file(path: &Path) -> Result<RunFile, SettingsError> {
+    read_run_file_text(path)
+}
+
+/// Reads and parses any TOML settings file (`dealer run`'s and `dealer serve`'s), with the
+/// errors of [`read_run_file`].
+///
+/// # Errors
+/// [`SettingsError::ReadFile`] or [`SettingsError::ParseFile`] (with the line).
+pub fn read_run_file_text<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, SettingsError> {
     let text = std::fs::read_to_string(path).map_err(|source| SettingsError::ReadFile {
         path: path.to_path_buf(),
         source,

@@ -43,7 +43,7 @@ use thiserror::Error;
 
 mod file;
 
-pub use file::{read_run_file, FileBot, FilePlayer, OutputFile, RunFile};
+pub use file::{read_run_file, read_run_file_text, FileBot, FilePlayer, OutputFile, RunFile};
 
 /// The command line's values for a run (what `dealer run` parsed), before the config file is
 /// merged in. `None` and `false`: not given.
@@ -338,6 +338,16 @@ fn entrants(flags: &RunFlags, file: &RunFile) -> Result<Vec<Entrant>, SettingsEr
         return Err(SettingsError::TooManyPlayers(entrants.len()));
     }
     Ok(entrants)
+}
+
+/// The rules of every game from a config file's rule keys alone (`blinds`, `stack`,
+/// `hand_limit`, `forgiving`, `odd_chips`, `deal_out_board`): `dealer serve --config` shares
+/// them with `dealer run`.
+///
+/// # Errors
+/// The first [`SettingsError`] found, naming the file's key.
+pub fn file_rules(file: &RunFile) -> Result<GameConfig, SettingsError> {
+    game_config(&RunFlags::default(), file)
 }
 
 /// The rules of every game, checked, with errors in the file's key names.

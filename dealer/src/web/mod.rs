@@ -18,6 +18,7 @@
 //! [`MAX_REQUEST_BODY`]. Request paths are never joined to file paths (see [`store`]), and
 //! no file whose real path is outside the folder is read. Binds 127.0.0.1 unless told otherwise.
 
+pub mod event_api;
 mod live;
 pub mod log;
 pub mod store;
@@ -171,6 +172,21 @@ impl Drop for RunningWebServer {
 /// [`WebError::Folder`] when `dir` is not a folder, [`WebError::Bind`] when the address is
 /// taken, [`WebError::NoRuntime`] outside a Tokio runtime.
 pub fn serve_results(dir: PathBuf, options: WebOptions) -> Result<RunningWebServer, WebError> {
+    serve_results_with(dir, options, None)
+}
+
+/// More routes for the viewer's app (the live event's API of `dealer serve --data`).
+pub type ExtraRoutes = Arc<dyn Fn(&mut web::ServiceConfig) + Send + Sync>;
+
+/// As [`serve_results`], with `extra` routes added (before the viewer's 404).
+///
+/// # Errors
+/// As [`serve_results`].
+pub fn serve_results_with(
+    dir: PathBuf,
+    options: WebOptions,
+    extra: Option<ExtraRoutes>,
+) -> Result<RunningWebServer, WebError> {
     let runtime = tokio::runtime::Handle::try_current().map_err(|_| WebError::NoRuntime)?;
     let folder = ResultsFolder::new(&dir).map_err(|error| WebError::Folder {
         dir: dir.clone(),
@@ -183,7 +199,7 @@ pub fn serve_results(dir: PathBuf, options: WebOptions) -> Result<RunningWebServ
     };
     let listener = TcpListener::bind(options.bind).map_err(bind_error)?;
     let local_addr = listener.local_addr().map_err(bind_error)?;
-    let mut server = HttpServer::new(move || app(folder.clone()))
+    let mut server = HttpServer::new(move || app(folder.clone(), extra.clone()))
         .shutdown_timeout(2)
         .client_request_timeout(std::time::Duration::from_secs(10));
     if let Some(workers) = options.workers {
@@ -203,6 +219,7 @@ pub fn serve_results(dir: PathBuf, options: WebOptions) -> Result<RunningWebServ
 /// The application: routes, the body cap and the security headers.
 fn app(
     folder: web::Data<ResultsFolder>,
+    extra: Option<ExtraRoutes>,
 ) -> App<
     impl actix_web::dev::ServiceFactory<
         actix_web::dev::ServiceRequest,
@@ -264,6 +281,12 @@ fn app(
             "/api/runs/{run}/games/{game}/requests/{line}",
             web::get().to(request_state),
         )
+        .configure(|config| {
+            if let Some(extra) = &extra {
+                extra(config);
+            }
+        })
+        .configure(event_api::configure_assets)
         .default_service(web::to(not_found))
 }
 

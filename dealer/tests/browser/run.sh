@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The results viewer's browser test: builds the dealer (its `serve` command is the viewer), installs
+# The results viewer's and the event page's browser tests: builds the dealer (its `serve` command is the viewer), installs
 # what it needs (Debian's chromium when CI=true, playwright-core from package-lock.json), runs
-# test.mjs. Writes docs/screenshots/*.png. Exits non-zero on the first failure.
+# test.mjs and event.mjs. Writes docs/screenshots/*.png. Exits non-zero on the first failure.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -35,3 +35,8 @@ target_dir="$(cargo metadata --format-version 1 --no-deps --locked \
 DEALER_BIN="$target_dir/debug/dealer" \
 CHROMIUM="$chromium_bin" \
   timeout 300 node test.mjs
+
+# The live event page (dealer serve --data).
+DEALER_BIN="$target_dir/debug/dealer" \
+CHROMIUM="$chromium_bin" \
+  timeout 300 node event.mjs

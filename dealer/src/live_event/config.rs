@@ -1,0 +1,323 @@
+//! The event's settings: the `dealer serve --config` TOML file ([`EventFile`]) and the checked
+//! [`EventSettings`] the server runs with.
+//!
+//! The file shares `dealer run`'s keys for the rules and the transport (`blinds`, `stack`,
+//! `timeout_ms`, `hand_limit`, `forgiving`, `wait_ms`, `outputs`, `odd_chips`,
+//! `deal_out_board`, `[[player]]`, `[[bot]]`) and adds the event's own:
+//!
+//! ```toml
+//! data = "friday-event"     # the event's folder (database and game folders)
+//! bind = "127.0.0.1:8080"   # 0.0.0.0:8080 serves the network
+//! admin_token = "s3cret"    # the organiser token (also --admin-token, DEALER_ADMIN_TOKEN)
+//! seed = 7                  # seeds of every game (kept in the database after the first start)
+//! table_size = 10           # most players at one table (2..=10)
+//! fill_bot = "raiser"       # a house bot kind that fills short tables...
+//! fill_to = 4               # ...up to this many players (default 2 when fill_bot is set)
+//! recheck_ms = 5000         # how often every player's `check` is asked in the background
+//! pause_ms = 500            # pause between two rounds
+//! ```
+
+use crate::config::GameConfig;
+use crate::engine::{MAX_SEATS, MIN_SEATS};
+use crate::house::BotKind;
+use crate::observe::OutputSelection;
+use crate::runner::{AbsentPolicy, RunnerOptions};
+use crate::seat::{CheckPolicy, HttpSettings, PlayerEndpoint};
+use crate::settings::{
+    check_name, file_rules, read_run_file_text, FileBot, FilePlayer, OutputFile, RunFile,
+    SettingsError,
+};
+use serde::Deserialize;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The `dealer serve --config FILE.toml` file: every key optional.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EventFile {
+    /// `--data`: the event's folder.
+    pub data: Option<PathBuf>,
+    /// `--bind`.
+    pub bind: Option<SocketAddr>,
+    /// `--admin-token`.
+    pub admin_token: Option<String>,
+    /// The event seed (used when the database is created; then the database's is kept).
+    pub seed: Option<u64>,
+    /// Most players at one table.
+    pub table_size: Option<usize>,
+    /// A house bot kind that fills tables short of `fill_to` players.
+    pub fill_bot: Option<String>,
+    /// How many players a table is filled up to with `fill_bot`.
+    pub fill_to: Option<usize>,
+    /// Background `check` interval, in milliseconds.
+    pub recheck_ms: Option<u64>,
+    /// Pause between rounds, in milliseconds.
+    pub pause_ms: Option<u64>,
+    /// As `dealer run`'s `blinds`.
+    pub blinds: Option<crate::config::BlindSchedule>,
+    /// As `dealer run`'s `stack`.
+    pub stack: Option<u64>,
+    /// As `dealer run`'s `timeout_ms`.
+    pub timeout_ms: Option<u64>,
+    /// As `dealer run`'s `hand_limit`.
+    pub hand_limit: Option<u64>,
+    /// As `dealer run`'s `forgiving`.
+    pub forgiving: Option<bool>,
+    /// As `dealer run`'s `wait_ms`.
+    pub wait_ms: Option<u64>,
+    /// As `dealer run`'s `absent`.
+    pub absent: Option<AbsentPolicy>,
+    /// As `dealer run`'s `outputs`: which per-game files to write.
+    pub outputs: Option<Vec<OutputFile>>,
+    /// As `dealer run`'s `odd_chips`.
+    pub odd_chips: Option<crate::config::OddChipRule>,
+    /// As `dealer run`'s `deal_out_board`.
+    pub deal_out_board: Option<bool>,
+    /// `[[player]]`: the event's HTTP players at its first start.
+    #[serde(default, rename = "player")]
+    pub players: Vec<FilePlayer>,
+    /// `[[bot]]`: house bots playing as teams.
+    #[serde(default, rename = "bot")]
+    pub bots: Vec<FileBot>,
+}
+
+/// How a player is reached.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Contact {
+    /// Over HTTP: the URL as given (credentials included) and an optional bearer token.
+    Http {
+        /// The URL as given.
+        url: String,
+        /// A secret sent as `Authorization: Bearer`.
+        token: Option<String>,
+    },
+    /// A house bot, in process.
+    Bot(BotKind),
+}
+
+impl Contact {
+    /// Checks an HTTP contact and returns its endpoint.
+    ///
+    /// # Errors
+    /// The URL or the token, as one line.
+    pub fn endpoint(url: &str, token: Option<&str>) -> Result<PlayerEndpoint, String> {
+        let endpoint = PlayerEndpoint::parse(url).map_err(|error| error.to_string())?;
+        match token {
+            Some(token) => endpoint
+                .with_bearer_token(token)
+                .map_err(|error| error.to_string()),
+            None => Ok(endpoint),
+        }
+    }
+}
+
+/// A player named in the config file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigPlayer {
+    /// Its name.
+    pub name: String,
+    /// How to reach it.
+    pub contact: Contact,
+}
+
+/// The checked settings of an event.
+#[derive(Debug, Clone)]
+pub struct EventSettings {
+    /// The event's folder.
+    pub data: PathBuf,
+    /// Where the page and the API listen.
+    pub bind: SocketAddr,
+    /// The organiser token; without one the organiser API answers 401 to everything.
+    pub admin_token: Option<String>,
+    /// The seed of a new event (an existing event keeps the one in its database).
+    pub seed: Option<u64>,
+    /// The rules of every game.
+    pub game: GameConfig,
+    /// The HTTP transport.
+    pub http: HttpSettings,
+    /// Check polling, absent players, versions, clock.
+    pub runner: RunnerOptions,
+    /// Per-game files.
+    pub outputs: OutputSelection,
+    /// Most players at one table.
+    pub table_size: usize,
+    /// House bots filling short tables: the kind and the size filled up to.
+    pub fill: Option<(BotKind, usize)>,
+    /// Background `check` interval.
+    pub recheck: Duration,
+    /// Pause between rounds.
+    pub pause: Duration,
+    /// Players of the config file, imported once each.
+    pub players: Vec<ConfigPlayer>,
+}
+
+/// What the command line gives (clap-free).
+#[derive(Debug, Clone, Default)]
+pub struct EventFlags {
+    /// `--data`.
+    pub data: Option<PathBuf>,
+    /// `--bind`.
+    pub bind: Option<SocketAddr>,
+    /// `--admin-token` or `DEALER_ADMIN_TOKEN`.
+    pub admin_token: Option<String>,
+}
+
+/// Reads an event config file.
+///
+/// # Errors
+/// [`SettingsError::ReadFile`] or [`SettingsError::ParseFile`] (with the line).
+pub fn read_event_file(path: &Path) -> Result<EventFile, SettingsError> {
+    read_run_file_text(path)
+}
+
+/// The default `--data` folder.
+pub const DEFAULT_DATA_DIR: &str = "event";
+/// The default background `check` interval.
+pub const DEFAULT_RECHECK: Duration = Duration::from_secs(5);
+
+/// Merges the flags and the file (flags win) and checks every value.
+///
+/// # Errors
+/// The first problem, naming the key.
+pub fn resolve_event(flags: EventFlags, file: EventFile) -> Result<EventSettings, SettingsError> {
+    let rules = RunFile {
+        blinds: file.blinds.clone(),
+        stack: file.stack,
+        hand_limit: file.hand_limit,
+        forgiving: file.forgiving,
+        odd_chips: file.odd_chips,
+        deal_out_board: file.deal_out_board,
+        ..RunFile::default()
+    };
+    let game = file_rules(&rules)?;
+    let zero = |key| SettingsError::Zero { key, unit: "" };
+    let zero_ms = |key| SettingsError::Zero { key, unit: " ms" };
+    let timeout_ms = file
+        .timeout_ms
+        .unwrap_or(HttpSettings::DEFAULT_REQUEST_TIMEOUT.as_millis() as u64);
+    if timeout_ms == 0 {
+        return Err(zero_ms("timeout_ms"));
+    }
+    let wait_ms = file.wait_ms.unwrap_or(10_000);
+    if wait_ms == 0 {
+        return Err(zero_ms("wait_ms"));
+    }
+    let recheck_ms = file
+        .recheck_ms
+        .unwrap_or(DEFAULT_RECHECK.as_millis() as u64);
+    if recheck_ms == 0 {
+        return Err(zero_ms("recheck_ms"));
+    }
+    let table_size = file.table_size.unwrap_or(MAX_SEATS);
+    if table_size == 0 {
+        return Err(zero("table_size"));
+    }
+    if !(MIN_SEATS..=MAX_SEATS).contains(&table_size) {
+        return Err(SettingsError::BadName(format!(
+            "table_size must be between {MIN_SEATS} and {MAX_SEATS}, got {table_size}"
+        )));
+    }
+    let fill = match &file.fill_bot {
+        Some(kind) => {
+            let kind: BotKind = kind
+                .parse()
+                .map_err(|error: crate::house::UnknownBotKind| {
+                    SettingsError::BadName(format!("fill_bot: {error}"))
+                })?;
+            let to = file.fill_to.unwrap_or(MIN_SEATS);
+            if !(MIN_SEATS..=table_size).contains(&to) {
+                return Err(SettingsError::BadName(format!(
+                    "fill_to must be between {MIN_SEATS} and table_size ({table_size}), got {to}"
+                )));
+            }
+            Some((kind, to))
+        }
+        None if file.fill_to.is_some() => {
+            return Err(SettingsError::BadName(
+                "fill_to needs fill_bot (the house bot kind that fills tables)".to_string(),
+            ))
+        }
+        None => None,
+    };
+    let players = config_players(&file)?;
+    let admin_token = flags
+        .admin_token
+        .or(file.admin_token)
+        .filter(|token| !token.is_empty());
+    Ok(EventSettings {
+        data: flags
+            .data
+            .or(file.data)
+            .unwrap_or_else(|| PathBuf::from(DEFAULT_DATA_DIR)),
+        bind: flags
+            .bind
+            .or(file.bind)
+            .unwrap_or_else(|| SocketAddr::from(([127, 0, 0, 1], crate::web::DEFAULT_PORT))),
+        admin_token,
+        seed: file.seed,
+        game,
+        http: HttpSettings::with_request_timeout(Duration::from_millis(timeout_ms)),
+        runner: RunnerOptions {
+            check: CheckPolicy {
+                deadline: Duration::from_millis(wait_ms),
+                ..CheckPolicy::default()
+            },
+            absent: file.absent.unwrap_or_default(),
+            ..RunnerOptions::default()
+        },
+        outputs: file
+            .outputs
+            .as_deref()
+            .map_or(OutputSelection::ALL, OutputFile::selection),
+        table_size,
+        fill,
+        recheck: Duration::from_millis(recheck_ms),
+        pause: Duration::from_millis(file.pause_ms.unwrap_or(500)),
+        players,
+    })
+}
+
+fn config_players(file: &EventFile) -> Result<Vec<ConfigPlayer>, SettingsError> {
+    let mut players = Vec::new();
+    for player in &file.players {
+        check_name(&player.name).map_err(SettingsError::BadName)?;
+        Contact::endpoint(&player.url, player.token.as_deref()).map_err(|reason| {
+            SettingsError::FileEntrant {
+                what: "player",
+                name: player.name.clone(),
+                reason,
+            }
+        })?;
+        players.push(ConfigPlayer {
+            name: player.name.clone(),
+            contact: Contact::Http {
+                url: player.url.clone(),
+                token: player.token.clone(),
+            },
+        });
+    }
+    for bot in &file.bots {
+        check_name(&bot.name).map_err(SettingsError::BadName)?;
+        let kind: BotKind = bot
+            .kind
+            .parse()
+            .map_err(
+                |error: crate::house::UnknownBotKind| SettingsError::FileEntrant {
+                    what: "bot",
+                    name: bot.name.clone(),
+                    reason: error.to_string(),
+                },
+            )?;
+        players.push(ConfigPlayer {
+            name: bot.name.clone(),
+            contact: Contact::Bot(kind),
+        });
+    }
+    for (index, player) in players.iter().enumerate() {
+        if players[..index].iter().any(|p| p.name == player.name) {
+            return Err(SettingsError::DuplicateName(player.name.clone()));
+        }
+    }
+    Ok(players)
+}

@@ -1,0 +1,290 @@
+//! The house server of a live event (`dealer serve --data DIR`): sit'n'go after sit'n'go
+//! between the event's players until stopped, with everything kept in a database so that a
+//! restart continues where the event was.
+//!
+//! - [`config`]: the event's TOML file and checked settings;
+//! - [`store`]: the SQLite database (players, games, standings, points; one transaction per
+//!   finished game);
+//! - [`players`]: player status and what the page shows of a player;
+//! - [`tables`]: seating a round (balanced tables, reshuffled every round, house bots filling);
+//! - [`health`]: the background `check` of every player, so a dead URL sits out with its
+//!   reason instead of costing every game the `wait_ms` wait;
+//! - [`scheduler`]: the rounds: tables played concurrently, each game recorded as it ends;
+//! - [`queries`]: the games list and the points history.
+//!
+//! [`Event`] is the state the scheduler, the health checker and the web API share.
+
+pub mod config;
+pub mod health;
+pub mod players;
+pub mod queries;
+pub mod scheduler;
+pub mod store;
+pub mod tables;
+
+use crate::seat::{ClientError, HttpClient};
+use config::{Contact, EventSettings};
+use players::{leaderboard_order, PlayerStatus, PlayerView};
+use queries::{History, PointsHistory};
+use serde::Serialize;
+use std::sync::{Arc, Mutex, PoisonError};
+use store::{EventStore, StoreError};
+use thiserror::Error;
+use tokio::sync::Notify;
+
+/// Why an event cannot start.
+#[derive(Debug, Error)]
+pub enum EventError {
+    /// The database or the folder.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The HTTP client.
+    #[error(transparent)]
+    Client(#[from] ClientError),
+}
+
+/// The state shared by the scheduler, the health checker and the web API.
+#[derive(Debug)]
+pub struct Event {
+    settings: EventSettings,
+    store: EventStore,
+    seed: u64,
+    tournament_id: String,
+    client: HttpClient,
+    history: Mutex<History>,
+    storage_error: Mutex<Option<String>>,
+    /// Woken when the players change (added, resumed...), so the scheduler and the health
+    /// checker do not wait for their next tick.
+    changed: Notify,
+}
+
+/// `now` in ms since the epoch.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+/// The event's status line for the page.
+#[derive(Debug, Clone, Serialize)]
+pub struct EventStatus {
+    /// The event's tournament id (shared by its games).
+    pub tournament_id: String,
+    /// The event seed.
+    pub seed: String,
+    /// Finished games.
+    pub games_finished: usize,
+    /// Most players at one table.
+    pub table_size: usize,
+    /// Why games cannot be recorded, while they cannot (shown on the page).
+    pub storage_error: Option<String>,
+    /// Whether an organiser token is set (without one, the organiser API refuses everything).
+    pub organiser_api: bool,
+}
+
+/// The leaderboard: players (removed ones left out) in order.
+#[derive(Debug, Clone, Serialize)]
+pub struct Leaderboard {
+    /// The event's status.
+    pub event: EventStatus,
+    /// Players, first first.
+    pub players: Vec<PlayerView>,
+}
+
+impl Event {
+    /// Opens the event's database (creating it), records games cut off by a crash as
+    /// abandoned, imports the config file's new players.
+    ///
+    /// # Errors
+    /// The folder or database cannot be used, or the HTTP client cannot be built.
+    pub fn open(settings: EventSettings) -> Result<Arc<Event>, EventError> {
+        let (store, opened) = EventStore::open(&settings.data)?;
+        if !opened.abandoned.is_empty() {
+            tracing::warn!(games = ?opened.abandoned, "games cut off by the last stop are recorded as abandoned");
+        }
+        let seed = match store.meta("seed")?.and_then(|s| s.parse::<u64>().ok()) {
+            Some(seed) => seed,
+            None => {
+                let seed = settings.seed.unwrap_or_else(crate::settings::random_seed);
+                store.set_meta("seed", &seed.to_string())?;
+                seed
+            }
+        };
+        let rules = serde_json::json!({
+            "game": settings.game,
+            "request_timeout_ms": settings.http.request_timeout.as_millis() as u64,
+            "wait_ms": settings.runner.check.deadline.as_millis() as u64,
+            "table_size": settings.table_size,
+        });
+        store.set_meta("settings", &rules.to_string())?;
+        let added = store.import_config_players(&settings.players, now_ms())?;
+        if !added.is_empty() {
+            tracing::info!(players = ?added, "players added from the config file");
+        }
+        let history = History::load(&store)?;
+        let client = HttpClient::new(settings.http)?;
+        Ok(Arc::new(Event {
+            tournament_id: crate::tournament::tournament_id(seed),
+            settings,
+            store,
+            seed,
+            client,
+            history: Mutex::new(history),
+            storage_error: Mutex::new(None),
+            changed: Notify::new(),
+        }))
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &EventSettings {
+        &self.settings
+    }
+
+    /// The database.
+    pub fn store(&self) -> &EventStore {
+        &self.store
+    }
+
+    /// The event seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Why games cannot be recorded, if they cannot.
+    pub fn storage_error(&self) -> Option<String> {
+        self.storage_error
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// Records (and logs) why something could not be written; `None` clears it.
+    pub fn set_storage_error(&self, error: Option<String>) {
+        if let Some(message) = &error {
+            tracing::error!("{message}");
+        }
+        *self
+            .storage_error
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = error;
+    }
+
+    /// Wakes the scheduler and the health checker (players changed).
+    pub fn players_changed(&self) {
+        self.changed.notify_waiters();
+    }
+
+    /// The status block of the page.
+    pub fn status(&self) -> EventStatus {
+        EventStatus {
+            tournament_id: self.tournament_id.clone(),
+            seed: self.seed.to_string(),
+            games_finished: self
+                .history
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .len(),
+            table_size: self.settings.table_size,
+            storage_error: self.storage_error(),
+            organiser_api: self.settings.admin_token.is_some(),
+        }
+    }
+
+    /// Every player (removed ones too), by id.
+    ///
+    /// # Errors
+    /// The database cannot be read.
+    pub fn players(&self) -> Result<Vec<PlayerView>, StoreError> {
+        Ok(self
+            .store
+            .players()?
+            .iter()
+            .map(players::StoredPlayer::view)
+            .collect())
+    }
+
+    /// The leaderboard.
+    ///
+    /// # Errors
+    /// The database cannot be read.
+    pub fn leaderboard(&self) -> Result<Leaderboard, StoreError> {
+        let mut players: Vec<PlayerView> = self
+            .players()?
+            .into_iter()
+            .filter(|p| p.status != PlayerStatus::Removed)
+            .collect();
+        players.sort_by(leaderboard_order);
+        Ok(Leaderboard {
+            event: self.status(),
+            players,
+        })
+    }
+
+    /// The points history of the leaderboard's players, at most `max_points` games.
+    ///
+    /// # Errors
+    /// The database cannot be read.
+    pub fn history(&self, max_points: usize) -> Result<PointsHistory, StoreError> {
+        let players: Vec<(i64, String)> = self
+            .leaderboard()?
+            .players
+            .into_iter()
+            .map(|p| (p.id, p.name))
+            .collect();
+        Ok(self
+            .history
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .sample(&players, max_points))
+    }
+
+    /// Adds a player.
+    ///
+    /// # Errors
+    /// A bad name or URL, a taken name ([`StoreError::Refused`]), or the database.
+    pub fn add_player(&self, name: &str, contact: Contact) -> Result<i64, StoreError> {
+        crate::settings::check_name(name).map_err(StoreError::Refused)?;
+        if let Contact::Http { url, token } = &contact {
+            Contact::endpoint(url, token.as_deref()).map_err(StoreError::Refused)?;
+        }
+        let id = self.store.add_player(name, &contact, now_ms())?;
+        tracing::info!(player = name, "player added");
+        self.players_changed();
+        Ok(id)
+    }
+
+    /// Renames a player.
+    ///
+    /// # Errors
+    /// A bad or taken name, an unknown player, or the database.
+    pub fn rename_player(&self, id: i64, name: &str) -> Result<(), StoreError> {
+        crate::settings::check_name(name).map_err(StoreError::Refused)?;
+        self.store.rename_player(id, name)?;
+        self.players_changed();
+        Ok(())
+    }
+
+    /// Pauses, resumes or removes a player (from the next round on; a game in progress
+    /// plays on).
+    ///
+    /// # Errors
+    /// An unknown player, or the database.
+    pub fn set_status(&self, id: i64, status: PlayerStatus) -> Result<(), StoreError> {
+        self.store.set_status(id, status)?;
+        tracing::info!(
+            player = id,
+            status = status.as_str(),
+            "player status changed"
+        );
+        self.players_changed();
+        Ok(())
+    }
+
+    /// Appends a finished game's totals to the history.
+    fn record_history(&self, game: u32, totals: &[(i64, i64)]) {
+        self.history
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .record(game, totals);
+    }
+}

@@ -1,0 +1,286 @@
+//! What the page reads: the games list (paged, with the running games) and the points history
+//! (each player's total after each game, for the chart).
+
+use super::store::{EventStore, StoreError, GAMES_DIR};
+use rusqlite::{params, Connection};
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// The most games a page of the games list holds.
+pub const MAX_PER_PAGE: u32 = 200;
+
+/// One seat of a finished game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SeatRow {
+    /// The name it played under.
+    pub name: String,
+    /// 1 = winner.
+    pub place: u32,
+    /// 5, 3 or 0.
+    pub points: u32,
+    /// The ban reason, if banned.
+    pub banned: Option<String>,
+    /// Why it sat out, if absent.
+    pub absent: Option<String>,
+    /// Its version in the game.
+    pub version: Option<String>,
+}
+
+/// One game of the list.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GameRow {
+    /// Its number.
+    pub number: u32,
+    /// The round it was part of.
+    pub round: u32,
+    /// Its table in the round.
+    pub table: u32,
+    /// `running`, `finished` or `abandoned`.
+    pub state: String,
+    /// The viewer's run id of the game folders (`/api/runs/{run}/games/{number}`).
+    pub run: &'static str,
+    /// ms since the epoch.
+    pub started_at: i64,
+    /// ms since the epoch, once ended.
+    pub ended_at: Option<i64>,
+    /// Hands played, when finished.
+    pub hands: Option<i64>,
+    /// The winner, when finished.
+    pub winner: Option<String>,
+    /// Why it was abandoned.
+    pub reason: Option<String>,
+    /// Names in seat order.
+    pub players: Vec<String>,
+    /// Standings, first place first (finished games only).
+    pub standings: Vec<SeatRow>,
+}
+
+/// A page of the games list, newest first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GamesPage {
+    /// Ended games (finished or abandoned).
+    pub total: u64,
+    /// The page asked for (1-based).
+    pub page: u32,
+    /// Games per page.
+    pub per_page: u32,
+    /// The games running now.
+    pub running: Vec<GameRow>,
+    /// This page's ended games.
+    pub games: Vec<GameRow>,
+}
+
+fn game_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
+    let players: String = row.get(6)?;
+    Ok(GameRow {
+        number: row.get(0)?,
+        round: row.get(1)?,
+        table: row.get(2)?,
+        state: row.get(3)?,
+        run: GAMES_DIR,
+        started_at: row.get(4)?,
+        ended_at: row.get(5)?,
+        players: serde_json::from_str(&players).unwrap_or_default(),
+        hands: row.get(7)?,
+        winner: row.get(8)?,
+        reason: row.get(9)?,
+        standings: Vec::new(),
+    })
+}
+
+const GAME_COLUMNS: &str =
+    "number, round, table_no, state, started_at, ended_at, players, hands, winner, reason";
+
+/// Page `page` (1-based) of the ended games, newest first, and the running games.
+///
+/// # Errors
+/// The database cannot be read.
+pub fn games_page(store: &EventStore, page: u32, per_page: u32) -> Result<GamesPage, StoreError> {
+    let page = page.max(1);
+    let per_page = per_page.clamp(1, MAX_PER_PAGE);
+    store.read(|c| {
+        let total: i64 = c.query_row(
+            "SELECT COUNT(*) FROM games WHERE state <> 'running'",
+            [],
+            |r| r.get(0),
+        )?;
+        let mut running: Vec<GameRow> = c
+            .prepare_cached(&format!(
+                "SELECT {GAME_COLUMNS} FROM games WHERE state = 'running' ORDER BY number"
+            ))?
+            .query_map([], game_row)?
+            .collect::<rusqlite::Result<_>>()?;
+        let mut games: Vec<GameRow> = c
+            .prepare_cached(&format!(
+                "SELECT {GAME_COLUMNS} FROM games WHERE state <> 'running'
+                 ORDER BY number DESC LIMIT ?1 OFFSET ?2"
+            ))?
+            .query_map(
+                params![per_page, i64::from(page - 1) * i64::from(per_page)],
+                game_row,
+            )?
+            .collect::<rusqlite::Result<_>>()?;
+        add_standings(c, &mut games)?;
+        running.sort_by_key(|g| g.number);
+        Ok(GamesPage {
+            total: u64::try_from(total).unwrap_or(0),
+            page,
+            per_page,
+            running,
+            games,
+        })
+    })
+}
+
+fn add_standings(c: &Connection, games: &mut [GameRow]) -> rusqlite::Result<()> {
+    let (Some(low), Some(high)) = (
+        games.iter().map(|g| g.number).min(),
+        games.iter().map(|g| g.number).max(),
+    ) else {
+        return Ok(());
+    };
+    let mut by_game: HashMap<u32, Vec<SeatRow>> = HashMap::new();
+    let mut statement = c.prepare_cached(
+        "SELECT game, name, place, points, banned, absent, version FROM standings
+         WHERE game BETWEEN ?1 AND ?2 ORDER BY game, place",
+    )?;
+    let rows = statement.query_map(params![low, high], |row| {
+        Ok((
+            row.get::<_, u32>(0)?,
+            SeatRow {
+                name: row.get(1)?,
+                place: row.get(2)?,
+                points: row.get(3)?,
+                banned: row.get(4)?,
+                absent: row.get(5)?,
+                version: row.get(6)?,
+            },
+        ))
+    })?;
+    for row in rows {
+        let (game, seat) = row?;
+        by_game.entry(game).or_default().push(seat);
+    }
+    for game in games {
+        game.standings = by_game.remove(&game.number).unwrap_or_default();
+    }
+    Ok(())
+}
+
+/// Every event player's total after each finished game, kept in memory (loaded once, then
+/// one entry appended per game) so the chart never rescans the standings.
+#[derive(Debug, Clone, Default)]
+pub struct History {
+    games: Vec<(u32, Vec<(i64, i64)>)>,
+}
+
+/// The chart's data.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PointsHistory {
+    /// The games sampled (every game, or evenly spread ones for a long event), in order.
+    pub games: Vec<u32>,
+    /// One series per player on the leaderboard.
+    pub series: Vec<Series>,
+}
+
+/// One player's line in the chart.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Series {
+    /// The player's id.
+    pub id: i64,
+    /// Its name.
+    pub name: String,
+    /// Its total after each game of [`PointsHistory::games`].
+    pub points: Vec<i64>,
+}
+
+impl History {
+    /// Loads the history from the standings.
+    ///
+    /// # Errors
+    /// The database cannot be read.
+    pub fn load(store: &EventStore) -> Result<History, StoreError> {
+        store.read(|c| {
+            let mut history = History::default();
+            let mut statement = c.prepare(
+                "SELECT game, player_id, total_after FROM standings
+                 WHERE player_id IS NOT NULL AND total_after IS NOT NULL ORDER BY game, seat",
+            )?;
+            let rows = statement.query_map([], |row| {
+                Ok((row.get::<_, u32>(0)?, row.get(1)?, row.get(2)?))
+            })?;
+            for row in rows {
+                let (game, player, total) = row?;
+                history.push(game, player, total);
+            }
+            Ok(history)
+        })
+    }
+
+    fn push(&mut self, game: u32, player: i64, total: i64) {
+        match self.games.last_mut() {
+            Some((last, totals)) if *last == game => totals.push((player, total)),
+            _ => self.games.push((game, vec![(player, total)])),
+        }
+    }
+
+    /// Adds a finished game's totals.
+    pub fn record(&mut self, game: u32, totals: &[(i64, i64)]) {
+        self.games.push((game, totals.to_vec()));
+    }
+
+    /// Finished games recorded.
+    pub fn len(&self) -> usize {
+        self.games.len()
+    }
+
+    /// Whether no game finished yet.
+    pub fn is_empty(&self) -> bool {
+        self.games.is_empty()
+    }
+
+    /// The totals of `players` (id, name) after at most `max_points` games evenly spread over
+    /// the event (always the last one).
+    pub fn sample(&self, players: &[(i64, String)], max_points: usize) -> PointsHistory {
+        let max_points = max_points.max(1);
+        let count = self.games.len();
+        let wanted: Vec<usize> = if count <= max_points {
+            (0..count).collect()
+        } else {
+            (1..=max_points)
+                .map(|i| i * count / max_points - 1)
+                .collect()
+        };
+        let index: HashMap<i64, usize> = players
+            .iter()
+            .enumerate()
+            .map(|(i, (id, _))| (*id, i))
+            .collect();
+        let mut current = vec![0i64; players.len()];
+        let mut series: Vec<Series> = players
+            .iter()
+            .map(|(id, name)| Series {
+                id: *id,
+                name: name.clone(),
+                points: Vec::with_capacity(wanted.len()),
+            })
+            .collect();
+        let mut games = Vec::with_capacity(wanted.len());
+        let mut next = wanted.iter().peekable();
+        for (position, (game, totals)) in self.games.iter().enumerate() {
+            for (player, total) in totals {
+                if let Some(&i) = index.get(player) {
+                    current[i] = *total;
+                }
+            }
+            if next.peek() == Some(&&position) {
+                next.next();
+                games.push(*game);
+                for (line, total) in series.iter_mut().zip(&current) {
+                    line.points.push(*total);
+                }
+            }
+        }
+        PointsHistory { games, series }
+    }
+}

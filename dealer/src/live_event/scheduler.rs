@@ -1,0 +1,281 @@
+//! The rounds: every round seats the players who can play ([`super::health::can_play`]) at
+//! balanced tables ([`super::tables`]), plays the tables at the same time, and records each
+//! game as it ends. Until stopped.
+//!
+//! A game is inserted in the database as `running` before it starts and its folder is
+//! `<data>/games/game-<n>` with the files `dealer run` writes (so the results viewer opens
+//! it). When it ends, its result, standings and the players' counters are written in one
+//! transaction. A game stopped by Ctrl-C or SIGTERM, or that could not start (players down,
+//! a folder that cannot be written), is recorded as abandoned with the reason and counts for
+//! nobody. A write that fails stops the scheduling (there is no point playing games that
+//! cannot be kept) and is shown on the page; it is retried every `recheck_ms`.
+
+use super::config::Contact;
+use super::health::can_play;
+use super::store::{FinishedGame, NewGame, SeatRecord, GAMES_DIR};
+use super::tables::{fill_count, game_seed, seat_round};
+use super::{now_ms, Event};
+use crate::engine::GameSetup;
+use crate::observe::GameOutputs;
+use crate::runner::{run_game, GameOutcome, RunError, StopSignal};
+use crate::seat::{InProcessSeat, PlayerSeat};
+use futures_util::future::join_all;
+use std::sync::Arc;
+
+/// The reason recorded for a game stopped by Ctrl-C or SIGTERM.
+pub const STOPPED: &str = "stopped by the organiser (Ctrl-C or SIGTERM)";
+
+/// One seat of a table about to play.
+#[derive(Debug, Clone)]
+struct Seated {
+    /// The event player, `None` for a house bot filling the table.
+    player_id: Option<i64>,
+    name: String,
+    contact: Contact,
+}
+
+/// Plays rounds until `stop`; the games in progress then end (stopped) and are recorded as
+/// abandoned. Returns once every game task has ended.
+pub async fn run_rounds(event: Arc<Event>, stop: StopSignal) {
+    let mut round = match event.store().last_round() {
+        Ok(round) => round,
+        Err(error) => {
+            event.set_storage_error(Some(error.to_string()));
+            0
+        }
+    };
+    while !stop.is_stopped() {
+        let changed = event.changed.notified();
+        tokio::pin!(changed);
+        changed.as_mut().enable();
+        let tables = match plan_round(&event, round + 1) {
+            Ok(tables) => tables,
+            Err(error) => {
+                event.set_storage_error(Some(error.to_string()));
+                Vec::new()
+            }
+        };
+        if tables.is_empty() {
+            // Nobody to play (or nothing can be written): wait for a change or a recheck.
+            tokio::select! {
+                _ = tokio::time::sleep(event.settings().recheck) => {}
+                _ = &mut changed => {}
+                _ = stop.stopped() => {}
+            }
+            continue;
+        }
+        round += 1;
+        tracing::info!(round, tables = tables.len(), "round starts");
+        let games = tables
+            .into_iter()
+            .enumerate()
+            .map(|(index, table)| play_table(&event, round, index as u32 + 1, table, &stop));
+        join_all(games).await;
+        if !stop.is_stopped() {
+            // After a write error, retry at the recheck pace rather than make a stream of
+            // abandoned games.
+            let pause = if event.storage_error().is_some() {
+                event.settings().recheck
+            } else {
+                event.settings().pause
+            };
+            tokio::select! {
+                _ = tokio::time::sleep(pause) => {}
+                _ = stop.stopped() => {}
+            }
+        }
+    }
+}
+
+/// The tables of a round, empty when fewer than two can play (and no house bot fills).
+fn plan_round(event: &Event, round: u32) -> Result<Vec<Vec<Seated>>, super::StoreError> {
+    let players = event.store().players()?;
+    let taken: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
+    let ready: Vec<Seated> = players
+        .into_iter()
+        .filter(can_play)
+        .map(|p| Seated {
+            player_id: Some(p.id),
+            name: p.name,
+            contact: p.contact,
+        })
+        .collect();
+    let settings = event.settings();
+    let mut tables = seat_round(ready, event.seed(), round, settings.table_size);
+    if let Some((kind, fill_to)) = settings.fill {
+        for table in &mut tables {
+            let mut number = 0;
+            for _ in 0..fill_count(table.len(), fill_to) {
+                let name = loop {
+                    number += 1;
+                    let name = format!("house {number}");
+                    if !taken.contains(&name) {
+                        break name;
+                    }
+                };
+                table.push(Seated {
+                    player_id: None,
+                    name,
+                    contact: Contact::Bot(kind),
+                });
+            }
+        }
+    }
+    tables.retain(|table| table.len() >= crate::engine::MIN_SEATS);
+    Ok(tables)
+}
+
+/// Plays one table's game and records it.
+async fn play_table(event: &Event, round: u32, table: u32, seated: Vec<Seated>, stop: &StopSignal) {
+    let names: Vec<String> = seated.iter().map(|s| s.name.clone()).collect();
+    let started_at = now_ms();
+    let event_seed = event.seed();
+    let new_game = NewGame {
+        round,
+        table,
+        players: names.clone(),
+        started_at,
+    };
+    let (number, dir, seed) = match event
+        .store()
+        .start_game(&new_game, |number| game_seed(event_seed, number))
+    {
+        Ok(started) => started,
+        Err(error) => {
+            event.set_storage_error(Some(format!("cannot record a new game: {error}")));
+            return;
+        }
+    };
+    let mut setup = GameSetup::new(event.settings().game.clone(), names.clone(), seed);
+    setup.tournament_id = event.tournament_id.clone();
+    let game_dir = event.settings().data.join(GAMES_DIR).join(&dir);
+    let observers = match GameOutputs::create_selected(&game_dir, &names, event.settings().outputs)
+    {
+        Ok(observers) => observers,
+        Err(error) => {
+            let reason = format!(
+                "cannot write the game's files in {}: {error}",
+                game_dir.display()
+            );
+            event.set_storage_error(Some(reason.clone()));
+            abandon(event, number, &reason);
+            return;
+        }
+    };
+    let seats: Result<Vec<PlayerSeat>, String> = seated
+        .iter()
+        .enumerate()
+        .map(|(index, seat)| match &seat.contact {
+            Contact::Http { url, token } => Contact::endpoint(url, token.as_deref())
+                .map(|endpoint| PlayerSeat::from(event.client.seat(endpoint)))
+                .map_err(|reason| format!("{}: {reason}", seat.name)),
+            Contact::Bot(kind) => Ok(PlayerSeat::from(InProcessSeat::new(
+                kind.build(seed.wrapping_add(index as u64)),
+            ))),
+        })
+        .collect();
+    let seats = match seats {
+        Ok(seats) => seats,
+        Err(reason) => {
+            abandon(event, number, &reason);
+            return;
+        }
+    };
+    // The game's files can be written: an earlier write error is over.
+    event.set_storage_error(None);
+    tracing::info!(game = number, round, table, players = ?names, "game starts");
+    match run_game(setup, seats, observers, &event.settings().runner, stop).await {
+        Ok(outcome) => record(event, number, &seated, &outcome),
+        Err(RunError::Stopped { hands_played }) => {
+            abandon(
+                event,
+                number,
+                &format!("{STOPPED} after {hands_played} hands"),
+            );
+        }
+        Err(error) => {
+            if let RunError::TooFewUp { down, .. } | RunError::PlayersDown { down, .. } = &error {
+                for (name, reason) in down {
+                    mark_down(event, &seated, name, reason);
+                }
+            }
+            abandon(event, number, &error.to_string());
+        }
+    }
+}
+
+fn mark_down(event: &Event, seated: &[Seated], name: &str, reason: &str) {
+    if let Some(id) = seated
+        .iter()
+        .find(|s| s.name == name)
+        .and_then(|s| s.player_id)
+    {
+        let reason = format!("absent from a game: {reason}");
+        if let Err(error) = event.store().set_health(id, Some(&reason), now_ms()) {
+            event.set_storage_error(Some(error.to_string()));
+        }
+    }
+}
+
+fn abandon(event: &Event, number: u32, reason: &str) {
+    tracing::warn!(game = number, reason, "game abandoned");
+    if let Err(error) = event.store().abandon_game(number, reason, now_ms()) {
+        event.set_storage_error(Some(error.to_string()));
+    }
+}
+
+/// Writes a finished game (one transaction) and appends it to the history.
+fn record(event: &Event, number: u32, seated: &[Seated], outcome: &GameOutcome) {
+    let result = &outcome.result;
+    let seats: Vec<SeatRecord> = seated
+        .iter()
+        .enumerate()
+        .map(|(index, seat)| {
+            let report = outcome.seats.get(index);
+            SeatRecord {
+                seat: index,
+                player_id: seat.player_id,
+                name: seat.name.clone(),
+                place: result.places.get(index).copied().unwrap_or(0),
+                points: result.points.get(index).copied().unwrap_or(0),
+                banned: result
+                    .bans
+                    .iter()
+                    .find(|ban| ban.seat.index() == index)
+                    .map(|ban| ban.reason.clone()),
+                absent: report.and_then(|r| r.absent.clone()),
+                version: report.map_or_else(|| "Unknown".to_string(), |r| r.version.clone()),
+            }
+        })
+        .collect();
+    for seat in &seats {
+        if let Some(reason) = &seat.absent {
+            mark_down(event, seated, &seat.name, reason);
+        }
+    }
+    let game = FinishedGame {
+        number,
+        hands: result.hands_played,
+        ended_at: now_ms(),
+        seats,
+    };
+    match event.store().record_finished(&game) {
+        Ok(totals) => {
+            event.record_history(number, &totals);
+            let winner = game
+                .seats
+                .iter()
+                .find(|s| s.place == 1)
+                .map(|s| s.name.as_str());
+            tracing::info!(
+                game = number,
+                winner,
+                hands = result.hands_played,
+                "game finished"
+            );
+        }
+        Err(error) => event.set_storage_error(Some(format!(
+            "game {number} finished but cannot be recorded: {error}"
+        ))),
+    }
+}

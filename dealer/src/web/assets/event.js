@@ -1,0 +1,241 @@
+// Lean Poker live event page (/event): the leaderboard (refreshed without reload), a chart of
+// every team's points over the event, the players with their status, the games (running and
+// ended, linking to the viewer's table view) and the organiser's buttons. On the viewer's page
+// (/) it only adds a link to /event when the server runs an event.
+//
+// Team names, versions and reasons are untrusted: everything goes on the page with
+// textContent or as an attribute value, never as HTML.
+'use strict';
+
+(() => {
+  const REFRESH_MS = 2000;
+  const TOKEN_KEY = 'lean-poker-organiser-token';
+  const root = document.getElementById('event-root');
+
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    setAttrs(node, attrs);
+    append(node, children);
+    return node;
+  }
+  function svg(tag, attrs, ...children) {
+    const node = document.createElementNS('http://www.w3.org/2000/svg', tag);
+    setAttrs(node, attrs);
+    append(node, children);
+    return node;
+  }
+  function setAttrs(node, attrs) {
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === undefined || value === null || value === false) continue;
+      if (key === 'text') node.textContent = String(value);
+      else if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
+      else node.setAttribute(key, String(value));
+    }
+  }
+  function append(node, children) {
+    for (const child of children.flat(Infinity)) {
+      if (child === undefined || child === null || child === false) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+  }
+  function replace(node, ...children) {
+    while (node.firstChild) node.firstChild.remove();
+    append(node, children);
+  }
+
+  async function getJson(path) {
+    const response = await fetch(path, { cache: 'no-store' });
+    const body = await response.json().catch(() => null);
+    if (!response.ok) throw new Error((body && body.error) || `${path}: HTTP ${response.status}`);
+    return body;
+  }
+
+  // ---------- On the viewer's page: a link to the event ----------
+  if (!root) {
+    fetch('/api/mode', { cache: 'no-store' }).then((response) => response.json()).then((mode) => {
+      if (!mode || mode.event !== true) return;
+      const top = document.querySelector('header.top');
+      if (top) top.append(el('a', { class: 'event-link', href: '/event', 'data-testid': 'event-link', text: 'Event leaderboard' }));
+    }).catch(() => {});
+    return;
+  }
+
+  // ---------- The event page ----------
+  const PALETTE = ['#f5c542', '#4fc3f7', '#ff8a65', '#81c784', '#ba68c8', '#e57373', '#4db6ac', '#fff176',
+    '#9575cd', '#aed581', '#f06292', '#90a4ae', '#ffb74d', '#64b5f6', '#dce775', '#a1887f'];
+  const gameHref = (run, number) => `/#/run/${encodeURIComponent(run)}/game/${encodeURIComponent(number)}`;
+  const when = (ms) => (ms ? new Date(ms).toISOString().replace('T', ' ').slice(11, 19) : '–');
+
+  const banner = el('div', { 'data-testid': 'event-status' });
+  const board = el('section', { class: 'event-board' });
+  const chart = el('section', { class: 'event-chart' });
+  const games = el('section', { class: 'event-games' });
+  const organiser = el('section', { class: 'event-organiser' });
+  replace(root,
+    el('h1', { text: 'Leaderboard' }), banner, board,
+    el('h2', { text: 'Points over the event' }), chart,
+    el('h2', { text: 'Games' }), games,
+    el('h2', { text: 'Organiser' }), organiser);
+
+  let colours = new Map();
+  function colour(id) {
+    if (!colours.has(id)) colours.set(id, PALETTE[colours.size % PALETTE.length]);
+    return colours.get(id);
+  }
+
+  // A colour chip (CSSOM, not a style attribute: the page's CSP refuses inline styles).
+  function swatch(id) {
+    const chip = el('span', { class: 'swatch' });
+    chip.style.backgroundColor = colour(id);
+    return chip;
+  }
+
+  function renderBoard(data) {
+    const status = data.event;
+    replace(banner,
+      status.storage_error
+        ? el('div', { class: 'alert', role: 'alert', 'data-testid': 'storage-error', text: `Games cannot be recorded: ${status.storage_error}` })
+        : null,
+      el('p', { class: 'muted', text: `${status.games_finished} games finished · tables of up to ${status.table_size} · seed ${status.seed}` }));
+    const rows = data.players.map((p, i) => el('tr', { class: p.up ? '' : 'bad', 'data-player': p.id },
+      el('td', { class: 'num', text: i + 1 }),
+      el('td', {}, swatch(p.id), el('span', { class: 'name', 'data-testid': 'name', text: p.name })),
+      el('td', { class: 'num strong', 'data-testid': 'points', text: p.points }),
+      el('td', { class: 'num', 'data-testid': 'games', text: p.games }),
+      el('td', { class: 'num', text: p.wins }),
+      el('td', { class: 'num', text: p.seconds }),
+      el('td', { class: 'num', text: p.bans }),
+      el('td', { class: 'num', text: p.absences }),
+      el('td', { class: 'mono', text: p.version || '–' }),
+      el('td', { text: p.status === 'paused' ? 'paused' : (p.up ? 'up' : `down: ${p.down_reason || ''}`) }),
+      el('td', { text: when(p.last_seen) })));
+    replace(board, el('table', { class: 'grid leaderboard event-table', 'data-testid': 'leaderboard' },
+      el('thead', {}, el('tr', {}, ['#', 'Team', 'Points', 'Games', 'Wins', '2nd', 'Bans', 'Absent', 'Version', 'Status', 'Last seen (UTC)'].map((h) => el('th', { text: h })))),
+      el('tbody', {}, rows)));
+  }
+
+  function renderChart(history) {
+    const width = 900;
+    const height = 300;
+    const pad = { left: 48, right: 12, top: 12, bottom: 28 };
+    const count = history.games.length;
+    if (count === 0) {
+      replace(chart, el('p', { class: 'muted', text: 'No game finished yet.' }));
+      return;
+    }
+    const top = Math.max(1, ...history.series.flatMap((s) => s.points));
+    const x = (i) => pad.left + (count === 1 ? 0 : (i / (count - 1)) * (width - pad.left - pad.right));
+    const y = (v) => height - pad.bottom - (v / top) * (height - pad.top - pad.bottom);
+    const picture = svg('svg', { viewBox: `0 0 ${width} ${height}`, class: 'points-chart', role: 'img', 'aria-label': 'Points of every team after each game', 'data-testid': 'chart' },
+      svg('line', { x1: pad.left, y1: y(0), x2: width - pad.right, y2: y(0), class: 'axis' }),
+      svg('line', { x1: pad.left, y1: pad.top, x2: pad.left, y2: y(0), class: 'axis' }),
+      svg('text', { x: pad.left - 6, y: y(top) + 4, class: 'tick', 'text-anchor': 'end', text: top }),
+      svg('text', { x: pad.left - 6, y: y(0), class: 'tick', 'text-anchor': 'end', text: 0 }),
+      svg('text', { x: width - pad.right, y: height - 6, class: 'tick', 'text-anchor': 'end', text: `game ${history.games[count - 1]}` }),
+      svg('text', { x: pad.left, y: height - 6, class: 'tick', text: `game ${history.games[0]}` }),
+      history.series.map((s) => svg('polyline', {
+        points: s.points.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' '),
+        stroke: colour(s.id), class: 'series', 'data-player': s.id,
+      }, svg('title', { text: `${s.name}: ${s.points[s.points.length - 1]}` }))));
+    const legend = el('ul', { class: 'legend' }, history.series.map((s) => el('li', {},
+      swatch(s.id), el('span', { text: s.name }))));
+    replace(chart, picture, legend);
+  }
+
+  function gameRow(game) {
+    const who = game.standings.length
+      ? game.standings.map((s) => `${s.place}. ${s.name}${s.banned ? ' (banned)' : ''}${s.absent ? ' (absent)' : ''}`).join(' · ')
+      : game.players.join(' · ');
+    return el('tr', { class: game.state === 'abandoned' ? 'bad' : '' },
+      el('td', {}, el('a', { href: gameHref(game.run, game.number), text: `game ${game.number}` })),
+      el('td', { class: 'num', text: `${game.round}/${game.table}` }),
+      el('td', { text: game.state === 'abandoned' ? `abandoned: ${game.reason || ''}` : game.state }),
+      el('td', { class: 'num', text: game.hands == null ? '–' : game.hands }),
+      el('td', { class: 'name', text: who }),
+      el('td', { text: when(game.ended_at || game.started_at) }));
+  }
+
+  function renderGames(page) {
+    const head = el('thead', {}, el('tr', {}, ['Game', 'Round/table', 'State', 'Hands', 'Players (places)', 'Time (UTC)'].map((h) => el('th', { text: h }))));
+    replace(games,
+      el('table', { class: 'grid', 'data-testid': 'games' }, head,
+        el('tbody', {}, page.running.map(gameRow), page.games.map(gameRow))),
+      el('p', { class: 'muted', text: `${page.running.length} running · ${page.total} ended (newest ${page.games.length} shown)` }));
+  }
+
+  // ---------- Organiser ----------
+  const tokenInput = el('input', { type: 'password', placeholder: 'organiser token', autocomplete: 'off', 'data-testid': 'token' });
+  tokenInput.value = sessionStorage.getItem(TOKEN_KEY) || '';
+  tokenInput.addEventListener('change', () => sessionStorage.setItem(TOKEN_KEY, tokenInput.value));
+  const message = el('p', { class: 'muted', role: 'status', 'data-testid': 'organiser-message' });
+  const nameInput = el('input', { placeholder: 'team name', 'data-testid': 'new-name' });
+  const urlInput = el('input', { placeholder: 'http://10.0.0.5:8080/ or bot:raiser', size: 34, 'data-testid': 'new-url' });
+  const playerList = el('div');
+
+  async function organise(method, path, body) {
+    const response = await fetch(path, {
+      method,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${tokenInput.value}` },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const answer = await response.json().catch(() => ({}));
+    message.textContent = response.ok ? 'Done.' : `Refused (${response.status}): ${answer.error || ''}`;
+    refresh();
+  }
+
+  function addPlayer(event) {
+    event.preventDefault();
+    const target = urlInput.value.trim();
+    const body = target.startsWith('bot:') ? { name: nameInput.value, bot: target.slice(4) } : { name: nameInput.value, url: target };
+    organise('POST', '/api/event/players', body);
+  }
+
+  function renderPlayers(players) {
+    const rows = players.filter((p) => p.status !== 'removed').map((p) => {
+      const rename = el('input', { value: p.name, 'aria-label': `new name for ${p.name}` });
+      return el('tr', {},
+        el('td', { class: 'name', text: p.name }),
+        el('td', { class: 'mono', text: p.address }),
+        el('td', { text: p.status }),
+        el('td', {},
+          el('button', { type: 'button', text: p.status === 'paused' ? 'Resume' : 'Pause', onclick: () => organise('PATCH', `/api/event/players/${p.id}`, { status: p.status === 'paused' ? 'active' : 'paused' }) }),
+          ' ', rename,
+          el('button', { type: 'button', text: 'Rename', onclick: () => organise('PATCH', `/api/event/players/${p.id}`, { name: rename.value }) }),
+          ' ',
+          el('button', { type: 'button', class: 'danger', text: 'Remove', onclick: () => { if (confirm(`Remove ${p.name}?`)) organise('DELETE', `/api/event/players/${p.id}`); } })));
+    });
+    replace(playerList, el('table', { class: 'grid', 'data-testid': 'players' },
+      el('thead', {}, el('tr', {}, ['Team', 'Address', 'Status', ''].map((h) => el('th', { text: h })))),
+      el('tbody', {}, rows)));
+  }
+
+  replace(organiser,
+    el('div', { class: 'controls' }, el('label', {}, 'Token ', tokenInput)),
+    el('form', { class: 'controls', onsubmit: addPlayer }, nameInput, urlInput, el('button', { type: 'submit', text: 'Add player' })),
+    message, playerList);
+
+  // ---------- Refresh ----------
+  let busy = false;
+  async function refresh() {
+    if (busy) return;
+    busy = true;
+    try {
+      const [leaderboard, history, page, players] = await Promise.all([
+        getJson('/api/event/leaderboard'), getJson('/api/event/history'),
+        getJson('/api/event/games?per_page=20'), getJson('/api/event/players')]);
+      renderBoard(leaderboard);
+      renderChart(history);
+      renderGames(page);
+      // Keep what the organiser is typing: redraw the player list only when not editing it.
+      const editing = document.activeElement && document.activeElement.tagName === 'INPUT' && playerList.contains(document.activeElement);
+      if (!editing) renderPlayers(players);
+      root.dataset.ready = 'true';
+    } catch (error) {
+      replace(banner, el('div', { class: 'alert', role: 'alert', text: `The event server does not answer: ${error.message}` }));
+    } finally {
+      busy = false;
+    }
+  }
+  refresh();
+  setInterval(refresh, REFRESH_MS);
+})();

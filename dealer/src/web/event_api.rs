@@ -1,0 +1,366 @@
+//! The live event's endpoints (`dealer serve --data DIR`), added to the results viewer's app.
+//!
+//! | endpoint | answer |
+//! |---|---|
+//! | `GET /api/event` | the event's status ([`EventStatus`]: storage error, games finished...) |
+//! | `GET /api/event/leaderboard` | players in order with points, games, wins, bans, absences, version, last seen ([`Leaderboard`]) |
+//! | `GET /api/event/history?max_points=N` | each player's points after each game, for the chart ([`PointsHistory`]; at most N games, evenly spread, default 300) |
+//! | `GET /api/event/players` | every player, removed ones included ([`PlayerView`]) |
+//! | `GET /api/event/games?page=P&per_page=N` | the running games and a page of the ended ones, newest first ([`GamesPage`]) |
+//! | `POST /api/event/players` | organiser: add `{"name", "url", "token"?}` or `{"name", "bot"}` → 201 `{"id"}` |
+//! | `PATCH /api/event/players/{id}` | organiser: `{"name"?, "status"?: "active" \| "paused" \| "removed"}` |
+//! | `DELETE /api/event/players/{id}` | organiser: remove (its games stay in the history) |
+//! | `GET /api/mode` | `{"event": true}` (`false` from the read-only viewer) |
+//! | `GET /event` | the event page (leaderboard, points chart, games, organiser buttons) |
+//! | `GET`/`POST /rank` | Rain Man (spec §8), as `dealer rainman` serves it |
+//!
+//! Organiser requests need `Authorization: Bearer <token>`, compared in constant time; without
+//! it, or with a wrong one, or when the server has no token, the answer is 401. Bodies are
+//! JSON, at most [`super::MAX_REQUEST_BODY`] bytes. Errors are `{"error": "..."}`.
+
+use crate::live_event::config::Contact;
+use crate::live_event::players::{PlayerStatus, PlayerView};
+use crate::live_event::queries::{GamesPage, PointsHistory};
+use crate::live_event::store::StoreError;
+use crate::live_event::{Event, EventStatus, Leaderboard};
+use actix_web::http::{header, StatusCode};
+use actix_web::{web, HttpRequest, HttpResponse};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use subtle::ConstantTimeEq;
+
+const EVENT_HTML: &str = include_str!("assets/event.html");
+const EVENT_JS: &str = include_str!("assets/event.js");
+const EVENT_CSS: &str = include_str!("assets/event.css");
+
+/// The default number of games in the points chart.
+pub const DEFAULT_HISTORY_POINTS: usize = 300;
+/// The most games the points chart can ask for.
+pub const MAX_HISTORY_POINTS: usize = 5_000;
+
+/// Routes for the event page's own assets (`/event.js`, `/event.css`) and `/api/mode`
+/// (`{"event": false}`), served in both modes so the viewer's page can always load them and
+/// ask, without a 404, whether an event runs. Added after [`routes`], whose `/api/mode`
+/// (`{"event": true}`) then wins.
+pub fn configure_assets(config: &mut web::ServiceConfig) {
+    config
+        .route("/event.js", web::get().to(event_js))
+        .route("/event.css", web::get().to(event_css))
+        .route(
+            "/api/mode",
+            web::get().to(|| async { HttpResponse::Ok().json(Mode { event: false }) }),
+        );
+}
+
+/// What `/api/mode` answers.
+#[derive(Serialize)]
+struct Mode {
+    /// Whether a live event runs (`dealer serve --data`) rather than the read-only viewer.
+    event: bool,
+}
+
+/// The event's routes (see the [module docs](self)), for [`super::serve_results_with`].
+pub fn routes(event: Arc<Event>) -> super::ExtraRoutes {
+    Arc::new(move |config: &mut web::ServiceConfig| {
+        let data = web::Data::from(Arc::clone(&event));
+        config.service(
+            web::scope("/api/event")
+                .app_data(data)
+                .app_data(web::PayloadConfig::new(super::MAX_REQUEST_BODY as usize))
+                .route("", web::get().to(status))
+                .route("/leaderboard", web::get().to(leaderboard))
+                .route("/history", web::get().to(history))
+                .route("/games", web::get().to(games))
+                .route("/players", web::get().to(players))
+                .route("/players", web::post().to(add_player))
+                .route("/players/{id}", web::patch().to(change_player))
+                .route("/players/{id}", web::delete().to(remove_player)),
+        );
+        config.route("/event", web::get().to(event_page)).route(
+            "/api/mode",
+            web::get().to(|| async { HttpResponse::Ok().json(Mode { event: true }) }),
+        );
+        crate::rainman::configure(config);
+    })
+}
+
+async fn event_page() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/html; charset=utf-8")
+        .body(EVENT_HTML)
+}
+
+async fn event_js() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/javascript; charset=utf-8")
+        .body(EVENT_JS)
+}
+
+async fn event_css() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/css; charset=utf-8")
+        .body(EVENT_CSS)
+}
+
+#[derive(Serialize)]
+struct ErrorBody<'a> {
+    error: &'a str,
+}
+
+/// An error answer: a status and a sentence, as `{"error": "..."}`.
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+struct Refusal {
+    status: StatusCode,
+    message: String,
+}
+
+impl actix_web::ResponseError for Refusal {
+    fn status_code(&self) -> StatusCode {
+        self.status
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        let mut response = HttpResponse::build(self.status).json(ErrorBody {
+            error: &self.message,
+        });
+        if self.status == StatusCode::UNAUTHORIZED {
+            response.headers_mut().insert(
+                header::WWW_AUTHENTICATE,
+                header::HeaderValue::from_static("Bearer"),
+            );
+        }
+        response
+    }
+}
+
+fn refuse(status: StatusCode, message: impl Into<String>) -> Refusal {
+    Refusal {
+        status,
+        message: message.into(),
+    }
+}
+
+fn error(status: StatusCode, message: &str) -> HttpResponse {
+    actix_web::ResponseError::error_response(&refuse(status, message))
+}
+
+fn store_error(failure: &StoreError) -> HttpResponse {
+    match failure {
+        StoreError::Refused(message) => error(StatusCode::BAD_REQUEST, message),
+        StoreError::UnknownPlayer(_) => error(StatusCode::NOT_FOUND, &failure.to_string()),
+        other => {
+            tracing::error!(%other, "event API");
+            error(StatusCode::INTERNAL_SERVER_ERROR, &other.to_string())
+        }
+    }
+}
+
+/// Runs `read` on the blocking pool (SQLite is synchronous) and answers its JSON.
+async fn blocking<T, F>(event: web::Data<Event>, read: F) -> HttpResponse
+where
+    T: Serialize + Send + 'static,
+    F: FnOnce(&Event) -> Result<T, StoreError> + Send + 'static,
+{
+    match web::block(move || read(&event)).await {
+        Ok(Ok(value)) => HttpResponse::Ok().json(value),
+        Ok(Err(failure)) => store_error(&failure),
+        Err(_) => error(StatusCode::SERVICE_UNAVAILABLE, "the server is busy"),
+    }
+}
+
+async fn status(event: web::Data<Event>) -> HttpResponse {
+    let status: EventStatus = event.status();
+    HttpResponse::Ok().json(status)
+}
+
+async fn leaderboard(event: web::Data<Event>) -> HttpResponse {
+    blocking(event, |event| -> Result<Leaderboard, _> {
+        event.leaderboard()
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+struct HistoryQuery {
+    max_points: Option<usize>,
+}
+
+async fn history(event: web::Data<Event>, request: HttpRequest) -> HttpResponse {
+    let query = match web::Query::<HistoryQuery>::from_query(request.query_string()) {
+        Ok(query) => query.into_inner(),
+        Err(failure) => return error(StatusCode::BAD_REQUEST, &failure.to_string()),
+    };
+    let points = query
+        .max_points
+        .unwrap_or(DEFAULT_HISTORY_POINTS)
+        .clamp(1, MAX_HISTORY_POINTS);
+    blocking(event, move |event| -> Result<PointsHistory, _> {
+        event.history(points)
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+struct GamesQuery {
+    page: Option<u32>,
+    per_page: Option<u32>,
+}
+
+async fn games(event: web::Data<Event>, request: HttpRequest) -> HttpResponse {
+    let query = match web::Query::<GamesQuery>::from_query(request.query_string()) {
+        Ok(query) => query.into_inner(),
+        Err(failure) => return error(StatusCode::BAD_REQUEST, &failure.to_string()),
+    };
+    blocking(event, move |event| -> Result<GamesPage, _> {
+        crate::live_event::queries::games_page(
+            event.store(),
+            query.page.unwrap_or(1),
+            query.per_page.unwrap_or(50),
+        )
+    })
+    .await
+}
+
+async fn players(event: web::Data<Event>) -> HttpResponse {
+    blocking(event, |event| -> Result<Vec<PlayerView>, _> {
+        event.players()
+    })
+    .await
+}
+
+/// `Ok` when the request carries the organiser token; else the 401 to answer.
+fn authorise(event: &Event, request: &HttpRequest) -> Result<(), Refusal> {
+    let unauthorised = |message: &str| Err(refuse(StatusCode::UNAUTHORIZED, message));
+    let Some(expected) = &event.settings().admin_token else {
+        return unauthorised("the organiser API is off: start dealer serve with --admin-token (or DEALER_ADMIN_TOKEN)");
+    };
+    let given = request
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.strip_prefix("Bearer "))
+        .map(str::trim);
+    match given {
+        Some(given) if bool::from(given.as_bytes().ct_eq(expected.as_bytes())) => Ok(()),
+        Some(_) => unauthorised("wrong organiser token"),
+        None => unauthorised("the organiser API needs Authorization: Bearer <token>"),
+    }
+}
+
+fn json_body<T: for<'de> Deserialize<'de>>(body: &[u8]) -> Result<T, Refusal> {
+    serde_json::from_slice(body).map_err(|failure| {
+        refuse(
+            StatusCode::BAD_REQUEST,
+            format!("the body is not the JSON expected: {failure}"),
+        )
+    })
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewPlayer {
+    name: String,
+    url: Option<String>,
+    token: Option<String>,
+    bot: Option<String>,
+}
+
+#[derive(Serialize)]
+struct Created {
+    id: i64,
+}
+
+async fn add_player(
+    event: web::Data<Event>,
+    request: HttpRequest,
+    body: web::Bytes,
+) -> Result<HttpResponse, Refusal> {
+    authorise(&event, &request)?;
+    let new: NewPlayer = json_body(&body)?;
+    let contact = match (new.url, new.bot) {
+        (Some(url), None) => Contact::Http {
+            url,
+            token: new.token,
+        },
+        (None, Some(kind)) if new.token.is_none() => match kind.parse() {
+            Ok(kind) => Contact::Bot(kind),
+            Err(failure) => {
+                let failure: crate::house::UnknownBotKind = failure;
+                return Err(refuse(StatusCode::BAD_REQUEST, failure.to_string()));
+            }
+        },
+        _ => {
+            return Err(refuse(
+                StatusCode::BAD_REQUEST,
+                "give either url (and optionally token) or bot",
+            ))
+        }
+    };
+    let name = new.name;
+    Ok(
+        match web::block(move || event.add_player(&name, contact)).await {
+            Ok(Ok(id)) => HttpResponse::Created().json(Created { id }),
+            Ok(Err(failure)) => store_error(&failure),
+            Err(_) => error(StatusCode::SERVICE_UNAVAILABLE, "the server is busy"),
+        },
+    )
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlayerChange {
+    name: Option<String>,
+    status: Option<PlayerStatus>,
+}
+
+fn player_id(text: &str) -> Result<i64, Refusal> {
+    text.parse().map_err(|_| {
+        refuse(
+            StatusCode::NOT_FOUND,
+            format!("{text:?} is not a player id"),
+        )
+    })
+}
+
+async fn change_player(
+    event: web::Data<Event>,
+    request: HttpRequest,
+    path: web::Path<String>,
+    body: web::Bytes,
+) -> Result<HttpResponse, Refusal> {
+    authorise(&event, &request)?;
+    let id = player_id(&path)?;
+    let change: PlayerChange = json_body(&body)?;
+    if change.name.is_none() && change.status.is_none() {
+        return Err(refuse(StatusCode::BAD_REQUEST, "give name and/or status"));
+    }
+    Ok(blocking(event, move |event| -> Result<PlayerView, _> {
+        if let Some(name) = &change.name {
+            event.rename_player(id, name)?;
+        }
+        if let Some(status) = change.status {
+            event.set_status(id, status)?;
+        }
+        event
+            .players()?
+            .into_iter()
+            .find(|p| p.id == id)
+            .ok_or(StoreError::UnknownPlayer(id))
+    })
+    .await)
+}
+
+async fn remove_player(
+    event: web::Data<Event>,
+    request: HttpRequest,
+    path: web::Path<String>,
+) -> Result<HttpResponse, Refusal> {
+    authorise(&event, &request)?;
+    let id = player_id(&path)?;
+    Ok(blocking(event, move |event| -> Result<Created, _> {
+        event.set_status(id, PlayerStatus::Removed)?;
+        Ok(Created { id })
+    })
+    .await)
+}

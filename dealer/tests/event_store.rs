@@ -1,0 +1,284 @@
+//! The live event's library parts: seating a round, the database across a restart (a game
+//! cut off is abandoned and not counted), folders that cannot be written, and the background
+//! health check bringing a player back.
+
+use dealer::house::BotKind;
+use dealer::live_event::config::{resolve_event, Contact, EventFile, EventFlags};
+use dealer::live_event::health::{can_play, check_all};
+use dealer::live_event::players::PlayerStatus;
+use dealer::live_event::store::{
+    EventStore, FinishedGame, NewGame, SeatRecord, StoreError, CUT_OFF, DATABASE_FILE,
+};
+use dealer::live_event::tables::{seat_round, split_tables};
+use dealer::live_event::Event;
+use std::net::{SocketAddr, TcpListener};
+use std::path::Path;
+
+#[test]
+fn twenty_three_players_sit_at_three_balanced_tables_reshuffled_each_round() {
+    let players: Vec<u32> = (0..23).collect();
+    let sizes: Vec<usize> = split_tables(players.clone(), 10)
+        .iter()
+        .map(Vec::len)
+        .collect();
+    assert_eq!(sizes, [8, 8, 7]);
+    let first = seat_round(players.clone(), 11, 1, 10);
+    let second = seat_round(players.clone(), 11, 2, 10);
+    assert_eq!(first.iter().map(Vec::len).collect::<Vec<_>>(), [8, 8, 7]);
+    assert_ne!(first, second, "every round is reshuffled");
+    let mut seated = second.concat();
+    seated.sort_unstable();
+    assert_eq!(seated, players, "everyone plays, once");
+    // Ten fit one table; eleven make two of 6 and 5.
+    assert_eq!(split_tables((0..10).collect::<Vec<u8>>(), 10).len(), 1);
+    let eleven: Vec<usize> = split_tables((0..11).collect::<Vec<u8>>(), 10)
+        .iter()
+        .map(Vec::len)
+        .collect();
+    assert_eq!(eleven, [6, 5]);
+}
+
+fn seat(seat: usize, player_id: Option<i64>, name: &str, place: usize) -> SeatRecord {
+    SeatRecord {
+        seat,
+        player_id,
+        name: name.to_string(),
+        place,
+        points: dealer::result::points_for_place(place),
+        banned: None,
+        absent: None,
+        version: format!("{name} v1"),
+    }
+}
+
+fn new_game(players: &[&str]) -> NewGame {
+    NewGame {
+        round: 1,
+        table: 1,
+        players: players.iter().map(|p| p.to_string()).collect(),
+        started_at: 1,
+    }
+}
+
+#[test]
+fn a_restart_keeps_every_finished_game_and_abandons_the_one_cut_off() {
+    let dir = tempfile::tempdir().unwrap();
+    let (ann, bob);
+    {
+        let (store, opened) = EventStore::open(dir.path()).unwrap();
+        assert!(opened.created);
+        ann = store
+            .add_player("ann", &Contact::Bot(BotKind::Raiser), 1)
+            .unwrap();
+        bob = store
+            .add_player(
+                "bob",
+                &Contact::Http {
+                    url: "http://team:secret@127.0.0.1:9/".into(),
+                    token: None,
+                },
+                1,
+            )
+            .unwrap();
+        let (number, dir_name, _) = store
+            .start_game(&new_game(&["ann", "bob", "house 1"]), |n| n.into())
+            .unwrap();
+        assert_eq!((number, dir_name.as_str()), (1, "game-1"));
+        let totals = store
+            .record_finished(&FinishedGame {
+                number,
+                hands: 12,
+                ended_at: 2,
+                seats: vec![
+                    seat(0, Some(ann), "ann", 2),
+                    seat(1, Some(bob), "bob", 1),
+                    seat(2, None, "house 1", 3),
+                ],
+            })
+            .unwrap();
+        assert_eq!(totals, [(ann, 3), (bob, 5)]);
+        // The second game is running when the process dies (the store is dropped unclosed).
+        let (second, _, _) = store
+            .start_game(&new_game(&["ann", "bob"]), |n| n.into())
+            .unwrap();
+        assert_eq!(second, 2);
+        std::mem::forget(store);
+    }
+    let (store, opened) = EventStore::open(dir.path()).unwrap();
+    assert!(!opened.created);
+    assert_eq!(opened.abandoned, [2]);
+    let players = store.players().unwrap();
+    let by_name = |name: &str| players.iter().find(|p| p.name == name).unwrap().clone();
+    assert_eq!(
+        (
+            by_name("ann").points,
+            by_name("ann").games,
+            by_name("ann").seconds
+        ),
+        (3, 1, 1)
+    );
+    assert_eq!((by_name("bob").points, by_name("bob").wins), (5, 1));
+    assert_eq!(by_name("bob").version.as_deref(), Some("bob v1"));
+    // The URL's credentials are kept to reach the player, never shown.
+    assert_eq!(by_name("bob").address(), "http://127.0.0.1:9/");
+    let page = dealer::live_event::queries::games_page(&store, 1, 10).unwrap();
+    assert_eq!(page.total, 2);
+    assert!(page.running.is_empty());
+    assert_eq!(page.games[0].state, "abandoned");
+    assert_eq!(page.games[0].reason.as_deref(), Some(CUT_OFF));
+    assert_eq!(page.games[1].winner.as_deref(), Some("bob"));
+    assert_eq!(page.games[1].standings.len(), 3);
+    let integrity: String = store
+        .read(|c| c.query_row("PRAGMA integrity_check", [], |r| r.get(0)))
+        .unwrap();
+    assert_eq!(integrity, "ok");
+    // Numbers go on after the last game, cut off or not.
+    let (third, _, seed) = store
+        .start_game(&new_game(&["ann", "bob"]), |n| u64::from(n) * 10)
+        .unwrap();
+    assert_eq!((third, seed), (3, 30));
+}
+
+#[test]
+fn names_are_unique_and_statuses_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let (store, _) = EventStore::open(dir.path()).unwrap();
+    let ann = store
+        .add_player("ann", &Contact::Bot(BotKind::Folder), 1)
+        .unwrap();
+    store
+        .add_player("bob", &Contact::Bot(BotKind::Folder), 1)
+        .unwrap();
+    assert!(matches!(
+        store.add_player("ann", &Contact::Bot(BotKind::Raiser), 1),
+        Err(StoreError::Refused(_))
+    ));
+    assert!(matches!(
+        store.rename_player(ann, "bob"),
+        Err(StoreError::Refused(_))
+    ));
+    store.rename_player(ann, "anne").unwrap();
+    store.set_status(ann, PlayerStatus::Paused).unwrap();
+    assert!(matches!(
+        store.set_status(99, PlayerStatus::Active),
+        Err(StoreError::UnknownPlayer(99))
+    ));
+    let anne = store
+        .players()
+        .unwrap()
+        .into_iter()
+        .find(|p| p.id == ann)
+        .unwrap();
+    assert_eq!(
+        (anne.name.as_str(), anne.status),
+        ("anne", PlayerStatus::Paused)
+    );
+    assert!(!can_play(&anne), "a paused player sits out");
+}
+
+#[test]
+fn an_unwritable_event_folder_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    // `games` is a file: the game folders cannot be made (root ignores permissions, so a
+    // read-only folder would not test anything here).
+    std::fs::write(dir.path().join("games"), "not a folder").unwrap();
+    let error = EventStore::open(dir.path()).unwrap_err().to_string();
+    assert!(
+        error.contains("cannot write the event folder") && error.contains("games"),
+        "{error}"
+    );
+    // The database's place is taken by a folder.
+    let other = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(other.path().join(DATABASE_FILE)).unwrap();
+    let error = EventStore::open(other.path()).unwrap_err().to_string();
+    assert!(
+        error.contains("event database") && error.contains(DATABASE_FILE),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_newer_schema_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    drop(EventStore::open(dir.path()).unwrap());
+    let connection = rusqlite::Connection::open(dir.path().join(DATABASE_FILE)).unwrap();
+    connection
+        .execute_batch("PRAGMA user_version = 99")
+        .unwrap();
+    drop(connection);
+    let error = EventStore::open(dir.path()).unwrap_err().to_string();
+    assert!(error.contains("schema version 99"), "{error}");
+}
+
+fn free_address() -> SocketAddr {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+}
+
+fn event_in(dir: &Path, file: &str) -> std::sync::Arc<Event> {
+    let file: EventFile = toml::from_str(file).unwrap();
+    let settings = resolve_event(
+        EventFlags {
+            data: Some(dir.to_path_buf()),
+            ..EventFlags::default()
+        },
+        file,
+    )
+    .unwrap();
+    Event::open(settings).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_down_player_sits_out_with_its_reason_and_comes_back_when_it_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let address = free_address();
+    let event = event_in(
+        dir.path(),
+        &format!("timeout_ms = 500\n[[player]]\nname = \"ann\"\nurl = \"http://{address}/\"\n"),
+    );
+    assert_eq!(check_all(&event).await, 0);
+    let ann = event.store().players().unwrap().remove(0);
+    let reason = ann.down_reason.clone().expect("ann is down");
+    assert!(reason.starts_with("check failed"), "{reason}");
+    assert!(!can_play(&ann));
+    let leaderboard = event.leaderboard().unwrap();
+    assert!(!leaderboard.players[0].up);
+    // The team deploys at that address: the next check seats it again.
+    let server = player::ServerBuilder::new(player::from_fn(|state| state.call_amount()))
+        .address(address)
+        .workers(1)
+        .start()
+        .unwrap();
+    assert_eq!(check_all(&event).await, 1);
+    let ann = event.store().players().unwrap().remove(0);
+    assert_eq!(ann.down_reason, None);
+    assert!(ann.last_seen.is_some());
+    assert!(can_play(&ann));
+    drop(server);
+}
+
+#[test]
+fn config_players_are_imported_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let config =
+        "[[bot]]\nname = \"ann\"\nkind = \"raiser\"\n[[bot]]\nname = \"bob\"\nkind = \"folder\"\n";
+    let event = event_in(dir.path(), config);
+    let ann = event.players().unwrap()[0].id;
+    event.rename_player(ann, "anne").unwrap();
+    drop(event);
+    // A restart with the same config does not bring "ann" back beside "anne".
+    let event = event_in(dir.path(), config);
+    let names: Vec<String> = event
+        .players()
+        .unwrap()
+        .into_iter()
+        .map(|p| p.name)
+        .collect();
+    assert_eq!(names, ["anne", "bob"]);
+    // The event's seed is kept from the first start.
+    let seed = event.seed();
+    drop(event);
+    assert_eq!(event_in(dir.path(), "seed = 1").seed(), seed);
+}
