@@ -23,7 +23,7 @@
 //! seen, and the connection is not used); past that, a request is sent again only when it
 //! **provably never reached the player**: hyper hands it back unsent (the connection was found
 //! closed before a byte of the request was written). That resend happens once, within the same
-//! deadline, on a new connection, and the unsent attempt is recorded in
+//! deadline, on another connection, and the unsent attempt is recorded in
 //! [`Reply::unsent_attempts`]. A request that was written and then met a closed connection is
 //! never sent twice (the player may have seen it): it fails with "connection closed before the
 //! response was complete". Idle connections are also dropped after 3 s, before the usual 5 s
