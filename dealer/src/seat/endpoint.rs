@@ -255,6 +255,32 @@ mod tests {
     }
 
     #[test]
+    fn the_request_target_and_host_header_come_from_the_url() {
+        let target = |text: &str| {
+            let endpoint = PlayerEndpoint::parse(text).unwrap();
+            let target = endpoint.target.as_ref().clone();
+            (
+                target.path_and_query.to_string(),
+                target.host.to_str().unwrap().to_string(),
+            )
+        };
+        let pair = |path: &str, host: &str| (path.to_string(), host.to_string());
+        assert_eq!(target("http://127.0.0.1:9000"), pair("/", "127.0.0.1:9000"));
+        // A default port is not named, as HTTP clients send it.
+        assert_eq!(target("http://bot.test:80/"), pair("/", "bot.test"));
+        assert_eq!(target("https://bot.test:443/a"), pair("/a", "bot.test"));
+        assert_eq!(
+            target("http://team:pw@[::1]:8080/bots/a?x=1#frag"),
+            pair("/bots/a?x=1", "[::1]:8080")
+        );
+        // Non-ASCII in the path is percent-encoded by the URL parser, and the host punycoded.
+        assert_eq!(
+            target("http://bücher.test/é"),
+            pair("/%C3%A9", "xn--bcher-kva.test")
+        );
+    }
+
+    #[test]
     fn credentials_move_from_the_url_to_a_sensitive_header() {
         let endpoint = PlayerEndpoint::parse("http://team:s%40cret@127.0.0.1:9000/").unwrap();
         assert_eq!(endpoint.to_string(), "http://127.0.0.1:9000/");
