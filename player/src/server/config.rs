@@ -55,7 +55,7 @@ pub enum ServeError {
     /// Starting needs a Tokio runtime and none is running on this thread.
     #[error("start() must be called inside a Tokio runtime (use serve() or ServerBuilder::run_blocking otherwise)")]
     NoRuntime,
-    /// [`serve`] or [`ServerBuilder::run_blocking`] was called from async code.
+    /// [`serve`](super::serve) or [`ServerBuilder::run_blocking`](super::ServerBuilder::run_blocking) was called from async code.
     #[error("serve() blocks and cannot run inside an async runtime; use ServerBuilder::run().await there")]
     InsideRuntime,
     /// A runtime or thread pool could not be created.
@@ -95,7 +95,7 @@ pub(super) fn address_from(
     Ok(address)
 }
 
-/// The address [`serve`] listens on, from `PORT` and `PLAYER_HOST` (default `0.0.0.0:1337`).
+/// The address [`serve`](super::serve) listens on, from `PORT` and `PLAYER_HOST` (default `0.0.0.0:1337`).
 ///
 /// # Errors
 /// A [`ConfigError`] for a value that does not parse.
