@@ -53,18 +53,24 @@ fn main() {
         None => build_players(&workspace),
     };
 
-    // The dealer's runtime: `multi` (2 workers, as `dealer run`) or `current` (one thread).
-    let runtime = match std::env::var("HTTP_BENCH_RUNTIME").as_deref() {
-        Ok("current") => tokio::runtime::Builder::new_current_thread(),
-        _ => {
-            let mut builder = tokio::runtime::Builder::new_multi_thread();
-            builder.worker_threads(2);
-            builder
-        }
-    }
-    .enable_all()
-    .build()
-    .expect("a runtime");
+    // The dealer's runtime, as `dealer run` picks it: one thread for one game at a time, two
+    // workers for games in parallel. `HTTP_BENCH_RUNTIME=multi` or `current` forces one kind.
+    let forced = std::env::var("HTTP_BENCH_RUNTIME").ok();
+    let one_thread = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let workers = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let runtime_for = |parallel: usize| match forced.as_deref() {
+        Some("current") => &one_thread,
+        Some("multi") => &workers,
+        _ if parallel == 1 => &one_thread,
+        _ => &workers,
+    };
     println!(
         "{:<44} {:>6} {:>7} {:>9} {:>10} {:>10} {:>9} {:>9}",
         "scenario", "games", "hands", "hands/s", "requests/s", "dealer µs", "dealer", "players"
@@ -98,8 +104,13 @@ fn main() {
         let players = PlayerProcesses::start(&release.join(binary));
         for (parallel, outputs, label) in labels {
             let entrants = players.entrants();
-            let measured =
-                runtime.block_on(measure(entrants, games, parallel, outputs, &players.pids()));
+            let measured = runtime_for(parallel).block_on(measure(
+                entrants,
+                games,
+                parallel,
+                outputs,
+                &players.pids(),
+            ));
             measured.print(&label);
         }
     }
@@ -116,7 +127,8 @@ fn main() {
             let entrants = (0..SEATS)
                 .map(|i| Entrant::bot(format!("{kind}-{i}"), kind.parse::<BotKind>().unwrap()))
                 .collect();
-            let measured = runtime.block_on(measure(entrants, games * 5, parallel, false, &[]));
+            let measured =
+                runtime_for(parallel).block_on(measure(entrants, games * 5, parallel, false, &[]));
             measured.print(&label);
         }
     }

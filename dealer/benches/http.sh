@@ -5,7 +5,8 @@
 #   dealer/benches/http.sh              # 20 sit'n'gos per HTTP scenario, 100 in process
 #   dealer/benches/http.sh 40           # more games per scenario
 #   HTTP_BENCH_FILTER="HTTP, 6 template" dealer/benches/http.sh
-#   HTTP_BENCH_RUNTIME=current dealer/benches/http.sh   # the dealer on a one-thread runtime
+#   HTTP_BENCH_RUNTIME=multi dealer/benches/http.sh     # force the dealer's runtime (multi|current);
+#                                                       # default: as `dealer run` (one thread at --parallel 1)
 #   HTTP_BENCH_PLAYERS=/tmp/old dealer/benches/http.sh  # ready-made player binaries from /tmp/old
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -1,6 +1,6 @@
 //! Round-trip cost of one `bet_request` through an `HttpSeat` against a trivial loopback
 //! player, side by side with the floor: the same request bytes over a raw, blocking, persistent
-//! TCP connection to the same player. The difference is what the seat (reqwest, hyper, our
+//! TCP connection to the same player. The difference is what the seat (hyper, our
 //! encoding and parsing) adds per request.
 //!
 //! `cargo bench -p lean-poker-dealer --bench seat_round_trip`

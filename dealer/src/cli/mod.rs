@@ -66,32 +66,19 @@ pub fn main() -> ExitCode {
     };
     let screen = Screen::stderr(!cli.quiet);
     log_to_screen(cli.verbose, &screen);
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(runtime) => runtime,
-        Err(error) => {
-            eprintln!("error: cannot start the async runtime: {error}");
-            return ExitCode::FAILURE;
+    let outcome = match cli.command {
+        // `dealer run` picks its runtime once its settings are known (see `run::run`).
+        Command::Run(args) => run::run(*args, &screen),
+        Command::Demo(args) => block_on(Runtime::Workers, demo::demo(args, &screen)),
+        Command::Bots => {
+            report::print(&report::bot_list());
+            Ok(())
         }
+        Command::Serve(args) => block_on(Runtime::Workers, serve::serve(args, &screen)),
+        Command::Merge(args) => merge::merge(args),
+        Command::Rainman(args) => block_on(Runtime::Workers, rainman::rainman(args, &screen)),
+        Command::Replay(args) => replay::replay(args),
     };
-    let outcome = runtime.block_on(async {
-        match cli.command {
-            Command::Demo(args) => demo::demo(args, &screen).await,
-            Command::Run(args) => run::run(*args, &screen).await,
-            Command::Bots => {
-                report::print(&report::bot_list());
-                Ok(())
-            }
-            Command::Serve(args) => serve::serve(args, &screen).await,
-            Command::Merge(args) => merge::merge(args),
-            Command::Rainman(args) => rainman::rainman(args, &screen).await,
-            Command::Replay(args) => replay::replay(args),
-        }
-    });
-    // Stragglers (a player thread stuck in a bot) must not keep the process alive.
-    runtime.shutdown_timeout(Duration::from_secs(1));
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => {
@@ -99,6 +86,38 @@ pub fn main() -> ExitCode {
             ExitCode::from(failure.code)
         }
     }
+}
+
+/// The tokio runtime a command runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Runtime {
+    /// Everything on the calling thread: for one game at a time, whose task does all the work
+    /// (a second worker would only add wake-ups between threads).
+    OneThread,
+    /// A worker thread per core: for games in parallel and for the servers.
+    Workers,
+}
+
+/// Runs `future` to its end on a new runtime of the given kind.
+///
+/// # Errors
+/// The future's own [`Failure`], or code 1 when the runtime cannot start.
+pub(crate) fn block_on<T>(
+    runtime: Runtime,
+    future: impl std::future::Future<Output = Result<T, Failure>>,
+) -> Result<T, Failure> {
+    let mut builder = match runtime {
+        Runtime::OneThread => tokio::runtime::Builder::new_current_thread(),
+        Runtime::Workers => tokio::runtime::Builder::new_multi_thread(),
+    };
+    let runtime = builder
+        .enable_all()
+        .build()
+        .map_err(|error| Failure::run(format!("cannot start the async runtime: {error}")))?;
+    let outcome = runtime.block_on(future);
+    // Stragglers (a player thread stuck in a bot) must not keep the process alive.
+    runtime.shutdown_timeout(Duration::from_secs(1));
+    outcome
 }
 
 /// clap's own errors, on one line (help and version are printed as they are).

@@ -2,7 +2,7 @@
 //! bars, Ctrl-C handling and per-game files, and the exit status of a finished run.
 
 use super::args::RunArgs;
-use super::{report, signals, Failure};
+use super::{block_on, report, signals, Failure, Runtime};
 use crate::observe::{read_decks, GameOutputs, LogFlush, OutputSelection};
 use crate::progress::Screen;
 use crate::settings::{read_run_file, resolve, RunFile, RunPlan, SettingsError};
@@ -13,9 +13,14 @@ use std::sync::Arc;
 
 /// Plays `dealer run`: settings from the flags and the config file, the games, the points table.
 ///
+/// One game at a time (`--parallel 1`) runs on a one-thread runtime: the game's task does all
+/// the work (the seats drive their own connections), and a second worker thread only added
+/// wake-ups between threads (about 15% of the dealer's CPU per request, measured with the http
+/// bench). Games in parallel get a worker per core.
+///
 /// # Errors
 /// A [`Failure`] for bad settings (code 2), a run that could not end (1) or a stop (130).
-pub async fn run(args: RunArgs, screen: &Screen) -> Result<(), Failure> {
+pub fn run(args: RunArgs, screen: &Screen) -> Result<(), Failure> {
     let flush = if args.live {
         LogFlush::EveryEntry
     } else {
@@ -29,7 +34,12 @@ pub async fn run(args: RunArgs, screen: &Screen) -> Result<(), Failure> {
     let plan = resolve(flags, file).map_err(settings_failure)?;
     report::print(&run_header(&plan));
     let outputs = plan.outputs;
-    let report = play_flushed(plan, screen, flush).await?;
+    let runtime = if plan.settings.parallel <= 1 {
+        Runtime::OneThread
+    } else {
+        Runtime::Workers
+    };
+    let report = block_on(runtime, play_flushed(plan, screen, flush))?;
     report::print(&report::run_table(&report, outputs));
     finish(&report)
 }

@@ -3,11 +3,13 @@
 
 use super::failure::one_line;
 use base64::Engine as _;
-use reqwest::header::HeaderValue;
-use reqwest::Url;
+use http::header::HeaderValue;
+use http::Uri;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 use thiserror::Error;
+use url::{Position, Url};
 
 /// How a player authenticates the dealer (the SDK accepts either).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,6 +28,35 @@ pub enum AuthScheme {
 pub struct PlayerEndpoint {
     pub(super) url: Url,
     pub(super) authorization: Option<(AuthScheme, HeaderValue)>,
+    /// What every request carries, made once: the request target (path and query) and the
+    /// `Host` header (shared: clones of an endpoint stay small).
+    pub(super) target: Arc<RequestTarget>,
+}
+
+/// The parts of a request line and head that only depend on the URL.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct RequestTarget {
+    /// The origin-form target: `/path?query`.
+    pub(super) path_and_query: Uri,
+    /// `host` or `host:port` (the port only when the URL names a non-default one), as HTTP
+    /// clients send it.
+    pub(super) host: HeaderValue,
+}
+
+impl RequestTarget {
+    fn of(url: &Url) -> Result<RequestTarget, EndpointError> {
+        let invalid = |what: &str| EndpointError::Syntax {
+            reason: format!("the {what} cannot be sent in an HTTP request"),
+        };
+        let path_and_query = Uri::try_from(&url[Position::BeforePath..Position::AfterQuery])
+            .map_err(|_| invalid("path"))?;
+        let host = &url[Position::BeforeHost..Position::AfterPort];
+        let host = HeaderValue::from_str(host).map_err(|_| invalid("host"))?;
+        Ok(RequestTarget {
+            path_and_query,
+            host,
+        })
+    }
 }
 
 /// Why a player URL or token was rejected. One line, safe to print (never echoes a secret).
@@ -114,7 +145,12 @@ impl PlayerEndpoint {
             None
         };
         url.set_fragment(None);
-        Ok(PlayerEndpoint { url, authorization })
+        let target = Arc::new(RequestTarget::of(&url)?);
+        Ok(PlayerEndpoint {
+            url,
+            authorization,
+            target,
+        })
     }
 
     /// Uses `Authorization: Bearer <token>` instead of any credentials from the URL (the
@@ -216,6 +252,32 @@ mod tests {
                  default; this one was built with --no-default-features)"
             );
         }
+    }
+
+    #[test]
+    fn the_request_target_and_host_header_come_from_the_url() {
+        let target = |text: &str| {
+            let endpoint = PlayerEndpoint::parse(text).unwrap();
+            let target = endpoint.target.as_ref().clone();
+            (
+                target.path_and_query.to_string(),
+                target.host.to_str().unwrap().to_string(),
+            )
+        };
+        let pair = |path: &str, host: &str| (path.to_string(), host.to_string());
+        assert_eq!(target("http://127.0.0.1:9000"), pair("/", "127.0.0.1:9000"));
+        // A default port is not named, as HTTP clients send it.
+        assert_eq!(target("http://bot.test:80/"), pair("/", "bot.test"));
+        assert_eq!(target("https://bot.test:443/a"), pair("/a", "bot.test"));
+        assert_eq!(
+            target("http://team:pw@[::1]:8080/bots/a?x=1#frag"),
+            pair("/bots/a?x=1", "[::1]:8080")
+        );
+        // Non-ASCII in the path is percent-encoded by the URL parser, and the host punycoded.
+        assert_eq!(
+            target("http://bücher.test/é"),
+            pair("/%C3%A9", "xn--bcher-kva.test")
+        );
     }
 
     #[test]

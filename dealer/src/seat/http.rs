@@ -1,5 +1,9 @@
-//! Players over HTTP (spec §1): one form-encoded `POST` per request, on a keep-alive pool shared
-//! by every seat of a run.
+//! Players over HTTP (spec §1): one form-encoded `POST` per request, on keep-alive connections
+//! shared by every seat of a client at the same player address.
+//!
+//! The client is hyper's HTTP/1.1 connection API (`connection.rs`): each connection is driven
+//! by the task that sends on it, the game's own, with no background task per connection and no
+//! hop between tasks per request.
 //!
 //! What a player can do to the dealer is bounded:
 //! - **time**: every request has one total deadline ([`HttpSettings::request_timeout`], 2,000 ms
@@ -11,37 +15,45 @@
 //!   are bounded by hyper's own limit (about 400 KiB; an endless head costs the dealer under
 //!   1 MiB at peak, measured in `tests/seat_memory.rs`);
 //! - **connections**: an abandoned request (deadline, oversized body) drops its connection, so
-//!   nothing keeps running after a seat call returns; healthy connections go back to the pool.
+//!   nothing keeps running after a seat call returns; connections whose exchange ended cleanly
+//!   go back to the pool.
 //!
 //! Keep-alive has one classic hazard: the player closes an idle pooled connection just as the
-//! dealer sends on it. A request is sent again only when it **provably never reached the
-//! player**: the HTTP client hands it back unsent (hyper's "canceled" error: the connection was
-//! found closed before a byte of the request was written). hyper-util's pool already does this
-//! itself, invisibly, for a reused connection; the dealer does it once more, within the same
-//! deadline, when it happens on a fresh connection, and records the unsent attempt
-//! ([`SeatFailure::NotSent`]) in [`Reply::unsent_attempts`], which the runner passes on to
-//! `requests.jsonl` and the player's log. A request that was written and then met a closed
-//! connection is never sent twice (the player may have seen it): it fails with "connection
-//! closed before the response was complete". Idle connections are also dropped after 3 s,
-//! before the usual 5 s server keep-alive timeouts, so the hazard is rare in the first place.
+//! dealer sends on it. An idle connection is first checked (a close that already arrived is
+//! seen, and the connection is not used); past that, a request is sent again only when it
+//! **provably never reached the player**: hyper hands it back unsent (the connection was found
+//! closed before a byte of the request was written). That resend happens once, within the same
+//! deadline, on another connection, and the unsent attempt is recorded in
+//! [`Reply::unsent_attempts`] as [`SeatFailure::NotSent`], which the runner passes on to
+//! `requests.jsonl` and the player's log. A request that was written and then met a closed connection is
+//! never sent twice (the player may have seen it): it fails with "connection closed before the
+//! response was complete". Idle connections are also dropped after 3 s, before the usual 5 s
+//! server keep-alive timeouts, so the hazard is rare in the first place.
 //!
-//! Redirects are not followed (a `3xx` is `status 302`, a bad answer), environment proxies are
-//! ignored (players are on the LAN or loopback), and responses are never decompressed.
+//! Redirects are not followed (a `3xx` is `status 302`, a bad answer), proxies are never used
+//! (players are on the LAN or loopback), and responses are never decompressed.
 //!
-//! The player's address is in `endpoint.rs`; reading a body through the cap and naming a
-//! transport failure in `transport.rs`.
+//! The player's address is in `endpoint.rs`; connections and their pool in `connection.rs`;
+//! reading a body through the cap and naming a transport failure in `transport.rs`; TLS in
+//! `tls.rs`.
 
+use super::connection::{Connection, Connector, Pool, Pools, RequestBody};
 use super::endpoint::PlayerEndpoint;
 use super::failure::millis;
-use super::transport::{classify, error_chain, never_sent, read_capped, BodyBuffer};
+use super::transport::{classify, read_capped, BodyBuffer};
 use super::{clean_version, Reply, SeatFailure};
 use bytes::Bytes;
-use reqwest::header::{HeaderValue, AUTHORIZATION, CONTENT_TYPE};
-use reqwest::Method;
+use http::header::{HeaderValue, ACCEPT, AUTHORIZATION, CONTENT_TYPE, HOST, USER_AGENT};
+use http::{Method, Request};
+use http_body_util::Full;
 use shared::protocol::{encode_request, parse_bet_answer, Action};
 use shared::{Chips, GameState};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use thiserror::Error;
+
+/// The `User-Agent` of every request.
+const USER_AGENT_TEXT: &str = concat!("lean-poker-dealer/", env!("CARGO_PKG_VERSION"));
 
 /// How the dealer talks HTTP to every player of a run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -111,20 +123,21 @@ pub enum ClientError {
     Build(String),
 }
 
-/// The connection pool of a run: build one, then make an [`HttpSeat`] per player with
-/// [`HttpClient::seat`]. Cloning is cheap and shares the pool.
+/// The connections of a run: build one, then make an [`HttpSeat`] per player with
+/// [`HttpClient::seat`]. Cloning is cheap and shares the connections.
 #[derive(Debug, Clone)]
 pub struct HttpClient {
-    client: reqwest::Client,
     settings: HttpSettings,
+    connector: Connector,
+    pools: Arc<Pools>,
 }
 
 impl HttpClient {
-    /// Builds the pool.
+    /// Builds the client (and, for https players, its TLS configuration: see `tls.rs`).
     ///
     /// # Errors
     /// A [`ClientError`] for a zero timeout, a body cap under 20 bytes, or a client that cannot be
-    /// built.
+    /// built (an unusable `SSL_CERT_FILE`).
     pub fn new(settings: HttpSettings) -> Result<HttpClient, ClientError> {
         if settings.request_timeout.is_zero() {
             return Err(ClientError::ZeroTimeout);
@@ -140,80 +153,35 @@ impl HttpClient {
                 got: settings.body_limit,
             });
         }
-        let mut builder = reqwest::Client::builder()
-            .http1_only()
-            .no_proxy()
-            .redirect(reqwest::redirect::Policy::none())
-            .referer(false)
-            .tcp_nodelay(true)
-            .pool_idle_timeout(settings.pool_idle_timeout)
-            .user_agent(concat!("lean-poker-dealer/", env!("CARGO_PKG_VERSION")));
-        if let Some(timeout) = settings.connect_timeout {
-            builder = builder.connect_timeout(timeout);
-        }
-        builder = trust_ssl_cert_file(builder)?;
-        let client = builder
-            .build()
-            .map_err(|error| ClientError::Build(error_chain(&error)))?;
-        Ok(HttpClient { client, settings })
+        Ok(HttpClient {
+            settings,
+            connector: Connector::new()?,
+            pools: Arc::default(),
+        })
     }
 
-    /// The settings every seat of this pool uses.
+    /// The settings every seat of this client uses.
     pub fn settings(&self) -> &HttpSettings {
         &self.settings
     }
 
-    /// A seat talking to `endpoint` through this pool.
+    /// A seat talking to `endpoint` through this client's connections.
     pub fn seat(&self, endpoint: PlayerEndpoint) -> HttpSeat {
         HttpSeat {
-            client: self.client.clone(),
+            pool: self.pools.of(&endpoint),
+            connector: self.connector.clone(),
             settings: self.settings,
             endpoint,
         }
     }
 }
 
-/// https players (the `tls` feature, on by default) are checked against Mozilla's roots (built
-/// in) and the system's store, which `SSL_CERT_FILE` replaces when set, as in OpenSSL. The file
-/// is also read here, so that a missing file or one without a certificate is a clear error at
-/// start-up instead of every https player failing its handshake later.
-#[cfg(feature = "tls")]
-fn trust_ssl_cert_file(
-    builder: reqwest::ClientBuilder,
-) -> Result<reqwest::ClientBuilder, ClientError> {
-    let Some(path) = std::env::var_os("SSL_CERT_FILE").filter(|path| !path.is_empty()) else {
-        return Ok(builder);
-    };
-    let problem = |reason: String| {
-        let shown = std::path::Path::new(&path).display();
-        ClientError::Build(format!("SSL_CERT_FILE={shown}: {reason}"))
-    };
-    let pem = std::fs::read(&path).map_err(|error| problem(error.to_string()))?;
-    let certificates = reqwest::Certificate::from_pem_bundle(&pem)
-        .map_err(|error| problem(error_chain(&error)))?;
-    if certificates.is_empty() {
-        return Err(problem("no PEM certificate in it".to_string()));
-    }
-    Ok(certificates
-        .into_iter()
-        .fold(builder, |builder, certificate| {
-            builder.add_root_certificate(certificate)
-        }))
-}
-
-/// Without the `tls` feature there is nothing to trust: https URLs are refused.
-#[cfg(not(feature = "tls"))]
-fn trust_ssl_cert_file(
-    builder: reqwest::ClientBuilder,
-) -> Result<reqwest::ClientBuilder, ClientError> {
-    Ok(builder)
-}
-
-/// One player reached over HTTP. Made by [`HttpClient::seat`]; all seats of a pool share its
-/// connections.
+/// One player reached over HTTP. Made by [`HttpClient::seat`]; all seats of a client at the
+/// same player address share its idle connections.
 #[derive(Debug, Clone)]
 pub struct HttpSeat {
-    client: reqwest::Client,
+    pool: Arc<Pool>,
+    connector: Connector,
     settings: HttpSettings,
     endpoint: PlayerEndpoint,
 }
@@ -318,24 +286,24 @@ impl HttpSeat {
     }
 
     async fn exchange(&self, action: Action, json: Option<&str>, body_use: BodyUse) -> RoundTrip {
-        let form = encode_request(action, json);
+        let request = self.request(encode_request(action, json).into());
         let mut status = None;
         let mut body = BodyBuffer::default();
         let started = Instant::now();
         let deadline = self.settings.request_timeout;
         let mut unsent_attempts = Vec::new();
         let sent = async {
-            let mut form = Some(form);
+            let mut request = request;
             loop {
-                let mut unsent = false;
-                // Encoded again for a resend: the rare resend pays for it, not every request.
-                let body_text = form.take().unwrap_or_else(|| encode_request(action, json));
-                let result = self
-                    .send_and_read(body_text, body_use, &mut status, &mut body, &mut unsent)
-                    .await;
-                match result {
+                match self
+                    .send_and_read(request, body_use, &mut status, &mut body)
+                    .await
+                {
                     // Handed back unsent: the player cannot have seen it. One resend.
-                    Err(failure) if unsent && unsent_attempts.is_empty() => {
+                    Sent::Unsent {
+                        request: unsent,
+                        failure,
+                    } if unsent_attempts.is_empty() => {
                         tracing::info!(
                             url = self.endpoint.url.as_str(),
                             %action,
@@ -343,8 +311,10 @@ impl HttpSeat {
                             "request not sent (connection closed first): sending it once more"
                         );
                         unsent_attempts.push(failure);
+                        request = *unsent;
                     }
-                    other => break other,
+                    Sent::Unsent { failure, .. } => break Err(failure),
+                    Sent::Done(result) => break result,
                 }
             }
         };
@@ -379,21 +349,17 @@ impl HttpSeat {
         }
     }
 
-    /// Sends one request and reads the response through the body cap. Partial results land in
-    /// `status` and `body` so that they survive the caller's deadline dropping this future;
-    /// `unsent` is set when the client handed the request back without writing a byte of it.
-    async fn send_and_read(
-        &self,
-        form: String,
-        body_use: BodyUse,
-        status: &mut Option<u16>,
-        body: &mut BodyBuffer,
-        unsent: &mut bool,
-    ) -> Result<(), SeatFailure> {
-        // Per request, reqwest needs its own `Url` (one small copy); the header values are
-        // static or shared, and the form body is moved, not copied.
-        let mut request = reqwest::Request::new(Method::POST, self.endpoint.url.clone());
+    /// The request for a form body. The target and every header value are made once per
+    /// endpoint (or are static) and shared here; the body is moved, not copied.
+    fn request(&self, form: Bytes) -> Request<RequestBody> {
+        let mut request = Request::new(Full::new(form));
+        *request.method_mut() = Method::POST;
+        *request.uri_mut() = self.endpoint.target.path_and_query.clone();
         let headers = request.headers_mut();
+        headers.reserve(6);
+        headers.insert(HOST, self.endpoint.target.host.clone());
+        headers.insert(USER_AGENT, HeaderValue::from_static(USER_AGENT_TEXT));
+        headers.insert(ACCEPT, HeaderValue::from_static("*/*"));
         headers.insert(
             CONTENT_TYPE,
             HeaderValue::from_static("application/x-www-form-urlencoded"),
@@ -401,61 +367,105 @@ impl HttpSeat {
         if let Some((_, value)) = &self.endpoint.authorization {
             headers.insert(AUTHORIZATION, value.clone());
         }
-        *request.body_mut() = Some(form.into());
+        request
+    }
 
-        let mut response = self.client.execute(request).await.map_err(|error| {
-            *unsent = never_sent(&error);
-            if *unsent {
-                // Not classified by its cause: a reset found on the idle connection would read
-                // "closed before the response was complete", as if the player had seen it.
-                SeatFailure::NotSent
-            } else {
-                classify(&error, &self.settings)
+    /// An idle connection that is still open, or a new one.
+    async fn connection(&self) -> Result<Connection, SeatFailure> {
+        while let Some(mut idle) = self.pool.take(self.settings.pool_idle_timeout) {
+            // Polls the connection once: a close (or anything else) the player sent while it
+            // was idle is seen now, before a request is handed to it.
+            if idle.ready().await {
+                return Ok(idle);
             }
-        })?;
+        }
+        self.pool.connect(&self.settings, &self.connector).await
+    }
+
+    /// Sends one request and reads the response through the body cap. Partial results land in
+    /// `status` and `body` so that they survive the caller's deadline dropping this future. A
+    /// connection whose exchange ended cleanly (the whole body read) goes back to the pool;
+    /// any other is dropped, which closes it.
+    async fn send_and_read(
+        &self,
+        request: Request<RequestBody>,
+        body_use: BodyUse,
+        status: &mut Option<u16>,
+        body: &mut BodyBuffer,
+    ) -> Sent {
+        let mut connection = match self.connection().await {
+            Ok(connection) => connection,
+            Err(failure) => return Sent::Done(Err(failure)),
+        };
+        let response = connection.sender.try_send_request(request);
+        let response = match connection.drive(response).await {
+            Ok(response) => response,
+            Err(mut error) => {
+                return match error.take_message() {
+                    // Not classified by its cause: a reset found on the connection would read
+                    // "closed before the response was complete", as if the player had seen it.
+                    Some(request) => Sent::Unsent {
+                        request: Box::new(request),
+                        failure: SeatFailure::NotSent,
+                    },
+                    None => Sent::Done(Err(classify(error.error()))),
+                };
+            }
+        };
         let code = response.status().as_u16();
         *status = Some(code);
         let limit = self.settings.body_limit;
-        let declared_too_large = response
-            .content_length()
+        let declared_too_large = hyper::body::Body::size_hint(response.body())
+            .exact()
             .is_some_and(|length| length > limit as u64);
+        let mut incoming = response.into_body();
         if code != 200 {
             if !declared_too_large {
                 // Only for the logs: whatever arrives before the end, an error or the cap.
-                loop {
-                    match response.chunk().await {
-                        Ok(Some(chunk)) => {
-                            if !body.push(chunk, limit) {
-                                break;
-                            }
-                        }
-                        Ok(None) => break body.mark_complete(),
-                        Err(_) => break,
-                    }
+                if read_capped(&mut connection, &mut incoming, body, limit)
+                    .await
+                    .is_ok()
+                {
+                    self.pool.put_back(connection);
                 }
             }
-            return Err(SeatFailure::Status(code));
+            return Sent::Done(Err(SeatFailure::Status(code)));
         }
         if declared_too_large {
-            return match body_use {
+            return Sent::Done(match body_use {
                 BodyUse::Bet => Err(SeatFailure::BodyTooLarge { limit }),
                 // Free text is cut at the cap, whatever length was declared.
                 BodyUse::Text => {
-                    match read_capped(&mut response, body, limit, &self.settings).await {
+                    match read_capped(&mut connection, &mut incoming, body, limit).await {
                         Err(SeatFailure::BodyTooLarge { .. }) => Ok(()),
                         other => other,
                     }
                 }
                 BodyUse::Ignored => Ok(()),
-            };
+            });
         }
-        match read_capped(&mut response, body, limit, &self.settings).await {
+        let read = read_capped(&mut connection, &mut incoming, body, limit).await;
+        if read.is_ok() {
+            self.pool.put_back(connection);
+        }
+        Sent::Done(match read {
             Ok(()) => Ok(()),
             Err(SeatFailure::BodyTooLarge { .. }) if body_use == BodyUse::Text => Ok(()),
             Err(_) if body_use == BodyUse::Ignored => Ok(()),
             Err(failure) => Err(failure),
-        }
+        })
     }
+}
+
+/// How one attempt at a request ended.
+enum Sent {
+    /// The request reached the transport: its result.
+    Done(Result<(), SeatFailure>),
+    /// hyper handed the request back without writing a byte of it: it may be sent again.
+    Unsent {
+        request: Box<Request<RequestBody>>,
+        failure: SeatFailure,
+    },
 }
 
 #[cfg(test)]

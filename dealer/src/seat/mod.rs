@@ -17,10 +17,13 @@
 //! a tokio runtime with the time and IO drivers enabled. Their futures are `Send`, so a game can
 //! run on any worker of a multi-threaded runtime.
 
+mod connection;
 mod endpoint;
 mod failure;
 mod http;
 mod in_process;
+#[cfg(feature = "tls")]
+mod tls;
 mod transport;
 mod version;
 

@@ -1,31 +1,39 @@
 //! The transport side of an HTTP exchange: reading a response body through the cap, and
 //! naming a transport failure precisely.
 
-use super::failure::{millis, one_line};
-use super::{HttpSettings, SeatFailure};
+use super::connection::Connection;
+use super::failure::one_line;
+use super::SeatFailure;
 use bytes::{Bytes, BytesMut};
+use http_body_util::BodyExt;
+use hyper::body::Incoming;
 use std::error::Error as StdError;
 
-/// Reads the body until its end, or fails with [`SeatFailure::BodyTooLarge`] once more than
-/// `limit` bytes arrived (keeping the first `limit`).
+/// Reads the body until its end, driving its connection, or fails with
+/// [`SeatFailure::BodyTooLarge`] once more than `limit` bytes arrived (keeping the first
+/// `limit`). `Ok` means the whole body was read: the connection can take another request.
 pub(super) async fn read_capped(
-    response: &mut reqwest::Response,
+    connection: &mut Connection,
+    incoming: &mut Incoming,
     body: &mut BodyBuffer,
     limit: usize,
-    settings: &HttpSettings,
 ) -> Result<(), SeatFailure> {
     loop {
-        match response.chunk().await {
-            Ok(Some(chunk)) => {
+        match connection.drive(incoming.frame()).await {
+            Some(Ok(frame)) => {
+                // Trailers carry nothing a player's answer needs.
+                let Ok(chunk) = frame.into_data() else {
+                    continue;
+                };
                 if !body.push(chunk, limit) {
                     return Err(SeatFailure::BodyTooLarge { limit });
                 }
             }
-            Ok(None) => {
+            None => {
                 body.mark_complete();
                 return Ok(());
             }
-            Err(error) => return Err(classify(&error, settings)),
+            Some(Err(error)) => return Err(classify(&error)),
         }
     }
 }
@@ -82,15 +90,8 @@ impl BodyBuffer {
 }
 
 /// Maps a transport error to the precise reason: the kinds that matter are found by walking
-/// the error chain (reqwest → hyper → io), never by matching message texts.
-pub(super) fn classify(error: &reqwest::Error, settings: &HttpSettings) -> SeatFailure {
-    if error.is_connect() && error.is_timeout() {
-        if let Some(timeout) = settings.connect_timeout {
-            return SeatFailure::ConnectTimeout {
-                after_ms: millis(timeout),
-            };
-        }
-    }
+/// the error chain (hyper → io), never by matching message texts.
+pub(super) fn classify(error: &(dyn StdError + 'static)) -> SeatFailure {
     let mut source: Option<&(dyn StdError + 'static)> = Some(error);
     while let Some(current) = source {
         if let Some(hyper_error) = current.downcast_ref::<hyper::Error>() {
@@ -114,26 +115,7 @@ pub(super) fn classify(error: &reqwest::Error, settings: &HttpSettings) -> SeatF
         }
         source = current.source();
     }
-    if error.is_connect() {
-        SeatFailure::Connect(error_chain(error))
-    } else {
-        SeatFailure::Http(error_chain(error))
-    }
-}
-
-/// Whether the HTTP client gave up on the request before writing any of it, so that the player
-/// provably never saw it: hyper reports such a request as *canceled* (its connection was found
-/// closed first) and hands the request back; a request that was written and then met a closed
-/// connection is an *incomplete message* instead. Found by walking the error chain.
-pub(super) fn never_sent(error: &reqwest::Error) -> bool {
-    let mut source: Option<&(dyn StdError + 'static)> = Some(error);
-    while let Some(current) = source {
-        if let Some(hyper_error) = current.downcast_ref::<hyper::Error>() {
-            return hyper_error.is_canceled();
-        }
-        source = current.source();
-    }
-    false
+    SeatFailure::Http(error_chain(error))
 }
 
 /// `outer: inner: innermost` on one bounded line, skipping a cause whose text its parent

@@ -17,120 +17,27 @@
 //! # Ok(()) }
 //! # tokio::runtime::Runtime::new().unwrap().block_on(demo()).unwrap();
 //! ```
+//!
+//! The files, by job: `config.rs` (environment variables, defaults, errors), this file (the
+//! builder), `running.rs` (binding, starting on actix-web, stopping, [`serve`]).
+
+mod config;
+mod running;
+
+pub use config::{
+    address_from_env, ConfigError, ServeError, AUTH_ENV, DEFAULT_BODY_LIMIT, DEFAULT_MAX_IN_FLIGHT,
+    DEFAULT_PORT, DEFAULT_TIME_BUDGET, HOST_ENV, MAX_IN_FLIGHT_ENV, PORT_ENV, TIME_BUDGET_ENV,
+    WORKERS_ENV,
+};
+pub use running::{serve, BoundServer, RunningServer, ShutdownHandle};
 
 use crate::auth::Secret;
-use crate::service::{self, ServiceState};
-use crate::strategy_pool::StrategyPool;
 use crate::Player;
-use actix_web::{web, App, HttpServer};
+use config::{address_from, parse};
 use shared::Chips;
-use std::future::Future;
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, TcpListener};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener};
 use std::sync::Arc;
 use std::time::Duration;
-use thiserror::Error;
-
-/// The port to listen on (spec §1: templates read `PORT`).
-pub const PORT_ENV: &str = "PORT";
-/// The address to bind (default `0.0.0.0`, every interface, as a container needs).
-pub const HOST_ENV: &str = "PLAYER_HOST";
-/// The shared secret callers must present; unset or empty means authentication is off.
-pub const AUTH_ENV: &str = "PLAYER_AUTH";
-/// The time budget of one strategy call, in milliseconds.
-pub const TIME_BUDGET_ENV: &str = "PLAYER_TIME_BUDGET_MS";
-/// The number of HTTP worker threads.
-pub const WORKERS_ENV: &str = "PLAYER_WORKERS";
-/// The most strategy calls that may run at once (stuck ones included).
-pub const MAX_IN_FLIGHT_ENV: &str = "PLAYER_MAX_IN_FLIGHT";
-
-/// Port 1337, like the JavaScript template.
-pub const DEFAULT_PORT: u16 = 1337;
-/// 1.5 s: below the dealer's 2 s read timeout, with room for the network.
-pub const DEFAULT_TIME_BUDGET: Duration = Duration::from_millis(1500);
-/// 1 MiB: a 10-player `game_state` is about 4 KiB, so this is generous and still bounded.
-pub const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;
-/// Enough for many concurrent games; also the most threads stuck strategy calls can hold.
-pub const DEFAULT_MAX_IN_FLIGHT: usize = 64;
-
-/// A configuration value (usually an environment variable) that cannot be used.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("{name}={value:?} is not {expected}")]
-pub struct ConfigError {
-    /// The setting, e.g. `PORT`.
-    pub name: &'static str,
-    /// The value that was given.
-    pub value: String,
-    /// What was expected instead.
-    pub expected: &'static str,
-}
-
-/// Why the server could not start or stopped with an error.
-#[derive(Debug, Error)]
-pub enum ServeError {
-    /// A setting is invalid.
-    #[error("invalid configuration: {0}")]
-    Config(#[from] ConfigError),
-    /// The address could not be bound (in use, no permission).
-    #[error("cannot listen on {address}: {source}")]
-    Bind {
-        /// The address asked for.
-        address: SocketAddr,
-        /// The OS error.
-        source: std::io::Error,
-    },
-    /// Starting needs a Tokio runtime and none is running on this thread.
-    #[error("start() must be called inside a Tokio runtime (use serve() or ServerBuilder::run_blocking otherwise)")]
-    NoRuntime,
-    /// [`serve`] or [`ServerBuilder::run_blocking`] was called from async code.
-    #[error("serve() blocks and cannot run inside an async runtime; use ServerBuilder::run().await there")]
-    InsideRuntime,
-    /// A runtime or thread pool could not be created.
-    #[error("cannot create the server's threads: {0}")]
-    Threads(std::io::Error),
-    /// The server failed while running.
-    #[error("the server failed: {0}")]
-    Server(std::io::Error),
-}
-
-fn parse<T: std::str::FromStr>(
-    name: &'static str,
-    value: &str,
-    expected: &'static str,
-) -> Result<T, ConfigError> {
-    value.trim().parse().map_err(|_| ConfigError {
-        name,
-        value: value.to_string(),
-        expected,
-    })
-}
-
-/// `default` with the port and host replaced by `PORT` and `PLAYER_HOST` when they are set.
-fn address_from(
-    lookup: &impl Fn(&str) -> Option<String>,
-    default: SocketAddr,
-) -> Result<SocketAddr, ConfigError> {
-    let mut address = default;
-    if let Some(value) = lookup(PORT_ENV) {
-        let port: u16 = parse(PORT_ENV, &value, "a port number (0-65535)")?;
-        address.set_port(port);
-    }
-    if let Some(value) = lookup(HOST_ENV) {
-        let host: IpAddr = parse(HOST_ENV, &value, "an IP address such as 0.0.0.0")?;
-        address.set_ip(host);
-    }
-    Ok(address)
-}
-
-/// The address [`serve`] listens on, from `PORT` and `PLAYER_HOST` (default `0.0.0.0:1337`).
-///
-/// # Errors
-/// A [`ConfigError`] for a value that does not parse.
-pub fn address_from_env() -> Result<SocketAddr, ConfigError> {
-    address_from(
-        &|name: &str| std::env::var(name).ok(),
-        SocketAddr::new(IpAddr::V4(Ipv4Addr::UNSPECIFIED), DEFAULT_PORT),
-    )
-}
 
 /// Configures and starts a server for one [`Player`].
 ///
@@ -365,197 +272,6 @@ impl ServerBuilder {
             .map_err(ServeError::Threads)?;
         runtime.block_on(self.run())
     }
-}
-
-/// A server whose socket is bound but which does not serve yet.
-#[derive(Debug)]
-pub struct BoundServer {
-    builder: ServerBuilder,
-    listener: TcpListener,
-    local_addr: SocketAddr,
-}
-
-impl BoundServer {
-    /// The bound address, with the real port when port 0 was asked for.
-    pub fn local_addr(&self) -> SocketAddr {
-        self.local_addr
-    }
-
-    /// Starts serving in the background of the current Tokio runtime.
-    ///
-    /// # Errors
-    /// [`ServeError::NoRuntime`] outside a runtime, [`ServeError::Threads`] if the strategy
-    /// pool cannot be created, [`ServeError::Bind`] if the socket cannot be handed to actix.
-    pub fn start(self) -> Result<RunningServer, ServeError> {
-        let BoundServer {
-            builder,
-            listener,
-            local_addr,
-        } = self;
-        let runtime = tokio::runtime::Handle::try_current().map_err(|_| ServeError::NoRuntime)?;
-        let strategies = StrategyPool::new(builder.max_in_flight, builder.time_budget)
-            .map_err(ServeError::Threads)?;
-        let state = web::Data::new(ServiceState {
-            player: builder.player,
-            strategies,
-            fallback: builder.fallback,
-            secret: builder.secret.clone(),
-            body_limit: builder.body_limit,
-        });
-        let mut server = HttpServer::new(move || {
-            App::new()
-                .app_data(state.clone())
-                .default_service(web::to(service::handle))
-        })
-        .disable_signals()
-        .shutdown_timeout(builder.shutdown_timeout.as_secs().max(1))
-        // An answer is one small write that must leave at once (actix leaves Nagle on).
-        .tcp_nodelay(true)
-        .backlog(1024);
-        if let Some(workers) = builder.workers {
-            server = server.workers(workers);
-        }
-        if builder.stop_on_signals {
-            server = server.shutdown_signal(termination_signal());
-        }
-        let server = server
-            .listen(listener)
-            .map_err(|source| ServeError::Bind {
-                address: local_addr,
-                source,
-            })?
-            .run();
-        let stop = ShutdownHandle(server.handle());
-        let task = runtime.spawn(server);
-        tracing::info!(
-            address = %local_addr,
-            time_budget_ms = builder.time_budget.as_millis() as u64,
-            auth = builder.secret.is_some(),
-            "player listening"
-        );
-        Ok(RunningServer {
-            local_addr,
-            stop,
-            task: Some(task),
-        })
-    }
-}
-
-/// Waits for SIGTERM (what containers get) or SIGINT (Ctrl-C).
-async fn termination_signal() {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{signal, SignalKind};
-        match signal(SignalKind::terminate()) {
-            Ok(mut terminate) => {
-                tokio::select! {
-                    _ = terminate.recv() => tracing::info!("SIGTERM: stopping gracefully"),
-                    _ = tokio::signal::ctrl_c() => tracing::info!("Ctrl-C: stopping gracefully"),
-                }
-            }
-            Err(error) => {
-                tracing::warn!(%error, "cannot listen for SIGTERM; only Ctrl-C stops the server");
-                let _ = tokio::signal::ctrl_c().await;
-            }
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = tokio::signal::ctrl_c().await;
-        tracing::info!("Ctrl-C: stopping gracefully");
-    }
-}
-
-/// Stops a running server from anywhere (clone it freely).
-#[derive(Debug, Clone)]
-pub struct ShutdownHandle(actix_web::dev::ServerHandle);
-
-impl ShutdownHandle {
-    /// Asks the server to stop: at once, or `graceful`ly (finishing requests in progress, up to
-    /// the shutdown timeout). The request is sent immediately; await the future to wait for the
-    /// stop to complete.
-    pub fn stop(&self, graceful: bool) -> impl Future<Output = ()> + use<> {
-        self.0.stop(graceful)
-    }
-}
-
-/// A server that is serving. Dropping it stops it (not gracefully); use
-/// [`RunningServer::stop`] for a graceful stop or [`RunningServer::wait`] to serve until a
-/// signal or a [`ShutdownHandle`] stops it.
-#[derive(Debug)]
-pub struct RunningServer {
-    local_addr: SocketAddr,
-    stop: ShutdownHandle,
-    task: Option<tokio::task::JoinHandle<std::io::Result<()>>>,
-}
-
-impl RunningServer {
-    /// The bound address.
-    pub fn local_addr(&self) -> SocketAddr {
-        self.local_addr
-    }
-
-    /// A URL to reach the server from this machine (`0.0.0.0` becomes `127.0.0.1`), with a
-    /// trailing slash: `http://127.0.0.1:1337/`.
-    pub fn url(&self) -> String {
-        let ip = match self.local_addr.ip() {
-            IpAddr::V4(ip) if ip.is_unspecified() => IpAddr::V4(Ipv4Addr::LOCALHOST),
-            IpAddr::V6(ip) if ip.is_unspecified() => IpAddr::V6(Ipv6Addr::LOCALHOST),
-            ip => ip,
-        };
-        format!("http://{}/", SocketAddr::new(ip, self.local_addr.port()))
-    }
-
-    /// A handle that can stop the server from elsewhere.
-    pub fn stop_handle(&self) -> ShutdownHandle {
-        self.stop.clone()
-    }
-
-    /// Stops gracefully and waits until the server is down.
-    ///
-    /// # Errors
-    /// [`ServeError::Server`] if the server had failed.
-    pub async fn stop(self) -> Result<(), ServeError> {
-        self.stop.stop(true).await;
-        self.wait().await
-    }
-
-    /// Serves until the server is stopped (by a signal, if enabled, or a [`ShutdownHandle`]).
-    ///
-    /// # Errors
-    /// [`ServeError::Server`] if the server failed.
-    pub async fn wait(mut self) -> Result<(), ServeError> {
-        let Some(task) = self.task.take() else {
-            return Ok(());
-        };
-        match task.await {
-            Ok(result) => result.map_err(ServeError::Server),
-            Err(join_error) => Err(ServeError::Server(std::io::Error::other(join_error))),
-        }
-    }
-}
-
-impl Drop for RunningServer {
-    fn drop(&mut self) {
-        if self.task.is_some() {
-            // The command is sent now; the returned future only waits for completion.
-            drop(self.stop.stop(false));
-        }
-    }
-}
-
-/// Serves `player` the way a team's `main` wants: logs set up from `RUST_LOG`, settings from
-/// the environment (`PORT`, default 1337, on `0.0.0.0`; see [`ServerBuilder::from_env`]), until
-/// SIGTERM or Ctrl-C, then a graceful stop.
-///
-/// # Errors
-/// A [`ServeError`] for a bad setting, a port in use, or a server failure.
-pub fn serve(player: impl Player) -> Result<(), ServeError> {
-    crate::init_logging();
-    ServerBuilder::new(player)
-        .from_env()?
-        .stop_on_signals(true)
-        .run_blocking()
 }
 
 #[cfg(test)]

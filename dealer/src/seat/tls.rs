@@ -1,0 +1,89 @@
+//! https players (the `tls` feature, on by default): rustls with the ring provider, HTTP/1.1
+//! only (ALPN `http/1.1`).
+//!
+//! Trusted roots are Mozilla's (built in, so a slim image without CA files works) and the
+//! system's store, which `SSL_CERT_FILE` replaces when set, as in OpenSSL. The file is also read
+//! here, so that a missing file or one without a certificate is a clear error at start-up
+//! instead of every https player failing its handshake later.
+
+use super::http::ClientError;
+use super::transport::error_chain;
+use std::sync::Arc;
+use tokio_rustls::rustls::pki_types::pem::PemObject;
+use tokio_rustls::rustls::pki_types::{CertificateDer, ServerName};
+use tokio_rustls::rustls::{self, ClientConfig, RootCertStore};
+
+/// Makes TLS connections to players; built once per client.
+#[derive(Clone)]
+pub(super) struct TlsConnector(tokio_rustls::TlsConnector);
+
+impl std::fmt::Debug for TlsConnector {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("TlsConnector")
+    }
+}
+
+/// The TLS side of a connection to a player.
+pub(super) type TlsStream = tokio_rustls::client::TlsStream<tokio::net::TcpStream>;
+
+impl TlsConnector {
+    /// The roots described in the module docs, with `SSL_CERT_FILE` checked.
+    pub(super) fn new() -> Result<TlsConnector, ClientError> {
+        let mut roots = RootCertStore::empty();
+        roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
+        // The system's store (or `SSL_CERT_FILE`): stores often hold a few certificates that
+        // rustls cannot parse; those are skipped, as every rustls client does.
+        let native = rustls_native_certs::load_native_certs();
+        for certificate in native.certs {
+            if let Err(error) = roots.add(certificate) {
+                tracing::debug!(%error, "a certificate of the system's store was skipped");
+            }
+        }
+        for certificate in ssl_cert_file()? {
+            roots
+                .add(certificate)
+                .map_err(|error| ClientError::Build(format!("SSL_CERT_FILE: {error}")))?;
+        }
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        let mut config = ClientConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .map_err(|error| ClientError::Build(error_chain(&error)))?
+            .with_root_certificates(roots)
+            .with_no_client_auth();
+        config.alpn_protocols = vec![b"http/1.1".to_vec()];
+        Ok(TlsConnector(tokio_rustls::TlsConnector::from(Arc::new(
+            config,
+        ))))
+    }
+
+    /// The TLS handshake with `host` (a DNS name or an IP address, without brackets) on `tcp`.
+    pub(super) async fn connect(
+        &self,
+        host: &str,
+        tcp: tokio::net::TcpStream,
+    ) -> std::io::Result<TlsStream> {
+        let name = ServerName::try_from(host.to_owned())
+            .map_err(|error| std::io::Error::new(std::io::ErrorKind::InvalidInput, error))?;
+        self.0.connect(name, tcp).await
+    }
+}
+
+/// The certificates of `SSL_CERT_FILE` (none when it is not set): an unreadable file, a bad
+/// PEM section or a file without any certificate is an error naming the file.
+fn ssl_cert_file() -> Result<Vec<CertificateDer<'static>>, ClientError> {
+    let Some(path) = std::env::var_os("SSL_CERT_FILE").filter(|path| !path.is_empty()) else {
+        return Ok(Vec::new());
+    };
+    let problem = |reason: String| {
+        let shown = std::path::Path::new(&path).display();
+        ClientError::Build(format!("SSL_CERT_FILE={shown}: {reason}"))
+    };
+    let pem = std::fs::read(&path).map_err(|error| problem(error.to_string()))?;
+    let certificates = CertificateDer::pem_slice_iter(&pem)
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|error| problem(error.to_string()))?;
+    if certificates.is_empty() {
+        return Err(problem("no PEM certificate in it".to_string()));
+    }
+    Ok(certificates)
+}
