@@ -36,7 +36,6 @@ mod runner_game;
 mod runner_tournament;
 mod seat_check;
 mod seat_http;
-mod seat_https;
 mod seat_in_process;
 mod seat_memory;
 mod seat_sdk;
