@@ -21,12 +21,12 @@ use crate::observe::{
 };
 use crate::seat::SeatFailure;
 use shared::protocol::{parse_bet_answer, Action};
+use shared::records::RequestRecord;
 use shared::Seat;
 use std::io::{self, BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, UNIX_EPOCH};
-use shared::records::RequestRecord;
 use thiserror::Error;
 
 /// What `requests.jsonl` records of one `bet_request` and how it was answered, through the

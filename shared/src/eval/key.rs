@@ -1,9 +1,9 @@
 //! [`HandKey`]: a card set kept as the evaluator's sum, for hot loops that share cards (a
 //! board) between many evaluations.
 
-use super::{card_bit, card_set, fast, set_cards, CardEntry, EvalError, Hand, HandStrength};
 #[cfg(doc)]
 use super::evaluate;
+use super::{card_bit, card_set, fast, set_cards, CardEntry, EvalError, Hand, HandStrength};
 use crate::card::Card;
 
 /// A set of up to seven cards, ready for evaluation; cheap to copy and extend.
