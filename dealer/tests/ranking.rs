@@ -558,3 +558,46 @@ async fn duplicate_deals_find_the_stronger_bot_in_fewer_games() {
     };
     assert!(sum(&found[1]) < sum(&found[0]), "{found:?}");
 }
+
+/// A duplicate run rates deal sets, not games: its `results.json` ratings are the deal sets'
+/// combined results in order (`Ratings::record_deal_set`), whatever order the games finished
+/// in (three at a time here).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn duplicate_ratings_in_results_are_per_deal_set() {
+    let out = tempfile::tempdir().unwrap();
+    let results = play(
+        Tournament::new(house(), settings(out.path(), 2, 9, 3))
+            .unwrap()
+            .with_duplicate(true)
+            .unwrap(),
+    )
+    .await;
+    let names: Vec<String> = house().into_iter().map(|e| e.name).collect();
+    let (mut per_set, mut per_game) = (Ratings::new(names.clone()), Ratings::new(names));
+    for set in results
+        .games
+        .chunk_by(|a, b| a.deal.unwrap().deal_set == b.deal.unwrap().deal_set)
+    {
+        let orders: Vec<Vec<&str>> = set
+            .iter()
+            .map(|game| game.standings.iter().map(|s| s.name.as_str()).collect())
+            .collect();
+        assert_eq!(orders.len(), house().len(), "every rotation of the set");
+        per_set.record_deal_set(&orders);
+        for order in &orders {
+            per_game.record(order);
+        }
+    }
+    for total in &results.totals {
+        let rating = per_set.get(&total.name).unwrap();
+        assert_eq!(total.rating, Some(rating.rating), "{}", total.name);
+        assert_eq!(total.uncertainty, Some(rating.uncertainty));
+    }
+    assert!(
+        results
+            .totals
+            .iter()
+            .any(|t| t.rating != per_game.get(&t.name).map(|r| r.rating)),
+        "rated per deal set, not game by game"
+    );
+}
