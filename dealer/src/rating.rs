@@ -84,6 +84,49 @@ pub fn confident_leader(ratings: &[Rating], k: f64) -> Option<usize> {
     (low > others_high).then_some(leader)
 }
 
+/// One deal set's result from the finishing orders of its rotations (each first place first):
+/// every player ranked by its average finishing place over the rotations it sat, 1 best,
+/// equal averages tied (competition ranking: 1, 1, 3), in order of rank then first
+/// appearance. A name given twice within one order counts once there (its best place).
+///
+/// ```
+/// use dealer::rating::deal_set_ranks;
+/// let ranks = deal_set_ranks(&[vec!["a", "b", "c"], vec!["b", "a", "c"], vec!["a", "c", "b"]]);
+/// assert_eq!(ranks, [("a", 1), ("b", 2), ("c", 3)]);
+/// assert_eq!(deal_set_ranks(&[vec!["a", "b"], vec!["b", "a"]]), [("a", 1), ("b", 1)]);
+/// ```
+pub fn deal_set_ranks<'a>(rotations: &[Vec<&'a str>]) -> Vec<(&'a str, usize)> {
+    // (name, sum of places, rotations sat), in order of first appearance.
+    let mut places: Vec<(&'a str, u64, u64)> = Vec::new();
+    for order in rotations {
+        for (place, &name) in order.iter().enumerate() {
+            if order[..place].contains(&name) {
+                continue;
+            }
+            let place = place as u64 + 1;
+            match places.iter_mut().find(|(seen, _, _)| *seen == name) {
+                Some((_, sum, sat)) => {
+                    *sum += place;
+                    *sat += 1;
+                }
+                None => places.push((name, place, 1)),
+            }
+        }
+    }
+    // Averages compared exactly: sum_a / sat_a against sum_b / sat_b.
+    let by_average = |a: &(&str, u64, u64), b: &(&str, u64, u64)| (a.1 * b.2).cmp(&(b.1 * a.2));
+    places.sort_by(by_average);
+    let mut ranked: Vec<(&'a str, usize)> = Vec::with_capacity(places.len());
+    for (index, player) in places.iter().enumerate() {
+        let rank = match index.checked_sub(1) {
+            Some(before) if by_average(&places[before], player).is_eq() => ranked[before].1,
+            _ => index + 1,
+        };
+        ranked.push((player.0, rank));
+    }
+    ranked
+}
+
 /// The ratings of a fixed set of players, updated one game at a time.
 #[derive(Debug, Clone)]
 pub struct Ratings {
@@ -111,29 +154,56 @@ impl Ratings {
     /// that are not rated here are skipped; an order with fewer than two rated players, or a
     /// name given twice, changes nothing.
     pub fn record(&mut self, finishing_order: &[&str]) {
-        let mut seats: Vec<usize> = Vec::with_capacity(finishing_order.len());
-        for name in finishing_order {
+        let ranked: Vec<(&str, usize)> = finishing_order
+            .iter()
+            .enumerate()
+            .map(|(place, &name)| (name, place + 1))
+            .collect();
+        self.record_ranked(&ranked);
+    }
+
+    /// Updates the ratings from one result given as a rank per player (1 is best; equal ranks
+    /// are a tie), in one multi-team update. Names that are not rated here are skipped; fewer
+    /// than two rated players, or a name given twice, changes nothing.
+    pub fn record_ranked(&mut self, ranked: &[(&str, usize)]) {
+        let mut seats: Vec<(usize, usize)> = Vec::with_capacity(ranked.len());
+        for &(name, rank) in ranked {
             if let Some(index) = self.index(name) {
-                if seats.contains(&index) {
+                if seats.iter().any(|&(seen, _)| seen == index) {
                     return;
                 }
-                seats.push(index);
+                seats.push((index, rank));
             }
         }
         if seats.len() < 2 {
             return;
         }
-        let teams: Vec<[WengLinRating; 1]> = seats.iter().map(|&i| [self.ratings[i]]).collect();
-        let ranked: Vec<(&[WengLinRating], MultiTeamOutcome)> = teams
+        let teams: Vec<[WengLinRating; 1]> =
+            seats.iter().map(|&(i, _)| [self.ratings[i]]).collect();
+        let outcome: Vec<(&[WengLinRating], MultiTeamOutcome)> = teams
             .iter()
-            .enumerate()
-            .map(|(place, team)| (&team[..], MultiTeamOutcome::new(place + 1)))
+            .zip(&seats)
+            .map(|(team, &(_, rank))| (&team[..], MultiTeamOutcome::new(rank)))
             .collect();
-        let updated = weng_lin_multi_team(&ranked, &self.config);
-        for (&index, team) in seats.iter().zip(updated) {
+        let updated = weng_lin_multi_team(&outcome, &self.config);
+        for (&(index, _), team) in seats.iter().zip(updated) {
             if let Some(&rating) = team.first() {
                 self.ratings[index] = rating;
             }
+        }
+    }
+
+    /// Updates the ratings from one deal set of a duplicate run: the finishing orders of its
+    /// rotations (first place first) combined into one result by [`deal_set_ranks`], so the
+    /// luck of the cards, which the rotations share out evenly, cancels before the rating
+    /// sees it. The combined result is recorded once per rotation given: a set of `n` games
+    /// weighs as much as `n` plain games (Weng-Lin has no weight per result; one update per
+    /// set would let a duplicate run's uncertainty shrink `n` times slower than a plain run's
+    /// for the same games played).
+    pub fn record_deal_set(&mut self, rotations: &[Vec<&str>]) {
+        let ranked = deal_set_ranks(rotations);
+        for _ in rotations {
+            self.record_ranked(&ranked);
         }
     }
 

@@ -56,7 +56,11 @@ impl Tournament {
             shard: self.shard,
         };
         let mut finished: BTreeMap<u32, GameEntry> = BTreeMap::new();
-        let mut rater = summary::Rater::new(&results, self.planned_games().map(|g| g.number));
+        let mut rater = summary::Rater::new(
+            &results,
+            self.planned_games()
+                .map(|g| (g.number, g.deal.map(|d| d.deal_set))),
+        );
         summary::summarise(&mut results, &finished, &mut rater);
         write_results(&results_path, &results)?;
         let mut next_write = Instant::now();

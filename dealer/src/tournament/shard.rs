@@ -305,7 +305,12 @@ pub fn merge(out: &Path, shard_dirs: &[PathBuf]) -> Result<RunResults, MergeErro
         deal_sets: Vec::new(),
         ..first
     };
-    let mut rater = Rater::new(&merged, games.keys().copied());
+    let mut rater = Rater::new(
+        &merged,
+        games
+            .iter()
+            .map(|(&number, game)| (number, game.deal.map(|d| d.deal_set))),
+    );
     summarise(&mut merged, &games, &mut rater);
     write_results(&results_path, &merged)?;
     Ok(merged)

@@ -8,52 +8,94 @@ use std::collections::{BTreeMap, VecDeque};
 
 /// Ratings over the games of a run, in game-number order whatever order the games finish in.
 ///
-/// Games that finish before an earlier one are folded into a copy at each summary; a game is
-/// folded for good once every game planned before it has finished, so ten thousand games
-/// cost ten thousand updates plus at most `parallel` extra per summary.
+/// The unit of a rating update is one game of a plain run and one deal set of a duplicate run
+/// (its rotations combined by [`Ratings::record_deal_set`]; see `docs/decisions.md`). Units
+/// that finish before an earlier one, and a deal set not yet complete, are folded into a copy
+/// at each summary; a unit is folded for good once it and every unit planned before it have
+/// finished, so ten thousand games cost at most ten thousand updates plus at most `parallel`
+/// extra units per summary.
 #[derive(Debug, Clone)]
 pub(crate) struct Rater {
     settled: Ratings,
-    /// Planned game numbers not folded for good, ascending.
-    pending: VecDeque<u32>,
+    /// The planned units not folded for good, in game order: each its game numbers, ascending.
+    pending: VecDeque<Vec<u32>>,
 }
 
 impl Rater {
-    /// For `players`, rating the games numbered `planned` (any order).
-    pub(crate) fn new(players: &RunResults, planned: impl IntoIterator<Item = u32>) -> Rater {
-        let mut pending: Vec<u32> = planned.into_iter().collect();
-        pending.sort_unstable();
+    /// For `players`, rating the games planned as `(number, deal set)` (any order; the deal set
+    /// `None` in a plain run).
+    pub(crate) fn new(
+        players: &RunResults,
+        planned: impl IntoIterator<Item = (u32, Option<u32>)>,
+    ) -> Rater {
+        let mut planned: Vec<(u32, Option<u32>)> = planned.into_iter().collect();
+        planned.sort_unstable();
+        let mut pending: VecDeque<Vec<u32>> = VecDeque::new();
+        let mut last_set = None;
+        for (number, deal_set) in planned {
+            match (pending.back_mut(), deal_set) {
+                (Some(unit), Some(set)) if last_set == Some(set) => unit.push(number),
+                _ => pending.push_back(vec![number]),
+            }
+            last_set = deal_set;
+        }
         Rater {
             settled: Ratings::new(players.players.iter().map(|p| p.name.clone())),
-            pending: pending.into(),
+            pending,
         }
     }
 
     /// The ratings after `games` (the games finished so far, by number).
     pub(crate) fn ratings(&mut self, games: &BTreeMap<u32, GameEntry>) -> Ratings {
-        while let Some(game) = self.pending.front().and_then(|n| games.get(n)) {
-            record(&mut self.settled, game);
+        while let Some(unit) = self.pending.front() {
+            let Some(finished) = unit
+                .iter()
+                .map(|n| games.get(n))
+                .collect::<Option<Vec<&GameEntry>>>()
+            else {
+                break;
+            };
+            record(&mut self.settled, &finished);
             self.pending.pop_front();
         }
         let mut ratings = self.settled.clone();
-        if let Some(&first_pending) = self.pending.front() {
+        if let Some(&first_pending) = self.pending.front().and_then(|unit| unit.first()) {
+            let mut unit: Vec<&GameEntry> = Vec::new();
             for game in games.range(first_pending..).map(|(_, game)| game) {
-                record(&mut ratings, game);
+                let same_set = |other: &&GameEntry| {
+                    other.deal.is_some()
+                        && other.deal.map(|d| d.deal_set) == game.deal.map(|d| d.deal_set)
+                };
+                if !unit.last().is_some_and(same_set) {
+                    record(&mut ratings, &unit);
+                    unit.clear();
+                }
+                unit.push(game);
             }
+            record(&mut ratings, &unit);
         }
         ratings
     }
 }
 
-/// One game's finishing order, without the players that sat it out.
-fn record(ratings: &mut Ratings, game: &GameEntry) {
-    let order: Vec<&str> = game
-        .standings
+/// One unit's result: a plain game's finishing order, or a deal set's rotations combined;
+/// without the players that sat a game out. No games change nothing.
+fn record(ratings: &mut Ratings, unit: &[&GameEntry]) {
+    let orders: Vec<Vec<&str>> = unit
         .iter()
-        .filter(|standing| !game.absent.iter().any(|a| a.name == standing.name))
-        .map(|standing| standing.name.as_str())
+        .map(|game| {
+            game.standings
+                .iter()
+                .filter(|standing| !game.absent.iter().any(|a| a.name == standing.name))
+                .map(|standing| standing.name.as_str())
+                .collect()
+        })
         .collect();
-    ratings.record(&order);
+    match unit {
+        [] => {}
+        [game] if game.deal.is_none() => ratings.record(&orders[0]),
+        _ => ratings.record_deal_set(&orders),
+    }
 }
 
 /// Sets `results.games`, the totals (with ratings) and the deal sets from `games`.
