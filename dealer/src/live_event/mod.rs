@@ -19,6 +19,7 @@ pub mod health;
 pub mod players;
 pub mod queries;
 pub mod scheduler;
+mod schema;
 pub mod store;
 pub mod tables;
 

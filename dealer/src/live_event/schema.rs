@@ -1,0 +1,55 @@
+//! The event database's tables (version [`super::store::SCHEMA_VERSION`]): kept apart from
+//! the store's code so the layout reads in one place.
+
+pub(super) const SCHEMA: &str = "
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE players (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    url TEXT,
+    token TEXT,
+    bot TEXT,
+    status TEXT NOT NULL CHECK (status IN ('active', 'paused', 'removed')),
+    added_at INTEGER NOT NULL,
+    version TEXT,
+    last_seen INTEGER,
+    down_reason TEXT,
+    games INTEGER NOT NULL DEFAULT 0,
+    wins INTEGER NOT NULL DEFAULT 0,
+    seconds INTEGER NOT NULL DEFAULT 0,
+    points INTEGER NOT NULL DEFAULT 0,
+    bans INTEGER NOT NULL DEFAULT 0,
+    absences INTEGER NOT NULL DEFAULT 0,
+    CHECK ((url IS NULL) <> (bot IS NULL))
+);
+CREATE TABLE config_imports (name TEXT PRIMARY KEY);
+CREATE TABLE games (
+    number INTEGER PRIMARY KEY,
+    round INTEGER NOT NULL,
+    table_no INTEGER NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('running', 'finished', 'abandoned')),
+    seed TEXT NOT NULL,
+    dir TEXT NOT NULL,
+    players TEXT NOT NULL,
+    started_at INTEGER NOT NULL,
+    ended_at INTEGER,
+    hands INTEGER,
+    winner TEXT,
+    reason TEXT
+);
+CREATE INDEX games_state ON games (state) WHERE state = 'running';
+CREATE TABLE standings (
+    game INTEGER NOT NULL REFERENCES games (number),
+    seat INTEGER NOT NULL,
+    player_id INTEGER REFERENCES players (id),
+    name TEXT NOT NULL,
+    place INTEGER NOT NULL,
+    points INTEGER NOT NULL,
+    total_after INTEGER,
+    banned TEXT,
+    absent TEXT,
+    version TEXT,
+    PRIMARY KEY (game, seat)
+);
+CREATE INDEX standings_player ON standings (player_id, game);
+";
