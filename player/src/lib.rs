@@ -99,9 +99,10 @@ pub mod testing;
 pub use from_fn::{from_fn, FnPlayer};
 pub use logging::init_logging;
 pub use server::{
-    address_from_env, serve, BoundServer, ConfigError, RunningServer, ServeError, ServerBuilder,
-    ShutdownHandle, AUTH_ENV, DEFAULT_BODY_LIMIT, DEFAULT_MAX_IN_FLIGHT, DEFAULT_PORT,
-    DEFAULT_TIME_BUDGET, HOST_ENV, MAX_IN_FLIGHT_ENV, PORT_ENV, TIME_BUDGET_ENV, WORKERS_ENV,
+    address_from_env, local_url, serve, BoundServer, ConfigError, RunningServer, ServeError,
+    ServerBuilder, ShutdownHandle, AUTH_ENV, DEFAULT_BODY_LIMIT, DEFAULT_MAX_IN_FLIGHT,
+    DEFAULT_PORT, DEFAULT_TIME_BUDGET, HOST_ENV, MAX_IN_FLIGHT_ENV, PORT_ENV, TIME_BUDGET_ENV,
+    WORKERS_ENV,
 };
 
 /// The Rust snippets of `player/README.md`, compiled and run as doctests so that the page a

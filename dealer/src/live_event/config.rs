@@ -299,16 +299,7 @@ fn config_players(file: &EventFile) -> Result<Vec<ConfigPlayer>, SettingsError> 
     }
     for bot in &file.bots {
         check_name(&bot.name).map_err(SettingsError::BadName)?;
-        let kind: BotKind = bot
-            .kind
-            .parse()
-            .map_err(
-                |error: crate::house::UnknownBotKind| SettingsError::FileEntrant {
-                    what: "bot",
-                    name: bot.name.clone(),
-                    reason: error.to_string(),
-                },
-            )?;
+        let kind = bot.bot_kind()?;
         players.push(ConfigPlayer {
             name: bot.name.clone(),
             contact: Contact::Bot(kind),

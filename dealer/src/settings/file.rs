@@ -76,6 +76,24 @@ pub struct FileBot {
     pub kind: String,
 }
 
+impl FileBot {
+    /// The bot's kind, or an error naming the bot when the file names no known kind.
+    ///
+    /// # Errors
+    /// [`SettingsError::FileEntrant`] for an unknown kind.
+    pub fn bot_kind(&self) -> Result<crate::house::BotKind, SettingsError> {
+        self.kind
+            .parse()
+            .map_err(
+                |error: crate::house::UnknownBotKind| SettingsError::FileEntrant {
+                    what: "bot",
+                    name: self.name.clone(),
+                    reason: error.to_string(),
+                },
+            )
+    }
+}
+
 /// One per-game file, as named by `--outputs` and the file's `outputs`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]

@@ -291,16 +291,7 @@ fn entrants(flags: &RunFlags, file: &RunFile) -> Result<Vec<Entrant>, SettingsEr
     }
     for bot in &file.bots {
         check_name(&bot.name).map_err(SettingsError::BadName)?;
-        let kind: BotKind = bot
-            .kind
-            .parse()
-            .map_err(
-                |error: crate::house::UnknownBotKind| SettingsError::FileEntrant {
-                    what: "bot",
-                    name: bot.name.clone(),
-                    reason: error.to_string(),
-                },
-            )?;
+        let kind = bot.bot_kind()?;
         entrants.push(Entrant::bot(bot.name.clone(), kind));
     }
     for (name, endpoint) in &flags.players {

@@ -32,7 +32,7 @@ use actix_web::middleware::DefaultHeaders;
 use actix_web::{web, App, HttpRequest, HttpResponse, HttpServer, ResponseError};
 use futures_util::future::Either;
 use serde::Serialize;
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, TcpListener};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener};
 use std::path::PathBuf;
 use std::sync::Arc;
 use store::{ResultsFolder, StoreError};
@@ -125,12 +125,7 @@ impl RunningWebServer {
     /// The page's URL from this machine, with a trailing slash (`0.0.0.0` becomes
     /// `127.0.0.1`).
     pub fn url(&self) -> String {
-        let ip = match self.local_addr.ip() {
-            IpAddr::V4(ip) if ip.is_unspecified() => IpAddr::V4(Ipv4Addr::LOCALHOST),
-            IpAddr::V6(ip) if ip.is_unspecified() => IpAddr::V6(Ipv6Addr::LOCALHOST),
-            ip => ip,
-        };
-        format!("http://{}/", SocketAddr::new(ip, self.local_addr.port()))
+        player::local_url(self.local_addr)
     }
 
     /// Stops gracefully and waits until the server is down.

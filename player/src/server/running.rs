@@ -142,12 +142,7 @@ impl RunningServer {
     /// A URL to reach the server from this machine (`0.0.0.0` becomes `127.0.0.1`), with a
     /// trailing slash: `http://127.0.0.1:1337/`.
     pub fn url(&self) -> String {
-        let ip = match self.local_addr.ip() {
-            IpAddr::V4(ip) if ip.is_unspecified() => IpAddr::V4(Ipv4Addr::LOCALHOST),
-            IpAddr::V6(ip) if ip.is_unspecified() => IpAddr::V6(Ipv6Addr::LOCALHOST),
-            ip => ip,
-        };
-        format!("http://{}/", SocketAddr::new(ip, self.local_addr.port()))
+        local_url(self.local_addr)
     }
 
     /// A handle that can stop the server from elsewhere.
@@ -200,4 +195,15 @@ pub fn serve(player: impl Player) -> Result<(), ServeError> {
         .from_env()?
         .stop_on_signals(true)
         .run_blocking()
+}
+
+/// The URL that reaches a server bound at `address` from this machine, with a trailing slash
+/// (`0.0.0.0` and `::` become the loopback address): `http://127.0.0.1:1337/`.
+pub fn local_url(address: SocketAddr) -> String {
+    let ip = match address.ip() {
+        IpAddr::V4(ip) if ip.is_unspecified() => IpAddr::V4(Ipv4Addr::LOCALHOST),
+        IpAddr::V6(ip) if ip.is_unspecified() => IpAddr::V6(Ipv6Addr::LOCALHOST),
+        ip => ip,
+    };
+    format!("http://{}/", SocketAddr::new(ip, address.port()))
 }
