@@ -129,6 +129,15 @@ try {
       message: text('[data-testid=message]'),
     };
   });
+  // A hash change keeps the page, so the previous game's table is still on screen until the
+  // new log has loaded: wait for the new game's first entry, not just for a table.
+  const openFirstEntry = async (address, entries) => {
+    await page.goto(address);
+    await page.waitForFunction(
+      (count) => document.querySelector('[data-testid=entry-index]')?.textContent === `entry 1 / ${count}`,
+      entries,
+    );
+  };
   const expected = (index, entries = log) => {
     const state = entries[index].game_state;
     return {
@@ -195,8 +204,7 @@ try {
 
   // Another dealer's log (live captures 17-23): every entry opens.
   const other = JSON.parse(readFileSync(join(fixtures, 'other-dealer', 'log.json'), 'utf8'));
-  await page.goto(`${url}#/run/other/game/1`);
-  await page.waitForSelector('[data-testid=table]');
+  await openFirstEntry(`${url}#/run/other/game/1`, other.length);
   let otherMismatches = 0;
   for (let index = 0; index < other.length; index++) {
     if (index > 0) await page.keyboard.press('ArrowRight');
@@ -208,8 +216,7 @@ try {
 
   // The open-source croupier's layout (no `type`, no `round`, ",\n" between entries).
   const oss = JSON.parse(readFileSync(join(fixtures, 'oss-croupier', 'log.json'), 'utf8'));
-  await page.goto(`${url}#/run/oss/game/1`);
-  await page.waitForSelector('[data-testid=table]');
+  await openFirstEntry(`${url}#/run/oss/game/1`, oss.length);
   let ossMismatches = 0;
   for (let index = 0; index < oss.length; index++) {
     if (index > 0) await page.keyboard.press('ArrowRight');
