@@ -7,6 +7,7 @@
 //! postflop; preflop see [`super`]); the hand ends at once when all but one player folded.
 //! Answers are read by [`shared::rules::read_bet`], the one bet-reading rule.
 
+use super::model::PutIn;
 use super::{Game, Phase, SeatAnswer, Step};
 use crate::config::BadAnswerPolicy;
 use crate::event::GameEvent;
@@ -163,19 +164,21 @@ impl Game {
                 if *bet_after > self.table.current_buy_in() {
                     self.hand.last_aggressor = Some(*seat);
                 }
-                let mut folded = false;
-                self.table.update_seat(*seat, |player| {
-                    player.stack = *stack_after;
-                    player.bet = *bet_after;
-                    if *action == shared::BetAction::Fold && player.status == PlayerStatus::Active {
-                        player.status = PlayerStatus::Folded;
-                        folded = true;
-                    }
-                });
-                if folded {
+                let mut status = self.table.seat(*seat).status;
+                if *action == shared::BetAction::Fold && status == PlayerStatus::Active {
+                    status = PlayerStatus::Folded;
                     self.hand.in_hand = self.hand.in_hand.saturating_sub(1);
                 }
-                self.table.set_pot(*pot_after, *current_buy_in_after);
+                self.table.put_in(
+                    *seat,
+                    PutIn {
+                        stack: *stack_after,
+                        bet: *bet_after,
+                        status,
+                        pot: *pot_after,
+                        current_buy_in: *current_buy_in_after,
+                    },
+                );
                 self.hand.minimum_raise = *minimum_raise_after;
                 self.hand.visits += 1;
             }

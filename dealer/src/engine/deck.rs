@@ -165,6 +165,9 @@ impl RecordedDecks {
 pub(super) struct Dealer {
     key: <ChaCha8Rng as SeedableRng>::Seed,
     source: DeckSource,
+    /// A deck in index order, copied whole before each shuffle: walking `Card::deck()`
+    /// card by card cost a sixth of the engine bench's dealing.
+    fresh: [Card; 52],
 }
 
 impl Dealer {
@@ -175,7 +178,11 @@ impl Dealer {
         keys.set_stream(5);
         let mut key = <ChaCha8Rng as SeedableRng>::Seed::default();
         keys.fill_bytes(&mut key);
-        Dealer { key, source }
+        Dealer {
+            key,
+            source,
+            fresh: fresh_deck(),
+        }
     }
 
     /// Lays out hand `hand`'s cards for a table of `seats` seats in `deck`; `false` when the
@@ -186,9 +193,7 @@ impl Dealer {
         deck.start = deck.cards.len() - needed;
         match &self.source {
             DeckSource::Seeded => {
-                for (slot, card) in deck.cards.iter_mut().zip(Card::deck()) {
-                    *slot = card;
-                }
+                deck.cards = self.fresh;
                 let mut rng = ChaCha8Rng::from_seed(self.key);
                 rng.set_stream(hand);
                 deck.cards.partial_shuffle(&mut rng, needed);
@@ -223,12 +228,18 @@ pub(super) struct HandDeck {
     seats: usize,
 }
 
+/// The 52 cards in [`Card::index`] order.
+fn fresh_deck() -> [Card; 52] {
+    let mut cards = [Card::new(shared::Rank::Two, shared::Suit::Spades); 52];
+    for (slot, card) in cards.iter_mut().zip(Card::deck()) {
+        *slot = card;
+    }
+    cards
+}
+
 impl Default for HandDeck {
     fn default() -> HandDeck {
-        let mut cards = [Card::new(shared::Rank::Two, shared::Suit::Spades); 52];
-        for (slot, card) in cards.iter_mut().zip(Card::deck()) {
-            *slot = card;
-        }
+        let cards = fresh_deck();
         // Nothing dealt yet: no hand's cards.
         HandDeck {
             start: cards.len(),

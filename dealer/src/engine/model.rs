@@ -98,6 +98,22 @@ impl SeatState {
     }
 }
 
+/// A seat's chips and status after it put chips in, with the table's pot and largest bet
+/// ([`Table::put_in`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct PutIn {
+    /// The seat's chips behind.
+    pub stack: Chips,
+    /// The seat's bet this hand.
+    pub bet: Chips,
+    /// The seat's status (folded after a fold).
+    pub status: PlayerStatus,
+    /// The sum of all bets.
+    pub pot: Chips,
+    /// The largest bet.
+    pub current_buy_in: Chips,
+}
+
 /// The hand-wide keys of a document: which hand, its blinds and button.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct HandHeader {
@@ -129,9 +145,10 @@ pub(crate) struct Table {
     request: GameState,
     /// The seat whose hole cards `request` shows.
     request_cards_of: Option<Seat>,
-    /// Every other seat's hole cards in wire form, ready to be moved into `request` (a
-    /// pointer swap, no copy) when that seat is asked.
-    request_hidden_cards: Vec<Vec<Card>>,
+    /// Every other seat's hole cards in wire form, ready to be swapped into `request` (no
+    /// copy) when that seat is asked: each seat's vector is `Some` either here or in the
+    /// document, never both.
+    request_hidden_cards: Vec<Option<Vec<Card>>>,
 }
 
 impl Table {
@@ -162,7 +179,7 @@ impl Table {
             request_hidden_cards: Vec::new(),
         };
         table.request_hidden_cards = (0..table.seats.len())
-            .map(|_| Vec::with_capacity(2))
+            .map(|_| Some(Vec::with_capacity(2)))
             .collect();
         table.render_request_whole();
         table
@@ -172,7 +189,14 @@ impl Table {
     /// written by its mutator).
     fn render_request_whole(&mut self) {
         let mut request = std::mem::replace(&mut self.request, view::empty_document());
-        view::render(self, 0, None, view::Texts::Refresh, &mut request);
+        view::render(
+            self,
+            0,
+            None,
+            view::Texts::Refresh,
+            &mut request,
+            &mut Vec::new(),
+        );
         self.request = request;
         self.request_cards_of = None;
     }
@@ -258,6 +282,29 @@ impl Table {
         self.changes += 1;
     }
 
+    /// Chips put in by `seat` (a bet, call, fold or blind): its stack, bet and status, and the
+    /// table's pot and `current_buy_in`, in one change. The hot mutator (one per answer):
+    /// it writes only what a bet changes.
+    pub(crate) fn put_in(&mut self, seat: Seat, chips: PutIn) {
+        let index = seat.index();
+        if let (Some(state), Some(player)) = (
+            self.seats.get_mut(index),
+            self.request.players.get_mut(index),
+        ) {
+            state.stack = chips.stack;
+            state.bet = chips.bet;
+            state.status = chips.status;
+            player.stack = chips.stack;
+            player.bet = chips.bet;
+            player.status = chips.status;
+        }
+        self.pot = chips.pot;
+        self.current_buy_in = chips.current_buy_in;
+        self.request.pot = chips.pot;
+        self.request.current_buy_in = chips.current_buy_in;
+        self.changes += 1;
+    }
+
     /// Sets the pot and `current_buy_in`.
     pub(crate) fn set_pot(&mut self, pot: Chips, current_buy_in: Chips) {
         self.pot = pot;
@@ -294,7 +341,11 @@ impl Table {
                 .players
                 .get_mut(seat.index())
                 .and_then(|player| player.hole_cards.as_mut());
-            if let Some(cards) = shown.or(self.request_hidden_cards.get_mut(seat.index())) {
+            let hidden = self
+                .request_hidden_cards
+                .get_mut(seat.index())
+                .and_then(Option::as_mut);
+            if let Some(cards) = shown.or(hidden) {
                 cards.push(card);
             }
             self.changes += 1;
@@ -308,7 +359,7 @@ impl Table {
         self.board.clear();
         self.request.community_cards.clear();
         self.hide_request_cards();
-        for cards in &mut self.request_hidden_cards {
+        for cards in self.request_hidden_cards.iter_mut().flatten() {
             cards.clear();
         }
         view::write_header(&mut self.request, header, self.seats.len());
@@ -352,13 +403,8 @@ impl Table {
     pub(crate) fn open_request(&mut self, seat: Seat, minimum_raise: Chips, bet_index: u64) {
         if self.request_cards_of != Some(seat) {
             self.hide_request_cards();
-            if let (Some(player), Some(cards)) = (
-                self.request.players.get_mut(seat.index()),
-                self.request_hidden_cards.get_mut(seat.index()),
-            ) {
-                player.hole_cards = Some(std::mem::take(cards));
-                self.request_cards_of = Some(seat);
-            }
+            self.swap_request_cards(seat);
+            self.request_cards_of = Some(seat);
         }
         view::write_betting(
             &mut self.request,
@@ -372,17 +418,19 @@ impl Table {
 
     /// Hides the hole cards the document shows (back with the hidden ones).
     fn hide_request_cards(&mut self) {
-        let Some(shown) = self.request_cards_of.take() else {
-            return;
-        };
-        let cards = self
-            .request
-            .players
-            .get_mut(shown.index())
-            .and_then(|player| player.hole_cards.take());
-        if let (Some(cards), Some(slot)) = (cards, self.request_hidden_cards.get_mut(shown.index()))
-        {
-            *slot = cards;
+        if let Some(shown) = self.request_cards_of.take() {
+            self.swap_request_cards(shown);
+        }
+    }
+
+    /// Shows `seat`'s hidden hole cards in the document, or hides its shown ones: a swap of
+    /// two pointers.
+    fn swap_request_cards(&mut self, seat: Seat) {
+        if let (Some(player), Some(hidden)) = (
+            self.request.players.get_mut(seat.index()),
+            self.request_hidden_cards.get_mut(seat.index()),
+        ) {
+            std::mem::swap(&mut player.hole_cards, hidden);
         }
     }
 }

@@ -10,6 +10,7 @@
 //!   where is fixed by seat position ([`super::deck`]): seat `s` gets its own two cards of
 //!   the hand's deck and the board its own five, whoever is out.
 
+use super::model::PutIn;
 use super::{Game, Phase};
 use crate::event::{Blind, GameEndReason, GameEvent, SeatList};
 use shared::rules::{BetAction, BetReading};
@@ -174,16 +175,18 @@ impl Game {
             },
             put_in: amount,
         };
-        self.table.update_seat(seat, |player| {
-            player.stack -= amount;
-            player.bet += amount;
-        });
         if reading.new_bet(&context) > context.current_buy_in {
             self.hand.last_aggressor = Some(seat);
         }
-        self.table.set_pot(
-            self.table.pot() + amount,
-            reading.new_current_buy_in(&context),
+        self.table.put_in(
+            seat,
+            PutIn {
+                stack: context.stack - amount,
+                bet: context.bet + amount,
+                status: self.table.seat(seat).status,
+                pot: self.table.pot() + amount,
+                current_buy_in: reading.new_current_buy_in(&context),
+            },
         );
         self.hand.minimum_raise = reading.new_minimum_raise(&context);
         self.hand.visits = match blind {

@@ -57,6 +57,9 @@ pub struct Document {
     changes: u64,
     /// The hole cards shown at the last render (bit per seat).
     cards_shown: u32,
+    /// Card vectors of seats hidden since, kept for the next seat shown: moving cards
+    /// between receivers never allocates or frees.
+    spares: Spares,
 }
 
 impl Document {
@@ -67,6 +70,7 @@ impl Document {
             texts: None,
             changes: 0,
             cards_shown: 0,
+            spares: Vec::new(),
         }
     }
 
@@ -120,6 +124,9 @@ pub(super) enum Texts {
     /// Copy them (compared first, so an equal text costs no write).
     Refresh,
 }
+
+/// Card vectors taken from seats a render hides, for the seats it shows.
+pub(super) type Spares = Vec<Vec<Card>>;
 
 /// The betting keys of a bet request.
 #[derive(Debug, Clone, Copy)]
@@ -180,7 +187,14 @@ impl Game {
     /// open, or a seat outside the table.
     pub fn render(&self, view: View, out: &mut GameState) -> Result<(), ViewError> {
         let (cards_shown, betting) = self.view_parts(view)?;
-        render(&self.table, cards_shown, betting, Texts::Refresh, out);
+        render(
+            &self.table,
+            cards_shown,
+            betting,
+            Texts::Refresh,
+            out,
+            &mut Vec::new(),
+        );
         Ok(())
     }
 
@@ -200,7 +214,13 @@ impl Game {
             && state.players.len() == self.table.seats().len()
         {
             // The seats and board are as last rendered: only the view's cards may differ.
-            show_cards(&self.table, document.cards_shown, cards_shown, state);
+            show_cards(
+                &self.table,
+                document.cards_shown,
+                cards_shown,
+                state,
+                &mut document.spares,
+            );
             write_betting(state, betting);
         } else {
             let texts = if document.texts == Some(stamp) {
@@ -208,7 +228,14 @@ impl Game {
             } else {
                 Texts::Refresh
             };
-            render(&self.table, cards_shown, betting, texts, state);
+            render(
+                &self.table,
+                cards_shown,
+                betting,
+                texts,
+                state,
+                &mut document.spares,
+            );
         }
         document.texts = Some(stamp);
         document.changes = changes;
@@ -274,16 +301,14 @@ impl Game {
 
     /// [`View::Viewer`] as a new document.
     pub fn viewer_state(&self) -> GameState {
-        let mut out = empty_document();
-        render(&self.table, u32::MAX, None, Texts::Refresh, &mut out);
-        out
+        self.document(View::Viewer)
+            .unwrap_or_else(|_| empty_document())
     }
 
     /// [`View::Public`] as a new document.
     pub fn public_state(&self) -> GameState {
-        let mut out = empty_document();
-        render(&self.table, 0, None, Texts::Refresh, &mut out);
-        out
+        self.document(View::Public)
+            .unwrap_or_else(|_| empty_document())
     }
 
     /// `seat`'s hole cards this hand (empty when dealt nothing or not at the table), whoever
@@ -321,13 +346,14 @@ impl Game {
 
 /// Writes the table into `out`: hole cards of the seats in `cards_shown` (bit per seat),
 /// betting keys when `betting` is given. Reuses `out`'s strings and card vectors: a card
-/// vector taken from a seat that is now hidden serves the next seat that is shown.
+/// vector taken from a seat that is now hidden goes to `spares`, which serve the seats shown.
 pub(super) fn render(
     table: &Table,
     cards_shown: u32,
     betting: Option<Betting>,
     texts: Texts,
     out: &mut GameState,
+    spares: &mut Spares,
 ) {
     let seats = table.seats();
     let refresh = texts == Texts::Refresh || out.players.len() != seats.len();
@@ -336,10 +362,9 @@ pub(super) fn render(
         set_text(&mut out.game_id, table.game_id());
     }
     out.players.truncate(seats.len());
-    let mut spare: Option<Vec<Card>> = None;
     for (index, player) in out.players.iter_mut().enumerate() {
-        if cards_shown & (1 << index) == 0 && spare.is_none() {
-            spare = player.hole_cards.take();
+        if cards_shown & (1 << index) == 0 {
+            hide_cards_of(player, spares);
         }
     }
     for (index, seat) in seats.iter().enumerate() {
@@ -362,10 +387,8 @@ pub(super) fn render(
             set_string(&mut player.version, &seat.version);
         }
         write_numbers(player, seat);
-        if cards_shown & (1 << index) == 0 {
-            player.hole_cards = None;
-        } else {
-            show_cards_of(player, seat, spare.take());
+        if cards_shown & (1 << index) != 0 {
+            show_cards_of(player, seat, spares);
         }
         player.id = Seat(index);
     }
@@ -386,37 +409,48 @@ pub(super) fn write_header(out: &mut GameState, header: HandHeader, seat_count: 
     out.dealer = header.button;
 }
 
-/// Shows `seat`'s hole cards in `player`, in `spare` (a vector taken from a hidden seat) when
-/// it has none yet.
-pub(super) fn show_cards_of(player: &mut PlayerState, seat: &SeatState, spare: Option<Vec<Card>>) {
+/// Hides `player`'s hole cards, keeping their vector in `spares`.
+#[inline]
+fn hide_cards_of(player: &mut PlayerState, spares: &mut Spares) {
+    if let Some(cards) = player.hole_cards.take() {
+        spares.push(cards);
+    }
+}
+
+/// Shows `seat`'s hole cards in `player`, in one of `spares` (vectors taken from hidden seats)
+/// when it has none yet.
+#[inline(always)]
+fn show_cards_of(player: &mut PlayerState, seat: &SeatState, spares: &mut Spares) {
     let cards = player
         .hole_cards
-        .get_or_insert_with(|| spare.unwrap_or_else(|| Vec::with_capacity(2)));
+        .get_or_insert_with(|| spares.pop().unwrap_or_else(|| Vec::with_capacity(2)));
     cards.clear();
-    // Card by card: a slice copy of two cards would call `memcpy`.
-    for &card in seat.hole_cards.as_slice() {
-        cards.push(card);
+    // Two cards as an array (one reserve, two writes); a slice copy would call `memcpy`.
+    match seat.hole_cards.pair() {
+        Some(pair) => cards.extend(pair),
+        None => {
+            for &card in seat.hole_cards.as_slice() {
+                cards.push(card);
+            }
+        }
     }
 }
 
 /// Changes the hole cards shown from the seats in `was` to those in `now` (bit per seat),
-/// moving a hidden seat's card vector to a newly shown one.
-fn show_cards(table: &Table, was: u32, now: u32, out: &mut GameState) {
+/// moving hidden seats' card vectors to newly shown ones through `spares`.
+fn show_cards(table: &Table, was: u32, now: u32, out: &mut GameState, spares: &mut Spares) {
     let changed = was ^ now;
     if changed == 0 {
         return;
     }
-    let mut spare: Option<Vec<Card>> = None;
     for index in seat_bits(changed & was) {
         if let Some(player) = out.players.get_mut(index) {
-            let hidden = player.hole_cards.take();
-            spare = spare.or(hidden);
+            hide_cards_of(player, spares);
         }
     }
     for index in seat_bits(changed & now) {
         if let (Some(player), Some(seat)) = (out.players.get_mut(index), table.seats().get(index)) {
-            player.hole_cards = None;
-            show_cards_of(player, seat, spare.take());
+            show_cards_of(player, seat, spares);
         }
     }
 }
