@@ -70,10 +70,10 @@
 //! A game watched live ([`LogFlush::Followed`]: `dealer run --live`, a live event's games) is
 //! also flushed at most [`FOLLOWED_FLUSH`] after every entry (without the `]`), by a thread
 //! of its own, so a follower (the web viewer's `/live`) sees each action within that time
-//! and a fast game does a few writes a second, not one per entry (see [`file`]).
+//! and a fast game does a few writes a second, not one per entry (see [`mod@file`]).
 //!
 //! The code is split by job: this file writes entries and follows the events; `entries`
-//! words the messages; [`file`] is the file and its flush policy.
+//! words the messages; [`mod@file`] is the file and its flush policy.
 
 mod entries;
 pub mod file;

@@ -253,7 +253,7 @@ impl CachedLog {
     }
 
     /// The `/live` chunk ([`super::LogChunk`] as JSON) of the entries from `first` on (at most
-    /// [`CHUNK_BYTES`] of them, at least one), with the index after the last one; `None` when
+    /// 4 MiB of them, at least one), with the index after the last one; `None` when
     /// there is none.
     pub fn chunk_json(&self, first: usize, hide_cards: bool) -> Option<(Vec<u8>, usize)> {
         let entries = self
