@@ -90,7 +90,7 @@ impl Tail {
     fn read_new(mut self) -> (Tail, Step) {
         let step = {
             let mut log = self.log.lock().unwrap_or_else(PoisonError::into_inner);
-            match log.refresh(&mut self.file) {
+            match log.refresh(&mut self.file, MAX_LOG_BYTES) {
                 Err(message) => Step::End(message),
                 Ok(()) if log.generation() != self.generation => {
                     Step::End("log.json was replaced; reload the page".to_string())
@@ -194,8 +194,8 @@ async fn next_event(mut tail: Tail) -> Option<(Result<Bytes, actix_web::Error>, 
     }
 }
 
-/// The viewer log ([`GameLog`](super::log::GameLog)), read through the [`LogCache`]: every page on a game
-/// shares one reading of it.
+/// The `/log` handler: the viewer log ([`GameLog`](super::log::GameLog)), read through the
+/// [`LogCache`], so every page on a game shares one reading of it.
 pub(super) async fn game_log(
     folder: web::Data<ResultsFolder>,
     logs: web::Data<LogCache>,
@@ -205,20 +205,10 @@ pub(super) async fn game_log(
     let game = game_number(&game)?;
     blocking_json(folder, move |folder| {
         let (mut file, status) = folder.open_log(&id, game)?;
-        let size = file
-            .metadata()
-            .map_err(|error| StoreError::Unreadable(format!("cannot read log.json: {error}")))?
-            .len();
-        if size > MAX_LOG_BYTES {
-            return Err(StoreError::TooLarge {
-                what: format!("log.json of game {game}"),
-                size,
-                limit: MAX_LOG_BYTES,
-            });
-        }
         let log = logs.game(&id, game);
         let mut log = log.lock().unwrap_or_else(PoisonError::into_inner);
-        log.refresh(&mut file).map_err(StoreError::Unreadable)?;
+        log.refresh(&mut file, MAX_LOG_BYTES)
+            .map_err(StoreError::Unreadable)?;
         // Hidden as `ResultsFolder::game_log` hides them: while the game is played.
         log.whole_json(status == GameStatus::Running)
             .map_err(StoreError::Unreadable)

@@ -149,26 +149,33 @@ fn raw_json<T: Serialize>(value: &T) -> Result<Box<RawValue>, String> {
 
 impl CachedLog {
     /// Reads what `file` (this game's `log.json`) holds beyond what was read. A file shorter
-    /// than what was read was replaced: it is read again from its start (see
-    /// [`CachedLog::generation`]).
+    /// than what was read, or a malformed one that changed, was replaced: it is read again
+    /// from its start (see [`CachedLog::generation`]).
     ///
     /// # Errors
-    /// The file cannot be read, or is not a viewer log: a sentence for the page.
-    pub fn refresh(&mut self, file: &mut File) -> Result<(), String> {
+    /// The file cannot be read, is larger than `limit` bytes (the whole log is kept in
+    /// memory), or is not a viewer log: a sentence for the page.
+    pub fn refresh(&mut self, file: &mut File, limit: u64) -> Result<(), String> {
         self.last_used = Instant::now();
-        if let Some(error) = &self.error {
-            return Err(error.clone());
-        }
         let length = file
             .metadata()
             .map_err(|error| format!("cannot read log.json: {error}"))?
             .len();
-        if length < self.reader.offset() {
+        let changed_after_error = self.error.is_some() && length != self.seen_length;
+        if length < self.reader.offset() || changed_after_error {
             let generation = self.generation + 1;
             *self = CachedLog {
                 generation,
                 ..CachedLog::default()
             };
+        }
+        if let Some(error) = &self.error {
+            return Err(error.clone());
+        }
+        if length > limit {
+            return Err(format!(
+                "log.json is {length} bytes, more than the {limit} bytes the viewer reads"
+            ));
         }
         while length > self.reader.offset() && length != self.seen_length {
             let offset = self.reader.offset();
@@ -179,6 +186,7 @@ impl CachedLog {
                 .map_err(|error: io::Error| format!("cannot read log.json: {error}"))?;
             if let Err(error) = self.append(&bytes) {
                 self.error = Some(error.clone());
+                self.seen_length = length;
                 return Err(error);
             }
             let end = offset + bytes.len() as u64;
@@ -311,14 +319,14 @@ mod tests {
         let mut writer = File::create(&path).unwrap();
         let mut reader = File::open(&path).unwrap();
         let mut log = CachedLog::default();
-        log.refresh(&mut reader).unwrap();
+        log.refresh(&mut reader, u64::MAX).unwrap();
         assert!(log.whole_json(false).unwrap_err().contains("empty"));
         let mut written = 0;
         // The file grows a few bytes at a time, cut anywhere.
         for cut in (1..text.len()).step_by(7).chain([text.len()]) {
             writer.write_all(&text.as_bytes()[written..cut]).unwrap();
             written = cut;
-            log.refresh(&mut reader).unwrap();
+            log.refresh(&mut reader, u64::MAX).unwrap();
             let Ok(whole) = parse_log(&text.as_bytes()[..cut]) else {
                 assert!(log.whole_json(false).is_err(), "cut {cut}");
                 continue;
@@ -372,7 +380,7 @@ mod tests {
             .unwrap()
             .write_all(&text.as_bytes()[..text.len() / 2])
             .unwrap();
-        log.refresh(&mut reader).unwrap();
+        log.refresh(&mut reader, u64::MAX).unwrap();
         assert_eq!(log.generation(), 1);
         assert!(log.len() < 4 && !log.is_empty());
     }
@@ -384,9 +392,16 @@ mod tests {
         std::fs::write(&path, b"[{\"game_state\":{\"players\":[{\"name\":1}]}}]").unwrap();
         let mut log = CachedLog::default();
         let mut file = File::open(&path).unwrap();
-        let error = log.refresh(&mut file).unwrap_err();
+        let error = log.refresh(&mut file, u64::MAX).unwrap_err();
         assert!(error.contains("[0].game_state.players[0].name"), "{error}");
-        assert_eq!(log.refresh(&mut file).unwrap_err(), error);
+        assert_eq!(log.refresh(&mut file, u64::MAX).unwrap_err(), error);
+        // Rewritten, it is read again; too large, it is not read.
+        let good = format!("[{{\"game_state\":{}}}]", crate::web::log::tests::state(0));
+        std::fs::write(&path, &good).unwrap();
+        log.refresh(&mut file, u64::MAX).unwrap();
+        assert_eq!((log.len(), log.generation()), (1, 1));
+        let error = CachedLog::default().refresh(&mut file, 10).unwrap_err();
+        assert!(error.contains("more than the 10 bytes"), "{error}");
 
         let cache = LogCache::new();
         let followed = cache.game("run", 0);
