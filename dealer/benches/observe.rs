@@ -8,9 +8,9 @@
 //! temporary directory). Point it at a RAM disk (`/dev/shm`) to measure the observers' CPU
 //! cost without the file system's.
 //!
-//! `log.json per entry` is the viewer log flushed after every entry (`dealer run --live`, a
-//! game followed in the web viewer). For instruction counts on a busy machine,
-//! `OBSERVE_BENCH_LOG_FLUSH=hand|entry` plays 20 games writing only `log.json` with that
+//! `log.json followed` is the viewer log flushed within 50 ms of every entry by its flusher
+//! thread (`dealer run --live`, a game followed in the web viewer). For instruction counts on
+//! a busy machine, `OBSERVE_BENCH_LOG_FLUSH=hand|followed` plays 20 games writing only `log.json` with that
 //! flushing and exits (no criterion), for `valgrind --tool=callgrind` or `strace -c`.
 
 use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
@@ -165,13 +165,13 @@ fn bench_outputs(c: &mut Criterion) {
         viewer_log: true,
         ..OutputSelection::NONE
     };
-    group.bench_function(BenchmarkId::new("6 seats", "log.json per entry"), |b| {
+    group.bench_function(BenchmarkId::new("6 seats", "log.json followed"), |b| {
         b.iter(|| {
             let mut observers = GameOutputs::create_followed(
-                &dir.path().join("per-entry"),
+                &dir.path().join("followed"),
                 &names(),
                 log_only,
-                LogFlush::EveryEntry,
+                LogFlush::Followed,
             )
             .expect("created");
             play(1, &mut observers)
@@ -201,7 +201,7 @@ criterion_group!(benches, bench_outputs);
 fn main() {
     if let Ok(flush) = std::env::var("OBSERVE_BENCH_LOG_FLUSH") {
         let flush = match flush.as_str() {
-            "entry" => LogFlush::EveryEntry,
+            "followed" => LogFlush::Followed,
             _ => LogFlush::EveryHand,
         };
         let dir = tempfile::tempdir().expect("temporary directory");

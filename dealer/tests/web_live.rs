@@ -289,8 +289,8 @@ async fn following_unknown_games_or_paths_outside_is_a_404() {
 
 #[tokio::test]
 async fn dealer_run_live_writes_the_same_log() {
-    // `--live` changes when the file is written (after every entry: see observe::viewer_log's
-    // tests), not what is in it.
+    // `--live` changes when the file is written (within 50 ms of every entry: see
+    // observe::viewer_log::file's tests), not what is in it.
     let temp = tempfile::tempdir().unwrap();
     play_run(&temp.path().join("hands"), &[]);
     play_run(&temp.path().join("entries"), &["--live"]);

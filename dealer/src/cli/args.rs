@@ -315,8 +315,8 @@ pub struct RunArgs {
     /// every recorded hand.
     #[arg(long, value_name = "FILE")]
     pub(crate) decks: Option<PathBuf>,
-    /// Write log.json after every action (not only at hand ends), so `dealer serve` shows
-    /// each action of a game being played at once.
+    /// Write log.json within 50 ms of every action (not only at hand ends), so `dealer
+    /// serve` shows each action of a game being played as it happens.
     #[arg(long)]
     pub(crate) live: bool,
 }

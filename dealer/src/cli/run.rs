@@ -22,7 +22,7 @@ use std::sync::Arc;
 /// A [`Failure`] for bad settings (code 2), a run that could not end (1) or a stop (130).
 pub fn run(args: RunArgs, screen: &Screen) -> Result<(), Failure> {
     let flush = if args.live {
-        LogFlush::EveryEntry
+        LogFlush::Followed
     } else {
         LogFlush::EveryHand
     };

@@ -16,7 +16,7 @@ use super::store::{FinishedGame, NewGame, SeatRecord, GAMES_DIR};
 use super::tables::{fill_count, game_seed, seat_round};
 use super::{now_ms, Event};
 use crate::engine::GameSetup;
-use crate::observe::GameOutputs;
+use crate::observe::{GameOutputs, LogFlush};
 use crate::runner::{run_game, GameOutcome, RunError, StopSignal};
 use crate::seat::{InProcessSeat, PlayerSeat};
 use futures_util::future::join_all;
@@ -149,8 +149,10 @@ async fn play_table(event: &Event, round: u32, table: u32, seated: Vec<Seated>, 
     let mut setup = GameSetup::new(event.settings().game.clone(), names.clone(), seed);
     setup.tournament_id = event.tournament_id.clone();
     let game_dir = event.settings().data.join(GAMES_DIR).join(&dir);
-    let observers = match GameOutputs::create_selected(&game_dir, &names, event.settings().outputs)
-    {
+    // The event's page follows its games: each action reaches log.json within 50 ms.
+    let outputs = event.settings().outputs;
+    let created = GameOutputs::create_followed(&game_dir, &names, outputs, LogFlush::Followed);
+    let observers = match created {
         Ok(observers) => observers,
         Err(error) => {
             let reason = format!(

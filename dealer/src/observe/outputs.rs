@@ -131,7 +131,7 @@ impl GameOutputs {
     }
 
     /// Like [`GameOutputs::create_selected`], with `log.json` flushed as `flush` says
-    /// ([`LogFlush::EveryEntry`] for a game followed live in the web viewer).
+    /// ([`LogFlush::Followed`] for a game followed live in the web viewer).
     ///
     /// # Errors
     /// A directory or file cannot be created.

@@ -1,9 +1,12 @@
 //! `GET /api/runs/{run}/games/{n}/live`: a game followed as it is played, as server-sent
-//! events.
+//! events; and `GET .../log`, the whole log, which a page reads before it follows and once
+//! the game is over. Both read through the [`LogCache`], so every page on a game shares one
+//! reading of its log.
 //!
 //! The stream tails the game's `log.json` (data flows one way: engine → observer → file →
-//! page; the server never talks to the game). Every [`POLL`] it checks the file's length and
-//! sends the entries completed since the last look:
+//! page; the server never talks to the game), read once for every page through the
+//! [`LogCache`]. Every [`POLL`] it checks the file's length and sends the entries completed
+//! since the last look:
 //!
 //! - `event: entries`, `id: <entries sent so far>`, `data:` a [`LogChunk`] (`first`,
 //!   `entries`, `hands`, `bans`, `closed`), hole cards hidden until shown at a showdown
@@ -16,16 +19,16 @@
 //!
 //! `?from=N` (or the `Last-Event-ID` a reconnecting browser sends) skips the first N entries.
 
-use super::log::{CardHider, LogChunk, LogReader};
-use super::store::{GameStatus, ResultsFolder, StoreError};
-use super::{game_number, ApiError};
+use super::log::{LogCache, SharedLog};
+use super::store::{GameStatus, ResultsFolder, StoreError, MAX_LOG_BYTES};
+use super::{blocking_json, game_number, ApiError};
 use actix_web::http::header;
 use actix_web::http::StatusCode;
 use actix_web::web::{self, Bytes};
 use actix_web::{HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use std::fs::File;
-use std::io::{Read, Seek, SeekFrom};
+use std::sync::PoisonError;
 use std::time::{Duration, Instant};
 
 /// How often the log's length is checked.
@@ -39,9 +42,6 @@ pub const IDLE_LIMIT: Duration = Duration::from_secs(600);
 /// An unrecorded log (no `results.json` to say the game is over) that has not grown for this
 /// long ends the stream.
 const UNRECORDED_IDLE: Duration = Duration::from_secs(30);
-/// The most read from the log in one step (a follower that starts at entry 0 of a long
-/// game gets it in pieces).
-const READ_STEP: u64 = 4 * 1024 * 1024;
 
 /// `?from=N`.
 #[derive(Debug, Deserialize)]
@@ -60,14 +60,16 @@ struct Tail {
     folder: web::Data<ResultsFolder>,
     run: String,
     game: u32,
-    file: Option<File>,
-    reader: LogReader,
-    hider: Option<CardHider>,
+    file: File,
+    /// The game's log, shared with every other page on it.
+    log: SharedLog,
+    /// The log's generation when this follower started (see [`SharedLog`]).
+    generation: u64,
+    /// Whether hole cards are hidden until shown (the game may be in play).
+    hide_cards: bool,
     status: GameStatus,
-    /// Entries before this index are not sent (the page has them).
-    skip: usize,
-    /// The file's length at the last read.
-    seen_length: u64,
+    /// The next entry to send (the page has those before).
+    next: usize,
     last_growth: Instant,
     last_status: Instant,
     last_sent: Instant,
@@ -76,60 +78,33 @@ struct Tail {
 
 /// What one step of a follower found.
 enum Step {
-    Chunk(LogChunk),
+    /// A chunk's JSON.
+    Chunk(Vec<u8>),
     Nothing,
     End(String),
 }
 
 impl Tail {
-    /// Reads what was appended since the last step (blocking: runs on the blocking pool).
+    /// Reads what was appended since the last step and takes what this follower has not
+    /// sent (blocking: runs on the blocking pool).
     fn read_new(mut self) -> (Tail, Step) {
-        let Some(file) = self.file.as_mut() else {
-            return (self, Step::End("the log is closed".to_string()));
-        };
-        let length = match file.metadata() {
-            Ok(meta) => meta.len(),
-            Err(error) => return (self, Step::End(format!("cannot read log.json: {error}"))),
-        };
-        let offset = self.reader.offset();
-        if length < offset {
-            return (
-                self,
-                Step::End("log.json was replaced; reload the page".to_string()),
-            );
-        }
-        if length == offset || length == self.seen_length {
-            return (self, Step::Nothing);
-        }
-        self.seen_length = length;
-        let mut bytes = Vec::new();
-        let read = file
-            .seek(SeekFrom::Start(offset))
-            .and_then(|_| file.take(READ_STEP).read_to_end(&mut bytes));
-        if let Err(error) = read {
-            return (self, Step::End(format!("cannot read log.json: {error}")));
-        }
-        match self.reader.feed(&bytes) {
-            Ok(mut chunk) => {
-                if let Some(hider) = self.hider.as_mut() {
-                    hider.hide_chunk(&mut chunk.entries, chunk.first, &chunk.hands);
+        let step = {
+            let mut log = self.log.lock().unwrap_or_else(PoisonError::into_inner);
+            match log.refresh(&mut self.file, MAX_LOG_BYTES) {
+                Err(message) => Step::End(message),
+                Ok(()) if log.generation() != self.generation => {
+                    Step::End("log.json was replaced; reload the page".to_string())
                 }
-                // Drop what the page already has.
-                if chunk.first < self.skip {
-                    let drop = (self.skip - chunk.first).min(chunk.entries.len());
-                    chunk.entries.drain(..drop);
-                    chunk.first += drop;
-                    chunk.hands.retain(|hand| hand.entry >= self.skip);
-                    chunk.bans.retain(|ban| ban.entry >= self.skip);
-                }
-                if chunk.entries.is_empty() {
-                    (self, Step::Nothing)
-                } else {
-                    (self, Step::Chunk(chunk))
-                }
+                Ok(()) => match log.chunk_json(self.next, self.hide_cards) {
+                    Some((json, end)) => {
+                        self.next = end;
+                        Step::Chunk(json)
+                    }
+                    None => Step::Nothing,
+                },
             }
-            Err(message) => (self, Step::End(message)),
-        }
+        };
+        (self, step)
     }
 
     fn refresh_status(&mut self) {
@@ -195,12 +170,10 @@ async fn next_event(mut tail: Tail) -> Option<(Result<Bytes, actix_web::Error>, 
         };
         tail = back;
         match step {
-            Step::Chunk(chunk) => {
+            Step::Chunk(data) => {
                 tail.last_growth = Instant::now();
-                let id = chunk.first + chunk.entries.len();
-                let data = serde_json::to_vec(&chunk).unwrap_or_default();
                 tail.last_sent = Instant::now();
-                return Some((Ok(event("entries", Some(id), &data)), tail));
+                return Some((Ok(event("entries", Some(tail.next), &data)), tail));
             }
             Step::End(reason) => {
                 tail.done = true;
@@ -221,9 +194,32 @@ async fn next_event(mut tail: Tail) -> Option<(Result<Bytes, actix_web::Error>, 
     }
 }
 
-/// The handler.
+/// The `/log` handler: the viewer log ([`GameLog`](super::log::GameLog)), read through the
+/// [`LogCache`], so every page on a game shares one reading of it.
+pub(super) async fn game_log(
+    folder: web::Data<ResultsFolder>,
+    logs: web::Data<LogCache>,
+    path: web::Path<(String, String)>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, game) = path.into_inner();
+    let game = game_number(&game)?;
+    blocking_json(folder, move |folder| {
+        let (mut file, status) = folder.open_log(&id, game)?;
+        let log = logs.game(&id, game);
+        let mut log = log.lock().unwrap_or_else(PoisonError::into_inner);
+        log.refresh(&mut file, MAX_LOG_BYTES)
+            .map_err(StoreError::Unreadable)?;
+        // Hidden as `ResultsFolder::game_log` hides them: while the game is played.
+        log.whole_json(status == GameStatus::Running)
+            .map_err(StoreError::Unreadable)
+    })
+    .await
+}
+
+/// The `/live` handler.
 pub(super) async fn live(
     folder: web::Data<ResultsFolder>,
+    cache: web::Data<LogCache>,
     path: web::Path<(String, String)>,
     query: web::Query<LiveQuery>,
     request: HttpRequest,
@@ -244,19 +240,23 @@ pub(super) async fn live(
             .map_err(|_| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the server is busy"))??
     };
     let (file, status) = opened;
+    let log = cache.game(&run, game);
+    let generation = log
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .generation();
     let now = Instant::now();
     let tail = Tail {
         folder,
         run,
         game,
-        file: Some(file),
-        reader: LogReader::new(),
+        file,
+        log,
+        generation,
         // A finished game is replayed whole; anything else may be in play.
-        hider: (!matches!(status, GameStatus::Finished | GameStatus::Interrupted))
-            .then(CardHider::new),
+        hide_cards: !matches!(status, GameStatus::Finished | GameStatus::Interrupted),
         status,
-        skip,
-        seen_length: 0,
+        next: skip,
         last_growth: now,
         last_status: now,
         last_sent: now,

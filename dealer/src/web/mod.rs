@@ -31,6 +31,7 @@ use actix_web::http::{Method, StatusCode};
 use actix_web::middleware::DefaultHeaders;
 use actix_web::{web, App, HttpRequest, HttpResponse, HttpServer, ResponseError};
 use futures_util::future::Either;
+use log::LogCache;
 use serde::Serialize;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener};
 use std::path::PathBuf;
@@ -188,13 +189,14 @@ pub fn serve_results_with(
         reason: error.to_string(),
     })?;
     let folder = web::Data::from(Arc::new(folder));
+    let logs = web::Data::new(LogCache::new());
     let bind_error = |source| WebError::Bind {
         address: options.bind,
         source,
     };
     let listener = TcpListener::bind(options.bind).map_err(bind_error)?;
     let local_addr = listener.local_addr().map_err(bind_error)?;
-    let mut server = HttpServer::new(move || app(folder.clone(), extra.clone()))
+    let mut server = HttpServer::new(move || app(folder.clone(), logs.clone(), extra.clone()))
         .shutdown_timeout(2)
         .client_request_timeout(std::time::Duration::from_secs(10));
     if let Some(workers) = options.workers {
@@ -214,6 +216,7 @@ pub fn serve_results_with(
 /// The application: routes, the body cap and the security headers.
 fn app(
     folder: web::Data<ResultsFolder>,
+    logs: web::Data<LogCache>,
     extra: Option<ExtraRoutes>,
 ) -> App<
     impl actix_web::dev::ServiceFactory<
@@ -226,6 +229,7 @@ fn app(
 > {
     App::new()
         .app_data(folder)
+        .app_data(logs)
         .wrap(
             DefaultHeaders::new()
                 .add((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
@@ -263,7 +267,10 @@ fn app(
         .route("/api/runs", web::get().to(runs))
         .route("/api/runs/{run}", web::get().to(run))
         .route("/api/runs/{run}/games/{game}", web::get().to(game))
-        .route("/api/runs/{run}/games/{game}/log", web::get().to(game_log))
+        .route(
+            "/api/runs/{run}/games/{game}/log",
+            web::get().to(live::game_log),
+        )
         .route(
             "/api/runs/{run}/games/{game}/live",
             web::get().to(live::live),
@@ -407,15 +414,6 @@ async fn game(
     let (id, game) = path.into_inner();
     let game = game_number(&game)?;
     blocking_json(folder, move |folder| to_json(&folder.game(&id, game)?)).await
-}
-
-async fn game_log(
-    folder: web::Data<ResultsFolder>,
-    path: web::Path<(String, String)>,
-) -> Result<HttpResponse, ApiError> {
-    let (id, game) = path.into_inner();
-    let game = game_number(&game)?;
-    blocking_json(folder, move |folder| to_json(&folder.game_log(&id, game)?)).await
 }
 
 async fn player(

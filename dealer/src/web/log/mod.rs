@@ -9,10 +9,21 @@
 //! offset after the last entry it returned, so a follower reads only what was appended since,
 //! whether the writer closed the array (`]`, overwritten by the next entry's `,`) or stopped
 //! in the middle of an entry.
+//!
+//! The code is split by job: this file holds the types and reads a whole log; `reader`
+//! reads one as it grows ([`LogReader`]); `hider` hides hole cards while a game is played
+//! ([`CardHider`]); `cache` keeps each viewed game's log read once for every page
+//! ([`LogCache`]).
+
+mod cache;
+mod hider;
+mod reader;
+
+pub use cache::{CachedLog, LogCache, SharedLog};
+pub use hider::CardHider;
+pub use reader::LogReader;
 
 use serde::{Deserialize, Serialize};
-use serde_json::value::RawValue;
-use std::collections::BTreeSet;
 
 /// A card as the wire writes it (`{"rank":"10","suit":"clubs"}`), kept as text.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -138,195 +149,6 @@ pub struct LogChunk {
     pub cut: bool,
 }
 
-/// Where a ban's reason starts in a log message (our dealer's format; see
-/// `observe::viewer_log`).
-const BAN_MARK: &str = "Banned: ";
-
-/// Reads a viewer log's complete entries, in pieces as the file grows. See the
-/// [module docs](self).
-#[derive(Debug, Clone, Default)]
-pub struct LogReader {
-    /// Bytes of the file consumed: after the `[` and the last complete entry.
-    offset: u64,
-    /// Whether the opening `[` was read.
-    opened: bool,
-    /// Entries read so far.
-    count: usize,
-    /// The round of the last entry read.
-    previous_round: Option<u64>,
-    /// Hands found so far.
-    hands: u64,
-}
-
-fn skip_space(bytes: &[u8], mut pos: usize) -> usize {
-    while bytes.get(pos).is_some_and(u8::is_ascii_whitespace) {
-        pos += 1;
-    }
-    pos
-}
-
-impl LogReader {
-    /// A reader at the start of a file.
-    pub fn new() -> LogReader {
-        LogReader::default()
-    }
-
-    /// The file offset the next [`LogReader::feed`] must start at.
-    pub fn offset(&self) -> u64 {
-        self.offset
-    }
-
-    /// Entries read so far.
-    pub fn count(&self) -> usize {
-        self.count
-    }
-
-    /// Reads the complete entries in `bytes`: the file's bytes from [`LogReader::offset`] to
-    /// its current end. Bytes after the last complete entry are left for the next call.
-    ///
-    /// # Errors
-    /// A sentence for the page: not UTF-8, not JSON, not a viewer log (naming the entry and
-    /// field), or text after the array.
-    pub fn feed(&mut self, bytes: &[u8]) -> Result<LogChunk, String> {
-        let text = match std::str::from_utf8(bytes) {
-            Ok(text) => text,
-            // A multi-byte character cut by the end of what is written so far.
-            Err(error) if error.error_len().is_none() => {
-                std::str::from_utf8(&bytes[..error.valid_up_to()]).unwrap_or_default()
-            }
-            Err(error) => {
-                return Err(format!(
-                    "log.json is not UTF-8 text (byte {})",
-                    self.offset + error.valid_up_to() as u64
-                ))
-            }
-        };
-        let raw = text.as_bytes();
-        // File offset of `raw[0]`, for error messages.
-        let call_offset = self.offset;
-        let mut chunk = LogChunk {
-            first: self.count,
-            ..LogChunk::default()
-        };
-        let mut committed = 0;
-        if !self.opened {
-            let pos = skip_space(raw, 0);
-            match raw.get(pos) {
-                None => return Ok(chunk),
-                Some(b'[') => {
-                    self.opened = true;
-                    committed = pos + 1;
-                    self.offset += committed as u64;
-                }
-                Some(_) => {
-                    return Err(match serde_json::from_str::<serde::de::IgnoredAny>(text) {
-                        Ok(_) => "log.json is not a Lean Poker viewer log: it is not a JSON \
-                                      array of entries"
-                            .to_string(),
-                        Err(error) => format!("log.json is not valid JSON: {error}"),
-                    })
-                }
-            }
-        }
-        // `raw[committed..]` follows the last complete entry (or the `[`).
-        loop {
-            let mut pos = skip_space(raw, committed);
-            let Some(&next) = raw.get(pos) else { break };
-            if next == b']' {
-                let rest = skip_space(raw, pos + 1);
-                if rest < raw.len() {
-                    return Err(format!(
-                        "log.json has text after its array (at byte {})",
-                        call_offset + rest as u64
-                    ));
-                }
-                chunk.closed = true;
-                break;
-            }
-            if self.count > 0 {
-                if next != b',' {
-                    return Err(format!(
-                        "log.json is not valid JSON: expected ',' or ']' after entry {} (byte {})",
-                        self.count - 1,
-                        call_offset + pos as u64
-                    ));
-                }
-                pos = skip_space(raw, pos + 1);
-                if pos >= raw.len() {
-                    break;
-                }
-            }
-            let mut stream =
-                serde_json::Deserializer::from_str(&text[pos..]).into_iter::<&RawValue>();
-            let raw_entry = match stream.next() {
-                None => break,
-                Some(Ok(raw_entry)) => raw_entry,
-                Some(Err(error)) if error.is_eof() => {
-                    chunk.cut = true;
-                    break;
-                }
-                Some(Err(error)) => return Err(format!("log.json is not valid JSON: {error}")),
-            };
-            let end = pos + stream.byte_offset();
-            let entry = parse_entry(raw_entry.get(), self.count)?;
-            self.index(&entry, &mut chunk);
-            chunk.entries.push(entry);
-            self.count += 1;
-            self.offset += (end - committed) as u64;
-            committed = end;
-        }
-        Ok(chunk)
-    }
-
-    /// Finds where hands start and bans happen.
-    fn index(&mut self, entry: &LogEntry, chunk: &mut LogChunk) {
-        let index = self.count;
-        let round = entry.game_state.round;
-        let opens = entry.message.is_none() && entry.kind.is_none();
-        if index == 0 || opens || (round.is_some() && round != self.previous_round) {
-            chunk.hands.push(HandStart {
-                round: round.unwrap_or(self.hands),
-                entry: index,
-            });
-            self.hands += 1;
-        }
-        self.previous_round = round;
-        if let Some((before, reason)) = entry
-            .message
-            .as_deref()
-            .and_then(|message| message.split_once(BAN_MARK))
-        {
-            let player = entry
-                .on_turn
-                .and_then(|seat| entry.game_state.players.get(seat.index()))
-                .map(|player| player.name.clone())
-                .or_else(|| before.split(" made a bet").next().map(str::to_string))
-                .unwrap_or_default();
-            chunk.bans.push(BanMark {
-                entry: index,
-                player,
-                reason: reason.trim().to_string(),
-            });
-        }
-    }
-}
-
-fn parse_entry(text: &str, index: usize) -> Result<LogEntry, String> {
-    let mut deserializer = serde_json::Deserializer::from_str(text);
-    serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
-        let path = error.path().to_string();
-        let at = if path == "." {
-            format!("[{index}]")
-        } else {
-            format!("[{index}].{path}")
-        };
-        format!(
-            "log.json is not a Lean Poker viewer log: at {at}: {}",
-            error.into_inner()
-        )
-    })
-}
-
 /// Parses and indexes a whole viewer log: every complete entry, with a note when the file is
 /// not a closed array (a game being written, or a file cut off).
 ///
@@ -335,32 +157,11 @@ fn parse_entry(text: &str, index: usize) -> Result<LogEntry, String> {
 /// log (with the entry and field).
 pub fn parse_log(bytes: &[u8]) -> Result<GameLog, String> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Err("log.json is empty: the game wrote nothing yet".to_string());
+        return Err(EMPTY.to_string());
     }
     let mut reader = LogReader::new();
     let chunk = reader.feed(bytes)?;
-    if chunk.entries.is_empty() {
-        return Err(if chunk.closed {
-            "log.json has no entries: the game never started".to_string()
-        } else {
-            "log.json is cut off (it ends inside its first entry): the game was stopped or is \
-             still being written."
-                .to_string()
-        });
-    }
-    let partial = (!chunk.closed).then(|| {
-        format!(
-            "log.json is not closed: it ends after entry {}{}. The game is still being \
-             written, or was cut off; the {} complete entries are shown.",
-            chunk.entries.len(),
-            if chunk.cut {
-                " and part of the next"
-            } else {
-                ""
-            },
-            chunk.entries.len()
-        )
-    });
+    let partial = whole_log_note(chunk.entries.len(), chunk.closed, chunk.cut)?;
     Ok(GameLog {
         entries: chunk.entries,
         hands: chunk.hands,
@@ -370,60 +171,31 @@ pub fn parse_log(bytes: &[u8]) -> Result<GameLog, String> {
     })
 }
 
-/// Hides hole cards as a live table would: a player's cards are shown only from the
-/// showdown entry where they showed them until the end of that hand. Fed every entry in
-/// order (it remembers who showed in the hand in progress).
-#[derive(Debug, Clone, Default)]
-pub struct CardHider {
-    /// Seats that showed their cards in the current hand.
-    shown: BTreeSet<usize>,
-}
+/// What a page is told about an empty `log.json`.
+const EMPTY: &str = "log.json is empty: the game wrote nothing yet";
 
-impl CardHider {
-    /// A hider at the start of a log.
-    pub fn new() -> CardHider {
-        CardHider::default()
+/// The note on a whole log of `entries` complete entries (see [`GameLog::partial`]), given
+/// whether the array is `closed` after them and whether the file ends `cut` inside the next.
+///
+/// # Errors
+/// A log without a complete entry.
+fn whole_log_note(entries: usize, closed: bool, cut: bool) -> Result<Option<String>, String> {
+    if entries == 0 {
+        return Err(if closed {
+            "log.json has no entries: the game never started".to_string()
+        } else {
+            "log.json is cut off (it ends inside its first entry): the game was stopped or is \
+             still being written."
+                .to_string()
+        });
     }
-
-    /// Hides the cards not shown yet in `entry`; `starts_hand` says it opens a hand.
-    pub fn hide(&mut self, entry: &mut LogEntry, starts_hand: bool) {
-        if starts_hand {
-            self.shown.clear();
-        }
-        if let Some(message) = entry.message.as_deref() {
-            // `NAME showed ...` (both our writer and the open-source croupier's); the longest
-            // name that fits, in case one name is the start of another.
-            let showed = entry
-                .game_state
-                .players
-                .iter()
-                .enumerate()
-                .filter(|(_, player)| {
-                    message
-                        .strip_prefix(player.name.as_str())
-                        .is_some_and(|rest| rest.starts_with(" showed "))
-                })
-                .max_by_key(|(_, player)| player.name.len())
-                .map(|(seat, _)| seat);
-            if let Some(seat) = showed {
-                self.shown.insert(seat);
-            }
-        }
-        for (seat, player) in entry.game_state.players.iter_mut().enumerate() {
-            if !self.shown.contains(&seat) {
-                player.hole_cards.clear();
-            }
-        }
-    }
-
-    /// Hides the cards of a chunk's entries (fed in order, chunk after chunk).
-    pub fn hide_chunk(&mut self, entries: &mut [LogEntry], first: usize, hands: &[HandStart]) {
-        for (offset, entry) in entries.iter_mut().enumerate() {
-            let index = first + offset;
-            let starts = hands.iter().any(|hand| hand.entry == index);
-            self.hide(entry, starts);
-        }
-    }
+    Ok((!closed).then(|| {
+        format!(
+            "log.json is not closed: it ends after entry {entries}{}. The game is still being \
+             written, or was cut off; the {entries} complete entries are shown.",
+            if cut { " and part of the next" } else { "" },
+        )
+    }))
 }
 
 impl GameLog {
@@ -464,13 +236,13 @@ mod tests {
             .contains("text after its array"));
     }
 
-    fn state(round: u64) -> String {
+    pub(super) fn state(round: u64) -> String {
         format!(
             r#"{{"round":{round},"players":[{{"name":"a","stack":1,"status":"active","hole_cards":[{{"rank":"A","suit":"clubs"}}]}},{{"name":"b b","stack":1,"status":"out","hole_cards":[{{"rank":"2","suit":"clubs"}}]}}]}}"#
         )
     }
 
-    fn three_entries() -> String {
+    pub(super) fn three_entries() -> String {
         format!(
             r#"[{{"game_state":{s0}}},{{"type":"bet","on_turn":1,"message":"b b made a bet of 0 (fold) and is left with 0 chips. The pot now contains 6 chips. Banned: timeout after 2000 ms; 990 chips left the game.","game_state":{s0}}},{{"game_state":{s1}}}]"#,
             s0 = state(0),

@@ -67,43 +67,33 @@
 //! in place, which the next entry overwrites: after every completed hand the file is a valid
 //! JSON array of everything logged so far. A crash in the middle of a hand leaves the
 //! complete hands intact; cut the text after the last complete entry and add `]` to read it.
-//! A game watched live ([`LogFlush::EveryEntry`], `dealer run --live`) is also flushed after
-//! every entry (without the `]`), so a follower (the web viewer's `/live`) sees each action
-//! at once.
+//! A game watched live ([`LogFlush::Followed`]: `dealer run --live`, a live event's games) is
+//! also flushed at most [`FOLLOWED_FLUSH`] after every entry (without the `]`), by a thread
+//! of its own, so a follower (the web viewer's `/live`) sees each action within that time
+//! and a fast game does a few writes a second, not one per entry (see [`mod@file`]).
+//!
+//! The code is split by job: this file writes entries and follows the events; `entries`
+//! words the messages; [`mod@file`] is the file and its flush policy.
 
-use super::text::{push_card_name, push_json_str};
+mod entries;
+pub mod file;
+
+pub use file::{LogFile, LogFlush, FOLLOWED_FLUSH};
+
+use super::text::push_json_str;
 use super::Observer;
 use crate::engine::{Game, View};
-use crate::event::{GameEvent, PotShare, SeatList};
-use shared::eval::Category;
+use crate::event::GameEvent;
 use shared::records::EntryKind;
-use shared::{BetAction, Card, Chips, GameState, PlayerStatus, Seat};
+use shared::{BetAction, Chips, GameState, PlayerStatus, Seat};
 use std::fmt::Write as _;
-use std::fs::File;
-use std::io::{self, BufWriter, Seek, SeekFrom, Write};
+use std::io::{self, Seek, SeekFrom, Write};
 use std::path::Path;
-
-/// The live log's name of a hand category (the ranking gem says "two pairs").
-fn hand_name(category: Category) -> &'static str {
-    category.rain_man_name()
-}
-
-/// When `log.json` reaches the disk.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum LogFlush {
-    /// At every hand end, closed as a valid array (the default: one write per hand).
-    #[default]
-    EveryHand,
-    /// Also after every entry, for a game followed live (one write per entry).
-    EveryEntry,
-}
 
 /// Writes `log.json`. See the [module docs](self).
 #[derive(Debug)]
 pub struct ViewerLog<W: Write + Seek> {
     out: W,
-    /// When to flush.
-    flush: LogFlush,
     /// Entries written so far.
     entries: u64,
     /// The output currently ends with the closing `]`.
@@ -116,23 +106,21 @@ pub struct ViewerLog<W: Write + Seek> {
     state: Option<GameState>,
 }
 
-impl ViewerLog<BufWriter<File>> {
+impl ViewerLog<LogFile> {
     /// Creates (or truncates) the log file at `path` and writes the opening `[`.
     ///
     /// # Errors
     /// The file cannot be created or written.
     pub fn create(path: &Path) -> io::Result<Self> {
-        ViewerLog::new(BufWriter::with_capacity(64 * 1024, File::create(path)?))
+        ViewerLog::create_flushed(path, LogFlush::EveryHand)
     }
 
     /// Like [`ViewerLog::create`], flushed as `flush` says.
     ///
     /// # Errors
-    /// The file cannot be created or written.
+    /// The file cannot be created or written, or its flusher thread cannot be started.
     pub fn create_flushed(path: &Path, flush: LogFlush) -> io::Result<Self> {
-        let mut log = ViewerLog::create(path)?;
-        log.flush = flush;
-        Ok(log)
+        ViewerLog::new(LogFile::create(path, flush)?)
     }
 }
 
@@ -145,7 +133,6 @@ impl<W: Write + Seek> ViewerLog<W> {
         out.write_all(b"[")?;
         Ok(ViewerLog {
             out,
-            flush: LogFlush::EveryHand,
             entries: 0,
             closed: false,
             entry: Vec::with_capacity(4096),
@@ -171,9 +158,6 @@ impl<W: Write + Seek> ViewerLog<W> {
         }
         self.out.write_all(&self.entry)?;
         self.entries += 1;
-        if self.flush == LogFlush::EveryEntry {
-            self.out.flush()?;
-        }
         Ok(())
     }
 
@@ -238,133 +222,6 @@ impl<W: Write + Seek> ViewerLog<W> {
         self.entry.push(b'}');
         self.emit()
     }
-
-    /// `NAME made a bet of N (action) and is left with S chips. The pot now contains P chips.`
-    fn bet_message(&mut self, name: &str, amount: Chips, action: &str, stack: Chips, pot: Chips) {
-        self.message.clear();
-        let _ = write!(
-            self.message,
-            "{name} made a bet of {amount} ({action}) and is left with {stack} chips. \
-             The pot now contains {pot} chips."
-        );
-    }
-
-    fn card_deal(&mut self, game: &Game, seat: Option<Seat>, card: Card) -> io::Result<()> {
-        self.message.clear();
-        match seat {
-            Some(seat) => {
-                self.message
-                    .push_str(game.player_name(seat).unwrap_or_default());
-                self.message.push_str(" received hole_card ");
-            }
-            None => self.message.push_str("community card "),
-        }
-        push_card_name(&mut self.message, card);
-        self.write_snapshot(Some(EntryKind::CardDeal), None, game)
-    }
-
-    fn showdown(
-        &mut self,
-        game: &Game,
-        seat: Seat,
-        hole: [Card; 2],
-        best_five: &[Card; 5],
-        category: Category,
-    ) -> io::Result<()> {
-        let shown = five_shown(&hole, game.board(), best_five);
-        self.message.clear();
-        self.message
-            .push_str(game.player_name(seat).unwrap_or_default());
-        self.message.push_str(" showed ");
-        for (index, card) in shown.iter().enumerate() {
-            if index > 0 {
-                self.message.push(',');
-            }
-            push_card_name(&mut self.message, *card);
-        }
-        self.message.push_str(" making a ");
-        self.message.push_str(hand_name(category));
-        self.write_snapshot(Some(EntryKind::Showdown), None, game)
-    }
-
-    fn winners(
-        &mut self,
-        game: &Game,
-        eligible: &SeatList<Seat>,
-        shares: &SeatList<PotShare>,
-    ) -> io::Result<()> {
-        // Announce in examination order, as the croupier does.
-        let mut ordered: SeatList<PotShare> = SeatList::new();
-        for seat in eligible {
-            for share in shares.iter().filter(|share| share.seat == *seat) {
-                ordered.push(*share);
-            }
-        }
-        for share in shares {
-            if !ordered.iter().any(|known| known.seat == share.seat) {
-                ordered.push(*share);
-            }
-        }
-        let mut state = self.snapshot(game);
-        // The state as it was when the first winner was paid: later winners not yet credited.
-        for share in ordered.iter().skip(1) {
-            adjust_credit(&mut state, *share, false);
-        }
-        for (index, share) in ordered.iter().enumerate() {
-            if index > 0 {
-                adjust_credit(&mut state, *share, true);
-            }
-            if share.amount.is_zero() {
-                continue;
-            }
-            self.winner_message(game, share.seat, share.amount);
-            if let Err(error) = self.write_entry(Some(EntryKind::WinnerAnnouncement), None, &state)
-            {
-                self.state = Some(state);
-                return Err(error);
-            }
-        }
-        self.state = Some(state);
-        Ok(())
-    }
-
-    fn winner_message(&mut self, game: &Game, seat: Seat, amount: Chips) {
-        self.message.clear();
-        let name = game.player_name(seat).unwrap_or_default();
-        let _ = write!(self.message, "{name} won {amount}");
-    }
-}
-
-/// Adds (or takes back) a winner's share in a snapshot taken after the whole pot was paid.
-fn adjust_credit(state: &mut GameState, share: PotShare, credit: bool) {
-    let Some(player) = state.players.get_mut(share.seat.index()) else {
-        return;
-    };
-    let won = player.amount_won.unwrap_or_default();
-    let (stack, won) = if credit {
-        (player.stack + share.amount, won + share.amount)
-    } else {
-        (
-            player.stack.saturating_sub(share.amount),
-            won.saturating_sub(share.amount),
-        )
-    };
-    player.stack = stack;
-    player.amount_won = (!won.is_zero()).then_some(won);
-}
-
-/// The five cards a revealed hand plays (`best_five`, from the engine's evaluation), as the
-/// live log lists them: ascending by rank, equal ranks in the order hole cards then board.
-fn five_shown(hole: &[Card], board: &[Card], best_five: &[Card; 5]) -> Vec<Card> {
-    let mut shown: Vec<Card> = hole
-        .iter()
-        .chain(board)
-        .copied()
-        .filter(|card| best_five.contains(card))
-        .collect();
-    // Stable: equal ranks keep the hole-then-board order.
-    shown.sort_by_key(|card| card.rank.value());
-    shown
 }
 
 impl<W: Write + Seek + Send> Observer for ViewerLog<W> {
@@ -456,53 +313,6 @@ impl<W: Write + Seek + Send> Observer for ViewerLog<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shared::card::parse_cards;
-
-    /// `five_shown` of hole cards then board, with the best five from the evaluator.
-    fn shown(cards: &[Card]) -> Vec<Card> {
-        let best = shared::eval::evaluate(cards).unwrap().best_five();
-        five_shown(&cards[..2], &cards[2..], &best)
-    }
-
-    fn names(cards: &[Card]) -> String {
-        let mut text = String::new();
-        for (index, card) in cards.iter().enumerate() {
-            if index > 0 {
-                text.push(',');
-            }
-            push_card_name(&mut text, *card);
-        }
-        text
-    }
-
-    #[test]
-    fn shown_cards_follow_the_live_order() {
-        // Live log, hand 0: Team Stuttgart (9h Jh) and veithGolang (Ad Kh) on Qc 5s Ks Kd Qs.
-        let stuttgart = parse_cards("9h Jh Qc 5s Ks Kd Qs").unwrap();
-        assert_eq!(
-            names(&shown(&stuttgart)),
-            "Jack of Hearts,Queen of Clubs,Queen of Spades,King of Spades,King of Diamonds"
-        );
-        let veith = parse_cards("Ad Kh Qc 5s Ks Kd Qs").unwrap();
-        assert_eq!(
-            names(&shown(&veith)),
-            "Queen of Clubs,Queen of Spades,King of Hearts,King of Spades,King of Diamonds"
-        );
-        // Live log, hand 56: 4h As on Ks 8d Tc Ad Kd.
-        let last = parse_cards("4h As Ks 8d Tc Ad Kd").unwrap();
-        assert_eq!(
-            names(&shown(&last)),
-            "10 of Clubs,King of Spades,King of Diamonds,Ace of Spades,Ace of Diamonds"
-        );
-    }
-
-    #[test]
-    fn hand_names_are_the_ranking_gems() {
-        assert_eq!(hand_name(Category::TwoPair), "two pairs");
-        assert_eq!(hand_name(Category::FullHouse), "full house");
-        assert_eq!(hand_name(Category::HighCard), "high card");
-        assert_eq!(hand_name(Category::StraightFlush), "straight flush");
-    }
 
     #[test]
     fn the_file_is_a_valid_array_after_every_hand() {
@@ -541,17 +351,16 @@ mod tests {
     }
 
     #[test]
-    fn a_followed_log_is_flushed_after_every_entry_and_others_per_hand() {
-        for (flush, expected) in [(LogFlush::EveryHand, 0), (LogFlush::EveryEntry, 2)] {
-            let mut log = ViewerLog::new(Flushes(io::Cursor::new(Vec::new()), 0)).unwrap();
-            log.flush = flush;
-            for entry in [&b"{\"a\":1}"[..], b"{\"b\":2}"] {
-                log.entry = entry.to_vec();
-                log.emit().unwrap();
-            }
-            assert_eq!(log.out.1, expected, "{flush:?}");
-            log.checkpoint().unwrap();
-            assert_eq!(log.out.1, expected + 1, "{flush:?}: and at the hand end");
+    fn the_writer_flushes_only_at_hand_ends() {
+        // Between hand ends a followed log is flushed by its file's thread (`file`), never by
+        // the game's own writes.
+        let mut log = ViewerLog::new(Flushes(io::Cursor::new(Vec::new()), 0)).unwrap();
+        for entry in [&b"{\"a\":1}"[..], b"{\"b\":2}"] {
+            log.entry = entry.to_vec();
+            log.emit().unwrap();
         }
+        assert_eq!(log.out.1, 0);
+        log.checkpoint().unwrap();
+        assert_eq!(log.out.1, 1, "at the hand end");
     }
 }
