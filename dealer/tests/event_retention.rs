@@ -5,9 +5,10 @@
 
 use dealer::live_event::config::{resolve_event, EventFile, EventFlags, GamesLimit};
 use dealer::live_event::queries::games_page;
-use dealer::live_event::retention::{run_pass, PassReport};
+use dealer::live_event::retention::{compress_game, run_pass, PassReport};
 use dealer::live_event::store::{GameFiles, GAMES_DIR};
 use dealer::live_event::{scheduler, Event};
+use dealer::runner::StopSignal;
 use dealer::web::store::{GameStatus, ResultsFolder, StoreError};
 use dealer::web::{serve_results, WebOptions};
 use std::path::{Path, PathBuf};
@@ -125,7 +126,7 @@ async fn old_games_are_compressed_in_place_and_the_viewer_serves_them_unchanged(
         .store()
         .ended_games_beyond(0, &[GameFiles::Kept])
         .unwrap();
-    let report = run_pass(&event, true).unwrap();
+    let report = run_pass(&event, true, &StopSignal::never()).unwrap();
     let expected: Vec<u32> = ended.iter().rev().skip(1).rev().map(|g| g.number).collect();
     assert_eq!(report.compressed, expected, "all but the newest ended game");
     assert!(report.compressed.len() >= 3, "{report:?}");
@@ -148,7 +149,10 @@ async fn old_games_are_compressed_in_place_and_the_viewer_serves_them_unchanged(
         .iter()
         .all(|g| (g.files == GameFiles::Compressed) == report.compressed.contains(&g.number)));
     // A second pass has nothing left to do.
-    assert_eq!(run_pass(&event, false).unwrap(), PassReport::default());
+    assert_eq!(
+        run_pass(&event, false, &StopSignal::never()).unwrap(),
+        PassReport::default()
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -163,7 +167,7 @@ async fn pruning_deletes_old_folders_and_keeps_points_leaderboard_and_history() 
     drop(event);
 
     let event = open_event(&data, "off", "2");
-    let report = run_pass(&event, true).unwrap();
+    let report = run_pass(&event, true, &StopSignal::never()).unwrap();
     assert_eq!(report.pruned.len(), games.games.len() - 2, "{report:?}");
     for game in &games.games {
         let pruned = report.pruned.contains(&game.number);
@@ -231,7 +235,7 @@ async fn half_done_compression_and_pruning_are_repaired_at_start_up() {
 
     // A restart with compression off still repairs, and keeps every original.
     let event = open_event(&data, "off", "off");
-    let report = run_pass(&event, true).unwrap();
+    let report = run_pass(&event, true, &StopSignal::never()).unwrap();
     assert_eq!(report.repaired, 3, "{report:?}");
     assert!(
         !game_dir(&data, 2).exists(),
@@ -241,9 +245,15 @@ async fn half_done_compression_and_pruning_are_repaired_at_start_up() {
     assert!(!game.join("log.json.gz.tmp").exists());
     drop(event);
 
+    // A stop during a pass leaves the game as it was.
+    let (handle, stop) = dealer::runner::stop_signal();
+    handle.stop();
+    assert_eq!(compress_game(&game, &stop).unwrap(), None);
+    assert!(game.join("log.json").is_file() && !game.join("log.json.gz").exists());
+
     // Then compression happens as if nothing had been interrupted.
     let event = open_event(&data, "0", "off");
-    let report = run_pass(&event, true).unwrap();
+    let report = run_pass(&event, true, &StopSignal::never()).unwrap();
     assert!(report.compressed.contains(&1), "{report:?}");
     assert!(!game.join("log.json").exists());
     assert_eq!(plain_files(&game), before);
@@ -256,7 +266,7 @@ async fn a_damaged_gz_is_a_clear_error_never_a_500() {
     let data = dir.path().join("event");
     play_games(&data, 2).await;
     let event = open_event(&data, "0", "off");
-    run_pass(&event, true).unwrap();
+    run_pass(&event, true, &StopSignal::never()).unwrap();
     let game = game_dir(&data, 1);
     let log = std::fs::read(game.join("log.json.gz")).unwrap();
     // Cut in half, and garbage.

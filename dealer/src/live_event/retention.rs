@@ -1,20 +1,22 @@
 //! What an all-day event keeps of its old games' files: the logs of games older than the
 //! newest `compress_after` ended games are gzip-compressed in place (`log.json` →
-//! `log.json.gz`, the same for `requests.jsonl`, `hands.phhs`, `hands/*.phh` and
-//! `players/*.log`), and the folders of games older than the newest `keep_games` are deleted
-//! (pruned). A game's rows, standings and points stay in the database either way; the viewer
+//! `log.json.gz`, the same for `requests.jsonl`, `hands.phhs` and `players/*.log`), and the
+//! folders of games older than the newest `keep_games` are deleted (pruned). The one-file-
+//! per-hand `hands/*.phh` stay as they are: each is smaller than one 4 KiB disk block, so
+//! compressing it saves no disk space (measured in the dealer's README); `--outputs
+//! hands-file` writes the hands as one `hands.phhs`, which is compressed. A game's rows, standings and points stay in the database either way; the viewer
 //! reads compressed logs as if they were not (`web::store`), and the page says "log pruned".
 //!
 //! Crash safety (`kill -9` at any moment loses nothing of an ended game): a file is written to
-//! `X.gz.tmp`, synced, renamed to `X.gz`, the folder synced, and only then is `X` removed. So
-//! at every moment `X` or a complete `X.gz` exists. Leftovers are repaired before anything
+//! `X.gz.tmp`, synced, renamed to `X.gz`, the folder synced (once for all its files), and only
+//! then is `X` removed. So at every moment `X` or a complete `X.gz` exists. Leftovers are repaired before anything
 //! else, at every start: a `X.gz.tmp` is removed, and when both `X` and `X.gz` exist, `X` is
 //! kept and `X.gz` removed (compressed again later). The database learns a game is compressed
 //! only once every file is; a game is recorded pruned *before* its folder is deleted, and a
 //! folder of a pruned game found at start-up is deleted again.
 //!
 //! The work runs on the blocking pool ([`run_retention`]), woken after every round, never in
-//! a game's task.
+//! a game's task; a stop is noticed between two files, so a pass never holds up the exit.
 
 use super::store::{GameFiles, RetentionCandidate, StoreError, GAMES_DIR};
 use super::Event;
@@ -99,7 +101,6 @@ fn is_log_name(folder: LogFolder, name: &str) -> bool {
     match folder {
         LogFolder::Game => matches!(name, "log.json" | "requests.jsonl" | "hands.phhs"),
         LogFolder::Players => name.ends_with(".log"),
-        LogFolder::Hands => name.ends_with(".phh"),
     }
 }
 
@@ -107,7 +108,6 @@ fn is_log_name(folder: LogFolder, name: &str) -> bool {
 enum LogFolder {
     Game,
     Players,
-    Hands,
 }
 
 fn io_error(path: &Path) -> impl FnOnce(io::Error) -> RetentionError + '_ {
@@ -125,7 +125,6 @@ fn logs_to_compress(game_dir: &Path) -> Result<(Vec<PathBuf>, usize), RetentionE
     let folders = [
         (game_dir.to_path_buf(), LogFolder::Game),
         (GameOutputs::players_dir(game_dir), LogFolder::Players),
-        (GameOutputs::hands_dir(game_dir), LogFolder::Hands),
     ];
     for (dir, kind) in folders {
         let entries = match std::fs::read_dir(&dir) {
@@ -160,8 +159,8 @@ fn logs_to_compress(game_dir: &Path) -> Result<(Vec<PathBuf>, usize), RetentionE
     Ok((logs, repaired))
 }
 
-/// Compresses one file in place, crash-safe (see the module's docs).
-fn compress_file(path: &Path) -> Result<(), RetentionError> {
+/// Writes `X.gz` beside `X` (through a synced `X.gz.tmp`); `X` stays.
+fn write_compressed(path: &Path) -> Result<(), RetentionError> {
     let tmp = with_suffix(path, TMP_SUFFIX);
     let done = compressed_path(path);
     let source = File::open(path).map_err(io_error(path))?;
@@ -174,28 +173,36 @@ fn compress_file(path: &Path) -> Result<(), RetentionError> {
         .map_err(io_error(&tmp))?;
     out.sync_all().map_err(io_error(&tmp))?;
     drop(out);
-    std::fs::rename(&tmp, &done).map_err(io_error(&done))?;
-    if let Some(dir) = path.parent() {
-        // The rename must be on disk before the original goes.
-        File::open(dir)
-            .and_then(|dir| dir.sync_all())
-            .map_err(io_error(dir))?;
-    }
-    std::fs::remove_file(path).map_err(io_error(path))?;
-    Ok(())
+    std::fs::rename(&tmp, &done).map_err(io_error(&done))
 }
 
-/// Compresses every log of a game folder (repairing half-done work first). Returns the
-/// files repaired.
+/// Compresses every log of a game folder in place (repairing half-done work first): every
+/// `X.gz` is written, then each folder synced once, then the originals removed. Returns the
+/// files repaired, or `None` when `stop` came first (the game is left as it was, or with
+/// both `X` and `X.gz`, which the next start repairs).
 ///
 /// # Errors
 /// A file cannot be read, written, renamed or removed.
-pub fn compress_game(game_dir: &Path) -> Result<usize, RetentionError> {
+pub fn compress_game(game_dir: &Path, stop: &StopSignal) -> Result<Option<usize>, RetentionError> {
     let (logs, repaired) = logs_to_compress(game_dir)?;
-    for log in logs {
-        compress_file(&log)?;
+    for log in &logs {
+        if stop.is_stopped() {
+            return Ok(None);
+        }
+        write_compressed(log)?;
     }
-    Ok(repaired)
+    let mut folders: Vec<&Path> = logs.iter().filter_map(|log| log.parent()).collect();
+    folders.dedup();
+    for folder in folders {
+        // The renames must be on disk before the originals go.
+        File::open(folder)
+            .and_then(|dir| dir.sync_all())
+            .map_err(io_error(folder))?;
+    }
+    for log in &logs {
+        std::fs::remove_file(log).map_err(io_error(log))?;
+    }
+    Ok(Some(repaired))
 }
 
 fn remove_folder(dir: &Path) -> Result<(), RetentionError> {
@@ -207,11 +214,15 @@ fn remove_folder(dir: &Path) -> Result<(), RetentionError> {
 
 /// One pass: at start-up (`startup`) the repairs (pruned games' folders deleted again,
 /// half-done compressions undone in every uncompressed game), then pruning and compression
-/// as the settings say. Blocking: run it on the blocking pool.
+/// as the settings say, until `stop`. Blocking: run it on the blocking pool.
 ///
 /// # Errors
 /// The database, or a game's files (the pass stops at the first; the next pass retries).
-pub fn run_pass(event: &Event, startup: bool) -> Result<PassReport, RetentionError> {
+pub fn run_pass(
+    event: &Event,
+    startup: bool,
+    stop: &StopSignal,
+) -> Result<PassReport, RetentionError> {
     let store = event.store();
     let games = event.settings().data.join(GAMES_DIR);
     let retention = event.settings().retention;
@@ -222,12 +233,18 @@ pub fn run_pass(event: &Event, startup: bool) -> Result<PassReport, RetentionErr
             remove_folder(&folder(&game))?;
         }
         for game in store.ended_games_beyond(0, &[GameFiles::Kept])? {
+            if stop.is_stopped() {
+                return Ok(report);
+            }
             let (_, repaired) = logs_to_compress(&folder(&game))?;
             report.repaired += repaired;
         }
     }
     if let Some(keep) = retention.keep_games {
         for game in store.ended_games_beyond(keep, &[GameFiles::Kept, GameFiles::Compressed])? {
+            if stop.is_stopped() {
+                return Ok(report);
+            }
             // Recorded first: a crash mid-delete leaves a game the page already calls pruned,
             // whose folder the next start deletes.
             store.set_game_files(game.number, GameFiles::Pruned)?;
@@ -237,7 +254,10 @@ pub fn run_pass(event: &Event, startup: bool) -> Result<PassReport, RetentionErr
     }
     if let Some(after) = retention.compress_after {
         for game in store.ended_games_beyond(after, &[GameFiles::Kept])? {
-            report.repaired += compress_game(&folder(&game))?;
+            let Some(repaired) = compress_game(&folder(&game), stop)? else {
+                break;
+            };
+            report.repaired += repaired;
             store.set_game_files(game.number, GameFiles::Compressed)?;
             report.compressed.push(game.number);
         }
@@ -251,8 +271,9 @@ pub fn run_pass(event: &Event, startup: bool) -> Result<PassReport, RetentionErr
 pub async fn run_retention(event: Arc<Event>, stop: StopSignal) {
     let mut startup = true;
     while !stop.is_stopped() {
-        let pass_event = Arc::clone(&event);
-        let pass = tokio::task::spawn_blocking(move || run_pass(&pass_event, startup)).await;
+        let (pass_event, pass_stop) = (Arc::clone(&event), stop.clone());
+        let pass =
+            tokio::task::spawn_blocking(move || run_pass(&pass_event, startup, &pass_stop)).await;
         match pass {
             Ok(Ok(report)) => {
                 startup = false;
