@@ -341,3 +341,61 @@ async fn event_games_open_in_the_read_only_runs_view() {
     }
     assert!(games.games.iter().filter(|g| g.state == "finished").count() >= 2);
 }
+
+#[test]
+fn retention_settings_come_from_the_file_and_the_flags_with_clear_errors() {
+    let resolve = |file: &str, flags: EventFlags| {
+        toml::from_str::<EventFile>(file)
+            .map_err(|error| error.to_string())
+            .and_then(|file| resolve_event(flags, file).map_err(|error| error.to_string()))
+            .map(|settings| settings.retention)
+    };
+    let defaults = resolve("", EventFlags::default()).unwrap();
+    assert_eq!(
+        (defaults.compress_after, defaults.keep_games),
+        (Some(20), None)
+    );
+    let set = resolve(
+        "compress_after = \"off\"\nkeep_games = 500\n",
+        EventFlags::default(),
+    )
+    .unwrap();
+    assert_eq!((set.compress_after, set.keep_games), (None, Some(500)));
+    let flags = EventFlags {
+        compress_after: Some(GamesLimit::parse("3").unwrap()),
+        keep_games: Some(GamesLimit::Off),
+        ..EventFlags::default()
+    };
+    let flagged = resolve("compress_after = 9\nkeep_games = 500\n", flags).unwrap();
+    assert_eq!(
+        (flagged.compress_after, flagged.keep_games),
+        (Some(3), None)
+    );
+    for (file, expected) in [
+        (
+            "compress_after = \"never\"",
+            "expected a number of games or \"off\", got \"never\"",
+        ),
+        (
+            "keep_games = -1",
+            "expected a number of games or \"off\", got -1",
+        ),
+        ("keep_games = 0", "keep_games"),
+    ] {
+        let error = resolve(file, EventFlags::default()).unwrap_err();
+        assert!(error.contains(expected), "{file}: {error}");
+    }
+    assert!(GamesLimit::parse("soon").is_err());
+    let help = std::process::Command::new(env!("CARGO_BIN_EXE_dealer"))
+        .args(["serve", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&help.stdout);
+    for text in [
+        "--compress-after <N|off>",
+        "--keep-games <N|off>",
+        "compress_after = 20",
+    ] {
+        assert!(help.contains(text), "{text} in:\n{help}");
+    }
+}

@@ -92,20 +92,11 @@ pub struct EventFile {
 
 /// A number of games, or `off` (in the file: an integer or `"off"`; on the command line: a
 /// number or `off`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(untagged)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GamesLimit {
     /// The newest this many ended games.
     Games(u32),
-    /// Never (the word `off`; any other word is refused when the settings are checked).
-    Word(OffWord),
-}
-
-/// The word `off`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum OffWord {
-    /// `off`.
+    /// Never.
     Off,
 }
 
@@ -116,18 +107,37 @@ impl GamesLimit {
     /// Anything else, as one line.
     pub fn parse(text: &str) -> Result<GamesLimit, String> {
         match text.trim() {
-            "off" => Ok(GamesLimit::Word(OffWord::Off)),
+            "off" => Ok(GamesLimit::Off),
             digits => digits
                 .parse()
                 .map(GamesLimit::Games)
-                .map_err(|_| format!("expected a number of games or `off`, got {text:?}")),
+                .map_err(|_| format!("expected a number of games or \"off\", got {text:?}")),
         }
     }
 
     fn games(self) -> Option<u32> {
         match self {
             GamesLimit::Games(games) => Some(games),
-            GamesLimit::Word(OffWord::Off) => None,
+            GamesLimit::Off => None,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for GamesLimit {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Written {
+            Number(i64),
+            Text(String),
+        }
+        match Written::deserialize(deserializer)? {
+            Written::Number(number) => u32::try_from(number).map(GamesLimit::Games).map_err(|_| {
+                serde::de::Error::custom(format!(
+                    "expected a number of games or \"off\", got {number}"
+                ))
+            }),
+            Written::Text(text) => GamesLimit::parse(&text).map_err(serde::de::Error::custom),
         }
     }
 }
