@@ -29,8 +29,9 @@ fn write_atomic<T: Serialize>(games: &Path, dir: &str, file: &str, value: &T) ->
     let mut out = std::fs::File::create(&tmp)?;
     serde_json::to_writer_pretty(&mut out, value)?;
     out.write_all(b"\n")?;
-    out.sync_all()?;
     drop(out);
+    // Not synced: the database (synced) has the game; a copy a power cut damages is read as
+    // missing by the viewer, and a sync here would hold up the round's end.
     std::fs::rename(&tmp, target.join(file))
 }
 

@@ -266,7 +266,7 @@ pub fn run_pass(
 }
 
 /// Runs a pass at once (with the start-up repairs), then one after every round
-/// ([`Event::games_ended`]) until `stop`. Each pass is on the blocking pool; a failed pass is
+/// (the scheduler wakes it) until `stop`. Each pass is on the blocking pool; a failed pass is
 /// logged and retried after the next round.
 pub async fn run_retention(event: Arc<Event>, stop: StopSignal) {
     let mut startup = true;
