@@ -3,6 +3,7 @@
 
 use crate::config::BlindSchedule;
 use crate::house::BotKind;
+use crate::live_event::config::GamesLimit;
 use crate::runner::AbsentPolicy;
 use crate::seat::PlayerEndpoint;
 use crate::settings::{check_name, OutputFile, RunFlags};
@@ -141,6 +142,8 @@ odd_chips, deal_out_board, [[player]], [[bot]]), and:
   fill_to = 4               # ...up to this many players
   recheck_ms = 5000         # background check of every player
   pause_ms = 500            # pause between rounds
+  compress_after = 20       # --compress-after: gzip older games' logs (\"off\": never)
+  keep_games = \"off\"        # --keep-games: delete older games' folders (default off)
 ";
 
 /// `dealer serve`.
@@ -170,6 +173,14 @@ pub struct ServeArgs {
     /// network.
     #[arg(long, value_name = "ADDR:PORT")]
     pub bind: Option<std::net::SocketAddr>,
+    /// Gzip the logs (log.json, requests.jsonl, hands, players' logs) of ended games older
+    /// than the newest N, in place; the page reads them as before. `off`: never [default: 20].
+    #[arg(long, value_name = "N|off", value_parser = GamesLimit::parse, conflicts_with = "out")]
+    pub compress_after: Option<GamesLimit>,
+    /// Delete the folders of ended games older than the newest N; their points and rows stay
+    /// in the database and the page says "log pruned" [default: off].
+    #[arg(long, value_name = "N|off", value_parser = GamesLimit::parse, conflicts_with = "out")]
+    pub keep_games: Option<GamesLimit>,
 }
 
 const RUN_HELP: &str = "\

@@ -5,7 +5,7 @@
 use super::args::ServeArgs;
 use super::{signals, Failure};
 use crate::live_event::config::{read_event_file, resolve_event, EventFile, EventFlags};
-use crate::live_event::{health, scheduler, Event};
+use crate::live_event::{health, retention, scheduler, Event};
 use crate::progress::Screen;
 use crate::web::{event_api, serve_results, serve_results_with, WebOptions};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -79,6 +79,8 @@ async fn serve_event(args: ServeArgs, screen: &Screen) -> Result<(), Failure> {
         data: args.data,
         bind: args.bind,
         admin_token: args.admin_token,
+        compress_after: args.compress_after,
+        keep_games: args.keep_games,
     };
     let settings = resolve_event(flags, file).map_err(settings_failure)?;
     let (data, bind) = (settings.data.clone(), settings.bind);
@@ -111,8 +113,10 @@ async fn serve_event(args: ServeArgs, screen: &Screen) -> Result<(), Failure> {
     // Know who is up before the first round, so a dead URL does not hold up the first games.
     health::check_all(&event).await;
     let checks = tokio::spawn(health::run_health_checks(event.clone(), stop.clone()));
+    let retention = tokio::spawn(retention::run_retention(event.clone(), stop.clone()));
     scheduler::run_rounds(event.clone(), stop).await;
     let _ = checks.await;
+    let _ = retention.await;
     server
         .stop()
         .await

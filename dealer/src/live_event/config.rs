@@ -15,8 +15,11 @@
 //! fill_to = 4               # ...up to this many players (default 2 when fill_bot is set)
 //! recheck_ms = 5000         # how often every player's `check` is asked in the background
 //! pause_ms = 500            # pause between two rounds
+//! compress_after = 20       # gzip the logs of ended games older than the newest 20 ("off": never)
+//! keep_games = "off"        # delete the folders of ended games older than the newest N
 //! ```
 
+use super::retention::Retention;
 use crate::config::GameConfig;
 use crate::engine::{MAX_SEATS, MIN_SEATS};
 use crate::house::BotKind;
@@ -54,6 +57,11 @@ pub struct EventFile {
     pub recheck_ms: Option<u64>,
     /// Pause between rounds, in milliseconds.
     pub pause_ms: Option<u64>,
+    /// Compress the logs of ended games older than the newest N (`"off"`: never).
+    pub compress_after: Option<GamesLimit>,
+    /// Delete the folders of ended games older than the newest N (`"off"`, the default:
+    /// never).
+    pub keep_games: Option<GamesLimit>,
     /// As `dealer run`'s `blinds`.
     pub blinds: Option<crate::config::BlindSchedule>,
     /// As `dealer run`'s `stack`.
@@ -80,6 +88,58 @@ pub struct EventFile {
     /// `[[bot]]`: house bots playing as teams.
     #[serde(default, rename = "bot")]
     pub bots: Vec<FileBot>,
+}
+
+/// A number of games, or `off` (in the file: an integer or `"off"`; on the command line: a
+/// number or `off`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GamesLimit {
+    /// The newest this many ended games.
+    Games(u32),
+    /// Never.
+    Off,
+}
+
+impl GamesLimit {
+    /// `off` or a number of games.
+    ///
+    /// # Errors
+    /// Anything else, as one line.
+    pub fn parse(text: &str) -> Result<GamesLimit, String> {
+        match text.trim() {
+            "off" => Ok(GamesLimit::Off),
+            digits => digits
+                .parse()
+                .map(GamesLimit::Games)
+                .map_err(|_| format!("expected a number of games or \"off\", got {text:?}")),
+        }
+    }
+
+    fn games(self) -> Option<u32> {
+        match self {
+            GamesLimit::Games(games) => Some(games),
+            GamesLimit::Off => None,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for GamesLimit {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Written {
+            Number(i64),
+            Text(String),
+        }
+        match Written::deserialize(deserializer)? {
+            Written::Number(number) => u32::try_from(number).map(GamesLimit::Games).map_err(|_| {
+                serde::de::Error::custom(format!(
+                    "expected a number of games or \"off\", got {number}"
+                ))
+            }),
+            Written::Text(text) => GamesLimit::parse(&text).map_err(serde::de::Error::custom),
+        }
+    }
 }
 
 /// How a player is reached.
@@ -150,6 +210,8 @@ pub struct EventSettings {
     pub pause: Duration,
     /// Players of the config file, imported once each.
     pub players: Vec<ConfigPlayer>,
+    /// What is kept of old games' files.
+    pub retention: Retention,
 }
 
 /// What the command line gives (clap-free).
@@ -161,6 +223,10 @@ pub struct EventFlags {
     pub bind: Option<SocketAddr>,
     /// `--admin-token` or `DEALER_ADMIN_TOKEN`.
     pub admin_token: Option<String>,
+    /// `--compress-after`.
+    pub compress_after: Option<GamesLimit>,
+    /// `--keep-games`.
+    pub keep_games: Option<GamesLimit>,
 }
 
 /// Reads an event config file.
@@ -241,6 +307,20 @@ pub fn resolve_event(flags: EventFlags, file: EventFile) -> Result<EventSettings
         None => None,
     };
     let players = config_players(&file)?;
+    let retention = Retention {
+        compress_after: flags
+            .compress_after
+            .or(file.compress_after)
+            .map_or(Retention::default().compress_after, GamesLimit::games),
+        keep_games: flags
+            .keep_games
+            .or(file.keep_games)
+            .map_or(Retention::default().keep_games, GamesLimit::games),
+    };
+    if retention.keep_games == Some(0) {
+        // Every game's folder would go the moment it ends: nothing could ever be looked at.
+        return Err(zero("keep_games"));
+    }
     let admin_token = flags
         .admin_token
         .or(file.admin_token)
@@ -275,6 +355,7 @@ pub fn resolve_event(flags: EventFlags, file: EventFile) -> Result<EventSettings
         recheck: Duration::from_millis(recheck_ms),
         pause: Duration::from_millis(file.pause_ms.unwrap_or(500)),
         players,
+        retention,
     })
 }
 

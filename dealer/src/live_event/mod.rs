@@ -10,14 +10,19 @@
 //! - [`health`]: the background `check` of every player, so a dead URL sits out with its
 //!   reason instead of costing every game the `wait_ms` wait;
 //! - [`scheduler`]: the rounds: tables played concurrently, each game recorded as it ends;
-//! - [`queries`]: the games list and the points history.
+//! - [`queries`]: the games list and the points history;
+//! - [`outcome_files`]: each game's `result.json` / `abandoned.json` in its folder, for the
+//!   read-only viewer;
+//! - [`retention`]: old games' logs compressed in place, oldest folders pruned.
 //!
 //! [`Event`] is the state the scheduler, the health checker and the web API share.
 
 pub mod config;
 pub mod health;
+pub mod outcome_files;
 pub mod players;
 pub mod queries;
+pub mod retention;
 pub mod scheduler;
 mod schema;
 pub mod store;
@@ -57,6 +62,8 @@ pub struct Event {
     /// Woken when the players change (added, resumed...), so the scheduler and the health
     /// checker do not wait for their next tick.
     changed: Notify,
+    /// Woken after every round, so retention looks at the games that just ended.
+    games_ended: Notify,
 }
 
 /// `now` in ms since the epoch.
@@ -103,6 +110,18 @@ impl Event {
         if !opened.abandoned.is_empty() {
             tracing::warn!(games = ?opened.abandoned, "games cut off by the last stop are recorded as abandoned");
         }
+        let games = settings.data.join(store::GAMES_DIR);
+        for &number in &opened.abandoned {
+            let game = crate::tournament::InterruptedGame {
+                game: number,
+                dir: crate::tournament::game_dir_name(number),
+                hands_played: None,
+                reason: store::CUT_OFF.to_string(),
+            };
+            if let Err(error) = outcome_files::write_abandoned(&games, &game) {
+                tracing::warn!(game = number, %error, "cannot write the game's abandoned.json");
+            }
+        }
         let seed = match store.meta("seed")?.and_then(|s| s.parse::<u64>().ok()) {
             Some(seed) => seed,
             None => {
@@ -133,6 +152,7 @@ impl Event {
             history: Mutex::new(history),
             storage_error: Mutex::new(None),
             changed: Notify::new(),
+            games_ended: Notify::new(),
         }))
     }
 

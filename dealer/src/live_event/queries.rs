@@ -1,7 +1,7 @@
 //! What the page reads: the games list (paged, with the running games) and the points history
 //! (each player's total after each game, for the chart).
 
-use super::store::{EventStore, StoreError, GAMES_DIR};
+use super::store::{EventStore, GameFiles, StoreError, GAMES_DIR};
 use rusqlite::{params, Connection};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -53,6 +53,9 @@ pub struct GameRow {
     pub players: Vec<String>,
     /// Standings, first place first (finished games only).
     pub standings: Vec<SeatRow>,
+    /// What became of its files: kept, compressed (the viewer reads them as before) or
+    /// pruned (no log to open: the page says "log pruned").
+    pub files: GameFiles,
 }
 
 /// A page of the games list, newest first.
@@ -85,11 +88,12 @@ fn game_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
         winner: row.get(8)?,
         reason: row.get(9)?,
         standings: Vec::new(),
+        files: GameFiles::parse(&row.get::<_, String>(10)?),
     })
 }
 
 const GAME_COLUMNS: &str =
-    "number, round, table_no, state, started_at, ended_at, players, hands, winner, reason";
+    "number, round, table_no, state, started_at, ended_at, players, hands, winner, reason, files";
 
 /// Page `page` (1-based) of the ended games, newest first, and the running games.
 ///

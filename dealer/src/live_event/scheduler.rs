@@ -5,13 +5,14 @@
 //! A game is inserted in the database as `running` before it starts and its folder is
 //! `<data>/games/game-<n>` with the files `dealer run` writes (so the results viewer opens
 //! it). When it ends, its result, standings and the players' counters are written in one
-//! transaction. A game stopped by Ctrl-C or SIGTERM, or that could not start (players down,
-//! a folder that cannot be written), is recorded as abandoned with the reason and counts for
-//! nobody. A write that fails stops the scheduling (there is no point playing games that
+//! transaction, then its `result.json` or `abandoned.json` ([`super::outcome_files`]). A game
+//! stopped by Ctrl-C or SIGTERM, or that could not start (players down, a folder that cannot
+//! be written), is recorded as abandoned with the reason and counts for nobody. A write that fails stops the scheduling (there is no point playing games that
 //! cannot be kept) and is shown on the page; it is retried every `recheck_ms`.
 
 use super::config::Contact;
 use super::health::can_play;
+use super::outcome_files::{write_abandoned, write_result};
 use super::store::{FinishedGame, NewGame, SeatRecord, GAMES_DIR};
 use super::tables::{fill_count, game_seed, seat_round};
 use super::{now_ms, Event};
@@ -19,6 +20,7 @@ use crate::engine::GameSetup;
 use crate::observe::{GameOutputs, LogFlush};
 use crate::runner::{run_game, GameOutcome, RunError, StopSignal};
 use crate::seat::{InProcessSeat, PlayerSeat};
+use crate::tournament::{game_dir_name, GameEntry, InterruptedGame};
 use futures_util::future::join_all;
 use std::sync::Arc;
 
@@ -71,6 +73,8 @@ pub async fn run_rounds(event: Arc<Event>, stop: StopSignal) {
             .enumerate()
             .map(|(index, table)| play_table(&event, round, index as u32 + 1, table, &stop));
         join_all(games).await;
+        // One stored permit: a pass still running when the round ends runs again after.
+        event.games_ended.notify_one();
         if !stop.is_stopped() {
             // After a write error, retry at the recheck pace rather than make a stream of
             // abandoned games.
@@ -189,10 +193,11 @@ async fn play_table(event: &Event, round: u32, table: u32, seated: Vec<Seated>, 
     match run_game(setup, seats, observers, &event.settings().runner, stop).await {
         Ok(outcome) => record(event, number, &seated, &outcome),
         Err(RunError::Stopped { hands_played }) => {
-            abandon(
+            abandon_after(
                 event,
                 number,
                 &format!("{STOPPED} after {hands_played} hands"),
+                Some(hands_played),
             );
         }
         Err(error) => {
@@ -220,9 +225,25 @@ fn mark_down(event: &Event, seated: &[Seated], name: &str, reason: &str) {
 }
 
 fn abandon(event: &Event, number: u32, reason: &str) {
+    abandon_after(event, number, reason, None);
+}
+
+/// Records an abandoned game, then its `abandoned.json` (for the read-only viewer).
+fn abandon_after(event: &Event, number: u32, reason: &str, hands_played: Option<u64>) {
     tracing::warn!(game = number, reason, "game abandoned");
     if let Err(error) = event.store().abandon_game(number, reason, now_ms()) {
         event.set_storage_error(Some(error.to_string()));
+        return;
+    }
+    let game = InterruptedGame {
+        game: number,
+        dir: game_dir_name(number),
+        hands_played,
+        reason: reason.to_string(),
+    };
+    if let Err(error) = write_abandoned(&event.settings().data.join(GAMES_DIR), &game) {
+        // A copy for the files' readers: the database has the game.
+        tracing::warn!(game = number, %error, "cannot write the game's abandoned.json");
     }
 }
 
@@ -264,6 +285,11 @@ fn record(event: &Event, number: u32, seated: &[Seated], outcome: &GameOutcome) 
     match event.store().record_finished(&game) {
         Ok(totals) => {
             event.record_history(number, &totals);
+            let entry = GameEntry::new(number, game_dir_name(number), outcome.clone());
+            if let Err(error) = write_result(&event.settings().data.join(GAMES_DIR), &entry) {
+                // A copy for the files' readers: the database has the game.
+                tracing::warn!(game = number, %error, "cannot write the game's result.json");
+            }
             let winner = game
                 .seats
                 .iter()

@@ -1,5 +1,6 @@
-//! The event database's tables (version [`super::store::SCHEMA_VERSION`]): kept apart from
-//! the store's code so the layout reads in one place.
+//! The event database's tables: kept apart from the store's code so the layout reads in one
+//! place. [`SCHEMA`] is version 1; [`MIGRATIONS`] bring it to
+//! [`super::store::SCHEMA_VERSION`] (a new database runs both).
 
 pub(super) const SCHEMA: &str = "
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -53,3 +54,12 @@ CREATE TABLE standings (
 );
 CREATE INDEX standings_player ON standings (player_id, game);
 ";
+
+/// `(version, SQL)`: what turns the previous version into `version`, in order.
+pub(super) const MIGRATIONS: &[(i64, &str)] = &[(
+    2,
+    // What became of a game's files: `kept` as written, `compressed` (logs gzipped in place)
+    // or `pruned` (folder deleted; its rows and points stay). See `live_event::retention`.
+    "ALTER TABLE games ADD COLUMN files TEXT NOT NULL DEFAULT 'kept'
+        CHECK (files IN ('kept', 'compressed', 'pruned'));",
+)];

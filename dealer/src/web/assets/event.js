@@ -147,7 +147,9 @@
       ? game.standings.map((s) => `${s.place}. ${s.name}${s.banned ? ' (banned)' : ''}${s.absent ? ' (absent)' : ''}`).join(' · ')
       : game.players.join(' · ');
     return el('tr', { class: game.state === 'abandoned' ? 'bad' : '' },
-      el('td', {}, el('a', { href: gameHref(game.run, game.number), text: `game ${game.number}` })),
+      el('td', {}, game.files === 'pruned'
+        ? el('span', { 'data-testid': 'log-pruned', title: 'its folder was deleted (--keep-games); its points stay', text: `game ${game.number} (log pruned)` })
+        : el('a', { href: gameHref(game.run, game.number), text: `game ${game.number}` })),
       el('td', { class: 'num', text: `${game.round}/${game.table}` }),
       el('td', { text: game.state === 'abandoned' ? `abandoned: ${game.reason || ''}` : game.state }),
       el('td', { class: 'num', text: game.hands == null ? '–' : game.hands }),

@@ -1,14 +1,13 @@
 //! What the viewer answers about one game: its files, its log, its players' requests.
 
 use super::index::GameStatus;
-use super::{ResultsFolder, StoreError, MAX_LOG_BYTES, MAX_PLAYER_LOG_BYTES};
+use super::{compressed, ResultsFolder, StoreError, MAX_LOG_BYTES, MAX_PLAYER_LOG_BYTES};
 use crate::observe::GameOutputs;
 use crate::tournament::GameEntry;
 use crate::web::log::{parse_log, GameLog};
 use crate::web::view::{self, PlayerRequests, RequestLine};
 use serde::Serialize;
 use std::fs::File;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// One game's details.
@@ -82,8 +81,8 @@ impl ResultsFolder {
             game,
             status: live_status(cache.status(game), &dir),
             result: cache.entries.get(&game).cloned(),
-            has_log: GameOutputs::viewer_log_path(&dir).is_file(),
-            has_requests: GameOutputs::requests_path(&dir).is_file(),
+            has_log: compressed::exists(&GameOutputs::viewer_log_path(&dir)),
+            has_requests: compressed::exists(&GameOutputs::requests_path(&dir)),
             players: self.player_files(&dir),
         })
     }
@@ -97,7 +96,7 @@ impl ResultsFolder {
     /// or one cut before its first entry, [`StoreError::TooLarge`].
     pub fn game_log(&self, id: &str, game: u32) -> Result<GameLog, StoreError> {
         let (cache, dir) = self.game_folder(id, game)?;
-        let bytes = self.read(&GameOutputs::viewer_log_path(&dir), MAX_LOG_BYTES)?;
+        let bytes = self.read_log(&GameOutputs::viewer_log_path(&dir), MAX_LOG_BYTES)?;
         let mut log = parse_log(&bytes).map_err(StoreError::Unreadable)?;
         if live_status(cache.status(game), &dir) == GameStatus::Running {
             log.hide_cards();
@@ -121,7 +120,7 @@ impl ResultsFolder {
     /// [`StoreError::NotFound`] for an unknown run or game, or a game without a log.
     pub fn open_log(&self, id: &str, game: u32) -> Result<(File, GameStatus), StoreError> {
         let (cache, dir) = self.game_folder(id, game)?;
-        let (file, _) = self.open(&GameOutputs::viewer_log_path(&dir))?;
+        let file = self.open_log_file(&GameOutputs::viewer_log_path(&dir))?;
         Ok((file, live_status(cache.status(game), &dir)))
     }
 
@@ -133,11 +132,16 @@ impl ResultsFolder {
         };
         let mut files: Vec<PlayerFile> = entries
             .flatten()
-            .filter(|entry| entry.path().extension().is_some_and(|ext| ext == "log"))
+            .filter(|entry| {
+                let name = entry.file_name();
+                let name = name.to_string_lossy();
+                // A log both plain and compressed (a compression cut off): the plain one is
+                // whole, the other is left out.
+                name.ends_with(".log")
+                    || (name.ends_with(".log.gz") && !entry.path().with_extension("").is_file())
+            })
             .filter_map(|entry| {
-                let (file, _) = self.open(&entry.path()).ok()?;
-                let mut head = Vec::with_capacity(1024);
-                file.take(4096).read_to_end(&mut head).ok()?;
+                let (head, _) = self.read_prefix(&entry.path(), 4096).ok()?;
                 let line = head.split(|&b| b == b'\n').next()?;
                 let (name, seat) = view::player_log_header(&String::from_utf8_lossy(line))?;
                 Some(PlayerFile {
@@ -162,7 +166,7 @@ impl ResultsFolder {
         let files = self.player_files(&dir);
         let file = files.iter().find(|file| file.name == name);
         let requests_path = GameOutputs::requests_path(&dir);
-        let (mut requests, problems, last) = match self.read(&requests_path, MAX_LOG_BYTES) {
+        let (mut requests, problems, last) = match self.read_log(&requests_path, MAX_LOG_BYTES) {
             Ok(bytes) => {
                 let (requests, problems) = view::requests_of(&bytes, name);
                 (requests, problems, view::last_round(&bytes))
@@ -189,16 +193,8 @@ impl ResultsFolder {
         let (log, log_cut) = match file {
             Some(_) if running => (None, false),
             Some(file) => {
-                let (handle, meta) = self.open(&file.path)?;
-                let mut text = Vec::new();
-                handle
-                    .take(MAX_PLAYER_LOG_BYTES)
-                    .read_to_end(&mut text)
-                    .map_err(|source| self.io_error(&file.path, source))?;
-                (
-                    Some(String::from_utf8_lossy(&text).into_owned()),
-                    meta.len() > MAX_PLAYER_LOG_BYTES,
-                )
+                let (text, cut) = self.read_prefix(&file.path, MAX_PLAYER_LOG_BYTES)?;
+                (Some(String::from_utf8_lossy(&text).into_owned()), cut)
             }
             None => (None, false),
         };
@@ -227,7 +223,7 @@ impl ResultsFolder {
         line: usize,
     ) -> Result<RequestLine, StoreError> {
         let (cache, dir) = self.game_folder(id, game)?;
-        let bytes = self.read(&GameOutputs::requests_path(&dir), MAX_LOG_BYTES)?;
+        let bytes = self.read_log(&GameOutputs::requests_path(&dir), MAX_LOG_BYTES)?;
         let request = view::request_line(&bytes, line)?;
         if live_status(cache.status(game), &dir) == GameStatus::Running
             && view::last_round(&bytes).is_some_and(|last| request.round >= last)

@@ -1,5 +1,6 @@
 //! Finding runs and games in the served folder, and caching each run's summary.
 
+use super::outcomes::{OutcomeCache, OutcomeFile};
 use super::{game_number, lock, ResultsFolder, StoreError, MAX_RESULTS_BYTES, ROOT_RUN_ID};
 use crate::tournament::{GameEntry, RunResults};
 use serde::Serialize;
@@ -92,6 +93,8 @@ pub(super) struct RunFolder {
     dir: PathBuf,
     /// Cached summary with the stamp it was built for.
     cached: Mutex<Option<(Stamp, Arc<RunCache>)>>,
+    /// Each game folder's own outcome file (event games), by number.
+    outcomes: OutcomeCache,
 }
 
 /// What a run's summary was built from.
@@ -109,7 +112,7 @@ pub(super) struct RunCache {
 pub(super) struct Stamp(Vec<(Option<SystemTime>, u64)>);
 
 impl Stamp {
-    fn of(paths: &[&Path]) -> Stamp {
+    pub(super) fn of(paths: &[&Path]) -> Stamp {
         Stamp(
             paths
                 .iter()
@@ -182,6 +185,7 @@ impl ResultsFolder {
                 id,
                 dir,
                 cached: Mutex::new(None),
+                outcomes: OutcomeCache::default(),
             })
         };
         let entries =
@@ -315,6 +319,20 @@ impl ResultsFolder {
                 value
             });
         }
+        for (&number, folder) in &games {
+            if entries.contains_key(&number) || interrupted.contains(&number) {
+                continue;
+            }
+            match &*self.outcome_file(&run.outcomes, number, &folder.dir) {
+                OutcomeFile::Finished(entry) => {
+                    entries.insert(number, (**entry).clone());
+                }
+                OutcomeFile::Abandoned => {
+                    interrupted.insert(number);
+                }
+                OutcomeFile::Missing => {}
+            }
+        }
         let mut numbers: Vec<u32> = games.keys().chain(entries.keys()).copied().collect();
         numbers.sort_unstable();
         numbers.dedup();
@@ -344,9 +362,9 @@ impl ResultsFolder {
                 GameListItem {
                     game,
                     status: status_of(game),
-                    has_log: games
-                        .get(&game)
-                        .is_some_and(|folder| folder.dir.join("log.json").is_file()),
+                    has_log: games.get(&game).is_some_and(|folder| {
+                        super::compressed::exists(&folder.dir.join("log.json"))
+                    }),
                     recorded: entry.is_some(),
                     winner: entry
                         .and_then(|e| e.standings.first())

@@ -12,10 +12,14 @@
 
 //!
 //! The code is split by job: this file opens and reads files safely; `index` finds runs and
-//! games and caches their summaries; `games` answers for one game (details, log, players).
+//! games and caches their summaries; `games` answers for one game (details, log, players);
+//! `compressed` reads logs an event compressed as if they were not; `outcomes` reads an
+//! event game's own `result.json` / `abandoned.json`.
 
+mod compressed;
 mod games;
 mod index;
+mod outcomes;
 
 pub use games::{GameDetails, PlayerFile};
 pub use index::{GameListItem, GameStatus, RunListItem, RunSummary};

@@ -1,0 +1,145 @@
+//! The games' rows: a game inserted as running, then recorded finished (with its standings and
+//! the players' counters, one transaction) or abandoned.
+
+use super::{EventStore, FinishedGame, NewGame, StoreError};
+use rusqlite::params;
+
+impl EventStore {
+    /// The last round played (0 before the first).
+    ///
+    /// # Errors
+    /// The database cannot be read.
+    pub fn last_round(&self) -> Result<u32, StoreError> {
+        self.read(|c| {
+            c.query_row("SELECT COALESCE(MAX(round), 0) FROM games", [], |r| {
+                r.get(0)
+            })
+        })
+    }
+
+    /// Inserts a game as `running` with the next number and `seed_of(number)` as its seed;
+    /// returns the number, the folder name (`game-<n>`) and the seed.
+    ///
+    /// # Errors
+    /// The database cannot be written.
+    pub fn start_game(
+        &self,
+        game: &NewGame,
+        seed_of: impl FnOnce(u32) -> u64,
+    ) -> Result<(u32, String, u64), StoreError> {
+        self.write(|t| {
+            let number: u32 = t
+                .query_row("SELECT COALESCE(MAX(number), 0) + 1 FROM games", [], |r| {
+                    r.get(0)
+                })
+                .map_err(|e| self.db(e))?;
+            let dir = crate::tournament::game_dir_name(number);
+            let seed = seed_of(number);
+            let players = serde_json::to_string(&game.players)
+                .map_err(|e| StoreError::Refused(e.to_string()))?;
+            t.execute(
+                "INSERT INTO games (number, round, table_no, state, seed, dir, players, started_at)
+                 VALUES (?1, ?2, ?3, 'running', ?4, ?5, ?6, ?7)",
+                params![
+                    number,
+                    game.round,
+                    game.table,
+                    seed.to_string(),
+                    dir,
+                    players,
+                    game.started_at
+                ],
+            )
+            .map_err(|e| self.db(e))?;
+            Ok((number, dir, seed))
+        })
+    }
+
+    /// Records an abandoned game (stopped, players down, outputs that cannot be written).
+    ///
+    /// # Errors
+    /// The database cannot be written.
+    pub fn abandon_game(&self, number: u32, reason: &str, now: i64) -> Result<(), StoreError> {
+        self.write(|t| {
+            t.execute(
+                "UPDATE games SET state = 'abandoned', reason = ?1, ended_at = ?2 WHERE number = ?3",
+                params![reason, now, number],
+            )
+            .map_err(|e| self.db(e))?;
+            Ok(())
+        })
+    }
+
+    /// Records a finished game, its standings and every player's counters in one transaction.
+    /// Returns each event player's total points after the game.
+    ///
+    /// # Errors
+    /// The database cannot be written: nothing of the game is recorded.
+    pub fn record_finished(&self, game: &FinishedGame) -> Result<Vec<(i64, i64)>, StoreError> {
+        self.write(|t| {
+            let winner = game
+                .seats
+                .iter()
+                .find(|seat| seat.place == 1)
+                .map(|seat| seat.name.clone());
+            t.execute(
+                "UPDATE games SET state = 'finished', ended_at = ?1, hands = ?2, winner = ?3 WHERE number = ?4",
+                params![game.ended_at, game.hands as i64, winner, game.number],
+            )
+            .map_err(|e| self.db(e))?;
+            let mut totals = Vec::new();
+            for seat in &game.seats {
+                let mut total = None;
+                if let Some(id) = seat.player_id {
+                    let present = seat.absent.is_none();
+                    let version = (present && seat.version != "Unknown").then_some(&seat.version);
+                    t.execute(
+                        "UPDATE players SET
+                            games = games + ?1, wins = wins + ?2, seconds = seconds + ?3,
+                            points = points + ?4, bans = bans + ?5, absences = absences + ?6,
+                            version = COALESCE(?7, version),
+                            last_seen = CASE WHEN ?1 = 1 THEN ?8 ELSE last_seen END
+                         WHERE id = ?9",
+                        params![
+                            i64::from(present),
+                            i64::from(present && seat.place == 1),
+                            i64::from(present && seat.place == 2),
+                            seat.points,
+                            i64::from(seat.banned.is_some()),
+                            i64::from(!present),
+                            version,
+                            game.ended_at,
+                            id
+                        ],
+                    )
+                    .map_err(|e| self.db(e))?;
+                    let points: i64 = t
+                        .query_row("SELECT points FROM players WHERE id = ?1", [id], |r| {
+                            r.get(0)
+                        })
+                        .map_err(|e| self.db(e))?;
+                    totals.push((id, points));
+                    total = Some(points);
+                }
+                t.execute(
+                    "INSERT INTO standings (game, seat, player_id, name, place, points, total_after, banned, absent, version)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                    params![
+                        game.number,
+                        seat.seat as i64,
+                        seat.player_id,
+                        seat.name,
+                        seat.place as i64,
+                        seat.points,
+                        total,
+                        seat.banned,
+                        seat.absent,
+                        seat.version
+                    ],
+                )
+                .map_err(|e| self.db(e))?;
+            }
+            Ok(totals)
+        })
+    }
+}

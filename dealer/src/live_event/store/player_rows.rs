@@ -1,0 +1,194 @@
+//! The players' rows: adding, importing, renaming, statuses, health, and reading them back.
+
+use super::{EventStore, StoreError};
+use crate::house::BotKind;
+use crate::live_event::config::Contact;
+use crate::live_event::players::{PlayerStatus, StoredPlayer};
+use rusqlite::{params, Transaction};
+
+impl EventStore {
+    /// Adds a player (active). Returns its id.
+    ///
+    /// # Errors
+    /// [`StoreError::Refused`] when the name is taken; the database cannot be written.
+    pub fn add_player(&self, name: &str, contact: &Contact, now: i64) -> Result<i64, StoreError> {
+        self.write(|t| self.insert_player(t, name, contact, now))
+    }
+
+    fn insert_player(
+        &self,
+        t: &Transaction<'_>,
+        name: &str,
+        contact: &Contact,
+        now: i64,
+    ) -> Result<i64, StoreError> {
+        let taken: bool = t
+            .query_row(
+                "SELECT COUNT(*) FROM players WHERE name = ?1",
+                [name],
+                |r| r.get::<_, i64>(0),
+            )
+            .map_err(|e| self.db(e))?
+            > 0;
+        if taken {
+            return Err(StoreError::Refused(format!(
+                "a player is already named {name:?}"
+            )));
+        }
+        let (url, token, bot) = match contact {
+            Contact::Http { url, token } => (Some(url.as_str()), token.as_deref(), None),
+            Contact::Bot(kind) => (None, None, Some(kind.name())),
+        };
+        t.execute(
+            "INSERT INTO players (name, url, token, bot, status, added_at) VALUES (?1, ?2, ?3, ?4, 'active', ?5)",
+            params![name, url, token, bot, now],
+        )
+        .map_err(|e| self.db(e))?;
+        Ok(t.last_insert_rowid())
+    }
+
+    /// Adds the config file's players not imported before (a renamed or removed player is
+    /// not brought back by a restart). Returns the names added.
+    ///
+    /// # Errors
+    /// The database cannot be written.
+    pub fn import_config_players(
+        &self,
+        players: &[crate::live_event::config::ConfigPlayer],
+        now: i64,
+    ) -> Result<Vec<String>, StoreError> {
+        self.write(|t| {
+            let mut added = Vec::new();
+            for player in players {
+                let imported = t
+                    .execute(
+                        "INSERT OR IGNORE INTO config_imports (name) VALUES (?1)",
+                        [&player.name],
+                    )
+                    .map_err(|e| self.db(e))?;
+                if imported == 0 {
+                    continue;
+                }
+                match self.insert_player(t, &player.name, &player.contact, now) {
+                    Ok(_) => added.push(player.name.clone()),
+                    // Added through the API under that name already: keep that one.
+                    Err(StoreError::Refused(_)) => {}
+                    Err(error) => return Err(error),
+                }
+            }
+            Ok(added)
+        })
+    }
+
+    /// Renames a player (its history follows it).
+    ///
+    /// # Errors
+    /// [`StoreError::Refused`] for an unknown player or a taken name.
+    pub fn rename_player(&self, id: i64, name: &str) -> Result<(), StoreError> {
+        self.write(|t| {
+            let taken: i64 = t
+                .query_row(
+                    "SELECT COUNT(*) FROM players WHERE name = ?1 AND id <> ?2",
+                    params![name, id],
+                    |r| r.get(0),
+                )
+                .map_err(|e| self.db(e))?;
+            if taken > 0 {
+                return Err(StoreError::Refused(format!(
+                    "a player is already named {name:?}"
+                )));
+            }
+            let changed = t
+                .execute(
+                    "UPDATE players SET name = ?1 WHERE id = ?2",
+                    params![name, id],
+                )
+                .map_err(|e| self.db(e))?;
+            if changed == 0 {
+                return Err(StoreError::UnknownPlayer(id));
+            }
+            Ok(())
+        })
+    }
+
+    /// Sets a player's status.
+    ///
+    /// # Errors
+    /// [`StoreError::Refused`] for an unknown player.
+    pub fn set_status(&self, id: i64, status: PlayerStatus) -> Result<(), StoreError> {
+        self.write(|t| {
+            let changed = t
+                .execute(
+                    "UPDATE players SET status = ?1 WHERE id = ?2",
+                    params![status.as_str(), id],
+                )
+                .map_err(|e| self.db(e))?;
+            if changed == 0 {
+                return Err(StoreError::UnknownPlayer(id));
+            }
+            Ok(())
+        })
+    }
+
+    /// Records a player's health: up (`reason` `None`, seen `now`) or down with its reason.
+    ///
+    /// # Errors
+    /// The database cannot be written.
+    pub fn set_health(&self, id: i64, reason: Option<&str>, now: i64) -> Result<(), StoreError> {
+        self.write(|t| {
+            match reason {
+                None => t.execute(
+                    "UPDATE players SET down_reason = NULL, last_seen = ?1 WHERE id = ?2",
+                    params![now, id],
+                ),
+                Some(reason) => t.execute(
+                    "UPDATE players SET down_reason = ?1 WHERE id = ?2",
+                    params![reason, id],
+                ),
+            }
+            .map_err(|e| self.db(e))?;
+            Ok(())
+        })
+    }
+
+    /// Every player, by id.
+    ///
+    /// # Errors
+    /// The database cannot be read.
+    pub fn players(&self) -> Result<Vec<StoredPlayer>, StoreError> {
+        self.read(|c| {
+            let mut statement = c.prepare_cached(
+                "SELECT id, name, url, token, bot, status, version, last_seen, down_reason,
+                        games, wins, seconds, points, bans, absences
+                 FROM players ORDER BY id",
+            )?;
+            let rows = statement.query_map([], |row| {
+                let bot: Option<String> = row.get(4)?;
+                let contact = match bot.and_then(|b| b.parse::<BotKind>().ok()) {
+                    Some(kind) => Contact::Bot(kind),
+                    None => Contact::Http {
+                        url: row.get::<_, Option<String>>(2)?.unwrap_or_default(),
+                        token: row.get(3)?,
+                    },
+                };
+                let status: String = row.get(5)?;
+                Ok(StoredPlayer {
+                    id: row.get(0)?,
+                    name: row.get(1)?,
+                    contact,
+                    status: PlayerStatus::parse(&status).unwrap_or(PlayerStatus::Paused),
+                    version: row.get(6)?,
+                    last_seen: row.get(7)?,
+                    down_reason: row.get(8)?,
+                    games: row.get(9)?,
+                    wins: row.get(10)?,
+                    seconds: row.get(11)?,
+                    points: row.get(12)?,
+                    bans: row.get(13)?,
+                    absences: row.get(14)?,
+                })
+            })?;
+            rows.collect()
+        })
+    }
+}
