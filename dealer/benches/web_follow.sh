@@ -18,15 +18,9 @@ ROUNDS=${2:-3}
 FOLLOWERS=${3:-3}
 
 cargo build --release --locked --quiet -p lean-poker-dealer --bin dealer -p lean-poker-examples --bins
-target=$(cargo metadata --format-version 1 --no-deps --locked | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')
-bin="$target/release"
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  rm -rf "$work"
-}
-trap cleanup EXIT
+# shellcheck source=dealer/benches/lib.sh
+. dealer/benches/lib.sh
+bin=$(release_dir)
 
 players=()
 port=19301
@@ -39,12 +33,9 @@ done
 sleep 1
 
 hands_per_second() { # folder seconds
-  python3 - "$1" "$2" <<'EOF'
-import json, sys
-results = json.load(open(sys.argv[1] + "/results.json"))
-hands = sum(game.get("hands_played") or game.get("result", {}).get("hands_played", 0) for game in results["games"])
-print(f"{hands / float(sys.argv[2]):.0f} {hands}")
-EOF
+  local hands
+  hands=$(hands_played "$1/results.json")
+  python3 -c 'import sys; print(f"{int(sys.argv[1]) / float(sys.argv[2]):.0f} {sys.argv[1]}")' "$hands" "$2"
 }
 
 play() { # way out
