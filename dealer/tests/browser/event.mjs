@@ -7,10 +7,10 @@
 // docs/screenshots/event-leaderboard.png.
 //
 // Environment: DEALER_BIN (the built dealer), CHROMIUM (default /usr/bin/chromium).
-import { check, equal, finish, launchChromium } from './harness.mjs';
+import { check, checkNothingRan, cleanUp, equal, finish, launchChromium } from './harness.mjs';
 import { startDealerServe } from './dealer.mjs';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -152,12 +152,9 @@ try {
   equal(onPage, board.players.map((p) => [p.name, p.points, p.games]), 'the leaderboard on the page equals the API');
   check(board.players.reduce((sum, p) => sum + p.points, 0) > 0, 'points were won');
 
-  check(await page.evaluate(() => window.__xss === undefined), 'no team name ran as HTML');
-  equal(problems, [], 'no dialog, page error or console error');
+  await checkNothingRan(page, problems);
 } finally {
-  await browser.close();
-  server.kill();
-  rmSync(work, { recursive: true, force: true });
+  await cleanUp(browser, server, work);
 }
 
 finish('event page');

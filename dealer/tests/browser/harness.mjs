@@ -1,6 +1,7 @@
 // What both browser tests (test.mjs, event.mjs) are made of: counted checks that print what
 // failed and go on, and the headless Chromium they drive.
 import { chromium } from 'playwright-core';
+import { rmSync } from 'node:fs';
 
 let passed = 0;
 let failed = 0;
@@ -33,4 +34,18 @@ export function launchChromium() {
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
+}
+
+// The checks every page ends with: no hostile team name ran as HTML (the fixtures' names set
+// window.__xss if they do), and nothing went wrong on the page (`problems` the test collected).
+export async function checkNothingRan(page, problems) {
+  check(await page.evaluate(() => window.__xss === undefined), 'no team name ran as HTML');
+  equal(problems, [], 'no dialog, page error or console error');
+}
+
+// Closes the browser, stops the dealer and removes the test's folder, whatever happened.
+export async function cleanUp(browser, server, work) {
+  await browser.close();
+  server.kill();
+  rmSync(work, { recursive: true, force: true });
 }

@@ -9,10 +9,10 @@
 // Writes the README's screenshots to docs/screenshots/.
 //
 // Environment: DEALER_BIN (the built dealer; `dealer serve` is the viewer), CHROMIUM (default /usr/bin/chromium).
-import { check, equal, finish, launchChromium } from './harness.mjs';
+import { check, checkNothingRan, cleanUp, equal, finish, launchChromium } from './harness.mjs';
 import { startDealerServe } from './dealer.mjs';
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, copyFileSync, writeFileSync, readFileSync, rmSync, existsSync, utimesSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, copyFileSync, writeFileSync, readFileSync, existsSync, utimesSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
@@ -272,12 +272,9 @@ try {
   slow.close();
   lap('live game followed');
 
-  check(await page.evaluate(() => window.__xss === undefined), 'no team name ran as HTML');
-  equal(problems, [], 'no dialog, page error or console error');
+  await checkNothingRan(page, problems);
 } finally {
-  await browser.close();
-  server.kill();
-  rmSync(work, { recursive: true, force: true });
+  await cleanUp(browser, server, work);
 }
 
 finish('browser');
