@@ -20,15 +20,10 @@ seed=${SHARDS_SEED:-7}
 
 cargo build --release --locked -q -p lean-poker-dealer --bin dealer \
     -p lean-poker-player --bin player -p lean-poker-examples --bin calling-station
-release=${CARGO_TARGET_DIR:-target}/release
+# shellcheck source=dealer/benches/lib.sh
+. dealer/benches/lib.sh
+release=$(release_dir)
 dealer=$release/dealer
-work=$(mktemp -d)
-players=()
-cleanup() {
-    for pid in "${players[@]}"; do kill "$pid" 2>/dev/null || true; done
-    rm -rf "$work"
-}
-trap cleanup EXIT
 
 # Six player processes: three template bots (the SDK's `player`), three calling stations, one
 # HTTP worker per shard so no shard waits on another's request.
@@ -38,7 +33,7 @@ for i in 2 3 4 5 6 7; do
     if [ "$i" -le 4 ]; then binary=$release/player; else binary=$release/calling-station; fi
     PORT=9000 PLAYER_HOST=127.0.0.$i PLAYER_WORKERS=$workers RUST_LOG=warn \
         "$binary" >/dev/null 2>&1 &
-    players+=("$!")
+    pids+=("$!")
     http_flags+=(--player "p$i=http://127.0.0.$i:9000/")
 done
 bot_flags=(--bot a=strategy --bot b=strategy --bot c=calling-station --bot d=calling-station
@@ -46,29 +41,26 @@ bot_flags=(--bot a=strategy --bot b=strategy --bot c=calling-station --bot d=cal
 sleep 1
 
 load() { cut -d' ' -f1 /proc/loadavg; }
-hands() {
-    python3 -c 'import json,sys; print(sum(g["hands_played"] for g in json.load(open(sys.argv[1]))["games"]))' "$1"
-}
 
 # play LABEL GAMES FLAGS...: the run as 1, 2, 4 shards at once.
 play() {
     local label=$1 total=$2
     shift 2
     for n in $counts; do
-        local dir=$work/$label-$n before start end pids=() shard_dirs=()
+        local dir=$work/$label-$n before start end shard_pids=() shard_dirs=()
         before=$(load)
         start=$(date +%s.%N)
         for ((k = 0; k < n; k++)); do
             "$dealer" run "$@" --games "$total" --seed "$seed" --reproducible --outputs none \
                 --parallel 1 --shard "$k/$n" --out "$dir/shard-$k" -q >/dev/null &
-            pids+=("$!")
+            shard_pids+=("$!")
             shard_dirs+=("$dir/shard-$k")
         done
-        for pid in "${pids[@]}"; do wait "$pid"; done
+        for pid in "${shard_pids[@]}"; do wait "$pid"; done
         end=$(date +%s.%N)
         "$dealer" merge --out "$dir/merged" "${shard_dirs[@]}" >/dev/null
         local played
-        played=$(hands "$dir/merged/results.json")
+        played=$(hands_played "$dir/merged/results.json")
         python3 -c 'import sys; l,n,g,h,s,e,b,a=sys.argv[1:]; w=float(e)-float(s); print(f"{l:<10} {n} shard(s)  {g} games  {int(h):>6} hands  {w:6.1f} s  {int(h)/w:8.0f} hands/s  load {b} -> {a}")' \
             "$label" "$n" "$total" "$played" "$start" "$end" "$before" "$(load)"
     done

@@ -4,7 +4,7 @@
 // moment it was written to the moment it arrived. Prints p50 / p99 / max.
 //
 // Usage: node dealer/benches/web_latency.mjs path/to/dealer [entries=300] [pause_ms=20]
-import { spawn, execFileSync } from 'node:child_process';
+import { playHouseGame, startDealerServe } from '../tests/browser/dealer.mjs';
 import { mkdtempSync, mkdirSync, readFileSync, writeFileSync, openSync, writeSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,8 +16,7 @@ if (!dealer) throw new Error('usage: web_latency.mjs DEALER_BIN [entries] [pause
 
 const work = mkdtempSync(join(tmpdir(), 'web-latency-'));
 const played = join(work, 'played');
-execFileSync(dealer, ['run', '--quiet', '--reproducible', '--seed', '5', '--bot', 'a=raiser', '--bot', 'b=calling-station',
-  '--bot', 'c=random', '--bot', 'd=folder', '--out', played], { stdio: 'ignore' });
+playHouseGame(dealer, played);
 const entries = JSON.parse(readFileSync(join(played, 'game-1', 'log.json'), 'utf8')).slice(0, count);
 const results = JSON.parse(readFileSync(join(played, 'results.json'), 'utf8'));
 results.games = [];
@@ -28,15 +27,7 @@ writeFileSync(join(run, 'results.json'), JSON.stringify(results));
 const log = openSync(join(run, 'game-1', 'log.json'), 'w');
 writeSync(log, '[' + JSON.stringify(entries[0]));
 
-const server = spawn(dealer, ['serve', '--out', join(work, 'served'), '--bind', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-const url = await new Promise((resolve) => {
-  let out = '';
-  server.stdout.on('data', (chunk) => {
-    out += chunk;
-    const match = out.match(/ at (http:\/\/\S+)/);
-    if (match) resolve(match[1]);
-  });
-});
+const { server, url } = await startDealerServe(dealer, ['--out', join(work, 'served'), '--bind', '127.0.0.1:0']);
 
 const writtenAt = [performance.now()];
 const latencies = [];

@@ -6,7 +6,7 @@
 // The folder is made from one real game (`dealer run`, four house bots): its results.json
 // entry repeated for games 1..N and N `game-<n>/` folders whose log.json is a hard link to its
 // log (no disk space per game).
-import { spawn, execFileSync } from 'node:child_process';
+import { playHouseGame, startDealerServe } from '../tests/browser/dealer.mjs';
 import { mkdtempSync, mkdirSync, readFileSync, writeFileSync, linkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,8 +18,7 @@ if (!dealer) throw new Error('usage: web_list.mjs DEALER_BIN [games] [requests]'
 
 const work = mkdtempSync(join(tmpdir(), 'web-list-'));
 const seed = join(work, 'seed');
-execFileSync(dealer, ['run', '--quiet', '--reproducible', '--seed', '5', '--bot', 'a=raiser', '--bot', 'b=calling-station',
-  '--bot', 'c=random', '--bot', 'd=folder', '--out', seed], { stdio: 'ignore' });
+playHouseGame(dealer, seed);
 const results = JSON.parse(readFileSync(join(seed, 'results.json'), 'utf8'));
 const entry = results.games[0];
 const run = join(work, 'served', 'big');
@@ -33,15 +32,7 @@ for (let game = 1; game <= games; game++) {
 results.games_planned = games;
 writeFileSync(join(run, 'results.json'), JSON.stringify(results));
 
-const server = spawn(dealer, ['serve', '--out', join(work, 'served'), '--bind', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-const url = await new Promise((resolve) => {
-  let out = '';
-  server.stdout.on('data', (chunk) => {
-    out += chunk;
-    const match = out.match(/ at (http:\/\/\S+)/);
-    if (match) resolve(match[1]);
-  });
-});
+const { server, url } = await startDealerServe(dealer, ['--out', join(work, 'served'), '--bind', '127.0.0.1:0']);
 
 async function time(path) {
   const start = process.hrtime.bigint();

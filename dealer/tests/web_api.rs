@@ -415,12 +415,17 @@ async fn read_only_capped_bodies_and_a_safe_page() {
         .to_string();
     assert!(csp.contains("script-src 'self'"), "{csp}");
     let page = response.text().await.unwrap();
-    assert!(page.contains("/app.js"));
-    let script = served.get("/app.js").await.1;
-    assert!(
-        !script.contains(".innerHTML") && !script.contains("insertAdjacentHTML"),
-        "the page builds the DOM with textContent only"
-    );
+    // The helpers both pages share load first (the scripts are deferred: in document order).
+    let common_at = page.find("/common.js").expect("the page loads common.js");
+    assert!(common_at < page.find("/app.js").expect("the page loads app.js"));
+    for path in ["/common.js", "/app.js", "/event.js"] {
+        let (status, script) = served.get(path).await;
+        assert_eq!(status, 200, "{path}");
+        assert!(
+            !script.contains(".innerHTML") && !script.contains("insertAdjacentHTML"),
+            "{path}: the page builds the DOM with textContent only"
+        );
+    }
 }
 
 #[tokio::test]

@@ -100,7 +100,7 @@ pub use from_fn::{from_fn, FnPlayer};
 pub use logging::init_logging;
 pub use server::{
     address_from_env, local_url, serve, BoundServer, ConfigError, RunningServer, ServeError,
-    ServerBuilder, ShutdownHandle, AUTH_ENV, DEFAULT_BODY_LIMIT, DEFAULT_MAX_IN_FLIGHT,
+    ServerBuilder, ServerTask, ShutdownHandle, AUTH_ENV, DEFAULT_BODY_LIMIT, DEFAULT_MAX_IN_FLIGHT,
     DEFAULT_PORT, DEFAULT_TIME_BUDGET, HOST_ENV, MAX_IN_FLIGHT_ENV, PORT_ENV, TIME_BUDGET_ENV,
     WORKERS_ENV,
 };

@@ -284,40 +284,16 @@ async fn bet_request(
     started: Instant,
     game_state: shared::GameState,
 ) -> HttpResponse {
-    let ids = Ids::of(&game_state);
-    let player = state.player.clone();
-    let outcome = state
-        .strategies
-        .run("bet_request", move || player.bet_request(&game_state))
-        .await;
-    let latency_us = micros(started);
-    let answer = match outcome {
-        Ok(answer) => {
-            tracing::info!(
-                action = "bet_request",
-                game_id = %ids.game_id,
-                round = ids.round,
-                in_action = ids.in_action,
-                answer = answer.get(),
-                latency_us,
-                "answered"
-            );
-            answer
-        }
-        Err(failure) => {
-            tracing::warn!(
-                action = "bet_request",
-                game_id = %ids.game_id,
-                round = ids.round,
-                in_action = ids.in_action,
-                answer = state.fallback.get(),
-                latency_us,
-                reason = %failure,
-                "bet_request failed; answered the fallback"
-            );
-            state.fallback
-        }
-    };
+    let answer = game_call(
+        state,
+        started,
+        "bet_request",
+        game_state,
+        |player, game_state| player.bet_request(game_state),
+        state.fallback,
+        |answer| Some(answer.get()),
+    )
+    .await;
     // Digits only, no newline (spec §1): u64's Display is exactly that.
     text(StatusCode::OK, answer.get().to_string())
 }
@@ -327,32 +303,67 @@ async fn showdown(
     started: Instant,
     game_state: shared::GameState,
 ) -> HttpResponse {
+    // A failed showdown never bans (spec §6): it is logged and answered OK all the same.
+    game_call(
+        state,
+        started,
+        "showdown",
+        game_state,
+        |player, game_state| player.showdown(game_state),
+        (),
+        |()| None,
+    )
+    .await;
+    text(StatusCode::OK, "OK")
+}
+
+/// Runs one of the player's calls about a game (`bet_request`, `showdown`) on the strategy
+/// pool and logs how it went, with the request's ids and `logged_answer` of what was answered.
+/// A call that fails (panic, overrun, pool saturated) gives `fallback`, what the dealer gets
+/// instead.
+async fn game_call<T: Copy + Send + 'static>(
+    state: &ServiceState,
+    started: Instant,
+    action: &'static str,
+    game_state: shared::GameState,
+    call: fn(&dyn Player, &shared::GameState) -> T,
+    fallback: T,
+    logged_answer: fn(T) -> Option<u64>,
+) -> T {
     let ids = Ids::of(&game_state);
     let player = state.player.clone();
     let outcome = state
         .strategies
-        .run("showdown", move || player.showdown(&game_state))
+        .run(action, move || call(&*player, &game_state))
         .await;
     let latency_us = micros(started);
     match outcome {
-        Ok(()) => tracing::info!(
-            action = "showdown",
-            game_id = %ids.game_id,
-            round = ids.round,
-            latency_us,
-            "answered"
-        ),
-        // A failed showdown never bans (spec §6): log it and answer OK all the same.
-        Err(failure) => tracing::warn!(
-            action = "showdown",
-            game_id = %ids.game_id,
-            round = ids.round,
-            latency_us,
-            reason = %failure,
-            "showdown failed; answered OK"
-        ),
+        Ok(answer) => {
+            tracing::info!(
+                action,
+                game_id = %ids.game_id,
+                round = ids.round,
+                in_action = ids.in_action,
+                answer = logged_answer(answer),
+                latency_us,
+                "answered"
+            );
+            answer
+        }
+        Err(failure) => {
+            tracing::warn!(
+                action,
+                game_id = %ids.game_id,
+                round = ids.round,
+                in_action = ids.in_action,
+                answer = logged_answer(fallback),
+                latency_us,
+                reason = %failure,
+                "{action} failed; answered the fallback"
+            );
+            fallback
+        }
     }
-    text(StatusCode::OK, "OK")
 }
 
 async fn player_version(state: &ServiceState) -> Result<String, CallFailure> {

@@ -156,14 +156,7 @@ impl<W: Write> PlayerLogs<W> {
         self.ensure_header(exchange.seat, game)?;
         self.unsent_attempts(exchange)?;
         let text = &mut self.text;
-        text.clear();
-        push_rfc3339(text, exchange.sent_at);
-        let _ = write!(
-            text,
-            "  round {}  {}  ",
-            exchange.round,
-            exchange.action.as_str()
-        );
+        push_line_start(text, exchange);
         match (exchange.failure, exchange.status) {
             (Some(failure), status) => {
                 text.push_str("FAILED ");
@@ -213,14 +206,8 @@ impl<W: Write> PlayerLogs<W> {
         let attempts = exchange.unsent_attempts.len() + 1;
         for (index, failure) in exchange.unsent_attempts.iter().enumerate() {
             let text = &mut self.text;
-            text.clear();
-            push_rfc3339(text, exchange.sent_at);
-            let _ = write!(
-                text,
-                "  round {}  {}  NOT SENT ",
-                exchange.round,
-                exchange.action.as_str()
-            );
+            push_line_start(text, exchange);
+            text.push_str("NOT SENT ");
             push_one_line(text, &failure.to_string());
             let _ = writeln!(text, "  (attempt {} of {attempts}, sent again)", index + 1);
             self.write_text(exchange.seat)?;
@@ -335,4 +322,17 @@ impl<W: Write + Send> Observer for PlayerLogs<W> {
     fn finish(&mut self, _game: &Game) -> io::Result<()> {
         self.flush_all()
     }
+}
+
+/// Starts an exchange's line afresh: `<sent at>  round <n>  <action>  `, what every line about
+/// a request begins with, sent or not.
+fn push_line_start(text: &mut String, exchange: &Exchange<'_>) {
+    text.clear();
+    push_rfc3339(text, exchange.sent_at);
+    let _ = write!(
+        text,
+        "  round {}  {}  ",
+        exchange.round,
+        exchange.action.as_str()
+    );
 }

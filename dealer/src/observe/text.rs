@@ -10,19 +10,12 @@ use std::time::{SystemTime, UNIX_EPOCH};
 /// The rank as the Lean Poker log spells it: `2`..`10`, `Jack`, `Queen`, `King`, `Ace`.
 pub(crate) const fn rank_name(rank: Rank) -> &'static str {
     match rank {
-        Rank::Two => "2",
-        Rank::Three => "3",
-        Rank::Four => "4",
-        Rank::Five => "5",
-        Rank::Six => "6",
-        Rank::Seven => "7",
-        Rank::Eight => "8",
-        Rank::Nine => "9",
-        Rank::Ten => "10",
         Rank::Jack => "Jack",
         Rank::Queen => "Queen",
         Rank::King => "King",
         Rank::Ace => "Ace",
+        // The numbers are spelled as on the wire.
+        number => number.as_wire(),
     }
 }
 

@@ -207,6 +207,28 @@ struct RoundTrip {
     unsent_attempts: Vec<SeatFailure>,
 }
 
+impl RoundTrip {
+    /// The reply to the caller: `read` interprets the body of an exchange that succeeded (a
+    /// failed one keeps its failure), and `sent_json` is what the logs record as sent.
+    fn into_reply<T>(
+        self,
+        sent_json: Option<String>,
+        read: impl FnOnce(&[u8]) -> Result<T, SeatFailure>,
+    ) -> Reply<T> {
+        let outcome = self
+            .result
+            .and_then(|()| read(self.body.as_deref().unwrap_or_default()));
+        Reply {
+            outcome,
+            status: self.status,
+            body: self.body,
+            latency: self.latency,
+            unsent_attempts: self.unsent_attempts,
+            sent_json,
+        }
+    }
+}
+
 impl HttpSeat {
     /// The player's address (no credentials).
     pub fn endpoint(&self) -> &PlayerEndpoint {
@@ -222,67 +244,34 @@ impl HttpSeat {
     /// `200` with a digits-only body is a failure; the reply keeps the exact JSON text sent.
     pub async fn bet_request(&self, state: &GameState) -> Reply<Chips> {
         let json = state.to_json();
-        let exchange = self
-            .exchange(Action::BetRequest, Some(&json), BodyUse::Bet)
-            .await;
-        let outcome = exchange.result.and_then(|()| {
-            parse_bet_answer(exchange.body.as_deref().unwrap_or_default())
-                .map_err(SeatFailure::InvalidBody)
-        });
-        Reply {
-            outcome,
-            status: exchange.status,
-            body: exchange.body,
-            latency: exchange.latency,
-            unsent_attempts: exchange.unsent_attempts,
-            sent_json: Some(json),
-        }
+        self.exchange(Action::BetRequest, Some(&json), BodyUse::Bet)
+            .await
+            .into_reply(Some(json), |body| {
+                parse_bet_answer(body).map_err(SeatFailure::InvalidBody)
+            })
     }
 
     /// Sends `showdown` with `state`. Succeeds on any `200`, whatever the body.
     pub async fn showdown(&self, state: &GameState) -> Reply<()> {
         let json = state.to_json();
-        let exchange = self
-            .exchange(Action::Showdown, Some(&json), BodyUse::Ignored)
-            .await;
-        Reply {
-            outcome: exchange.result,
-            status: exchange.status,
-            body: exchange.body,
-            latency: exchange.latency,
-            unsent_attempts: exchange.unsent_attempts,
-            sent_json: Some(json),
-        }
+        self.exchange(Action::Showdown, Some(&json), BodyUse::Ignored)
+            .await
+            .into_reply(Some(json), |_| Ok(()))
     }
 
     /// Asks `version`: the body of a `200`, cleaned by [`clean_version`] (kept verbatim except
     /// for control characters and a length cap).
     pub async fn version(&self) -> Reply<String> {
-        let exchange = self.exchange(Action::Version, None, BodyUse::Text).await;
-        let outcome = exchange
-            .result
-            .map(|()| clean_version(exchange.body.as_deref().unwrap_or_default()));
-        Reply {
-            outcome,
-            status: exchange.status,
-            body: exchange.body,
-            latency: exchange.latency,
-            unsent_attempts: exchange.unsent_attempts,
-            sent_json: None,
-        }
+        self.exchange(Action::Version, None, BodyUse::Text)
+            .await
+            .into_reply(None, |body| Ok(clean_version(body)))
     }
 
     /// Sends `check`: succeeds on any `200`, whatever the body.
     pub async fn check(&self) -> Reply<()> {
-        let exchange = self.exchange(Action::Check, None, BodyUse::Ignored).await;
-        Reply {
-            outcome: exchange.result,
-            status: exchange.status,
-            body: exchange.body,
-            latency: exchange.latency,
-            unsent_attempts: exchange.unsent_attempts,
-            sent_json: None,
-        }
+        self.exchange(Action::Check, None, BodyUse::Ignored)
+            .await
+            .into_reply(None, |_| Ok(()))
     }
 
     async fn exchange(&self, action: Action, json: Option<&str>, body_use: BodyUse) -> RoundTrip {

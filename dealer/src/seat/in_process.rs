@@ -66,30 +66,14 @@ impl InProcessSeat {
 
     /// Asks the player for a bet.
     pub async fn bet_request(&self, state: &GameState) -> Reply<Chips> {
-        let started = Instant::now();
-        let outcome = match self.deadline {
-            None => self.run_inline(|player| player.bet_request(state)),
-            Some(deadline) => {
-                let state = state.clone();
-                self.run_guarded(deadline, move |player| player.bet_request(&state))
-                    .await
-            }
-        };
-        Reply::in_process(outcome, started.elapsed())
+        self.game_call(state, |player, state| player.bet_request(state))
+            .await
     }
 
     /// Tells the player the hand is over.
     pub async fn showdown(&self, state: &GameState) -> Reply<()> {
-        let started = Instant::now();
-        let outcome = match self.deadline {
-            None => self.run_inline(|player| player.showdown(state)),
-            Some(deadline) => {
-                let state = state.clone();
-                self.run_guarded(deadline, move |player| player.showdown(&state))
-                    .await
-            }
-        };
-        Reply::in_process(outcome, started.elapsed())
+        self.game_call(state, |player, state| player.showdown(state))
+            .await
     }
 
     /// Asks the player's version, cleaned like an HTTP answer ([`clean_version`]).
@@ -106,6 +90,25 @@ impl InProcessSeat {
     /// An in-process player is always up.
     pub async fn check(&self) -> Reply<()> {
         Reply::in_process(Ok(()), Duration::ZERO)
+    }
+
+    /// Calls the player about `state`: inline, borrowing it, without a deadline; with one, on
+    /// a guarded thread that gets its own copy (it may outlive the request).
+    async fn game_call<T: Send + 'static>(
+        &self,
+        state: &GameState,
+        call: fn(&dyn Player, &GameState) -> T,
+    ) -> Reply<T> {
+        let started = Instant::now();
+        let outcome = match self.deadline {
+            None => self.run_inline(|player| call(player, state)),
+            Some(deadline) => {
+                let state = state.clone();
+                self.run_guarded(deadline, move |player| call(player, &state))
+                    .await
+            }
+        };
+        Reply::in_process(outcome, started.elapsed())
     }
 
     fn run_inline<T>(&self, call: impl FnOnce(&dyn Player) -> T) -> Result<T, SeatFailure> {

@@ -18,6 +18,7 @@
 //! it, or with a wrong one, or when the server has no token, the answer is 401. Bodies are
 //! JSON, at most [`super::MAX_REQUEST_BODY`] bytes. Errors are `{"error": "..."}`.
 
+use super::ApiError;
 use crate::live_event::config::Contact;
 use crate::live_event::players::{PlayerStatus, PlayerView};
 use crate::live_event::queries::{GamesPage, PointsHistory};
@@ -44,8 +45,8 @@ pub const MAX_HISTORY_POINTS: usize = 5_000;
 /// (`{"event": true}`) then wins.
 pub fn configure_assets(config: &mut web::ServiceConfig) {
     config
-        .route("/event.js", web::get().to(event_js))
-        .route("/event.css", web::get().to(event_css))
+        .route("/event.js", super::asset(super::JAVASCRIPT, EVENT_JS))
+        .route("/event.css", super::asset(super::CSS, EVENT_CSS))
         .route(
             "/api/mode",
             web::get().to(|| async { HttpResponse::Ok().json(Mode { event: false }) }),
@@ -76,73 +77,18 @@ pub fn routes(event: Arc<Event>) -> super::ExtraRoutes {
                 .route("/players/{id}", web::patch().to(change_player))
                 .route("/players/{id}", web::delete().to(remove_player)),
         );
-        config.route("/event", web::get().to(event_page)).route(
-            "/api/mode",
-            web::get().to(|| async { HttpResponse::Ok().json(Mode { event: true }) }),
-        );
+        config
+            .route("/event", super::asset(super::HTML, EVENT_HTML))
+            .route(
+                "/api/mode",
+                web::get().to(|| async { HttpResponse::Ok().json(Mode { event: true }) }),
+            );
         crate::rainman::configure(config);
     })
 }
 
-async fn event_page() -> HttpResponse {
-    HttpResponse::Ok()
-        .content_type("text/html; charset=utf-8")
-        .body(EVENT_HTML)
-}
-
-async fn event_js() -> HttpResponse {
-    HttpResponse::Ok()
-        .content_type("text/javascript; charset=utf-8")
-        .body(EVENT_JS)
-}
-
-async fn event_css() -> HttpResponse {
-    HttpResponse::Ok()
-        .content_type("text/css; charset=utf-8")
-        .body(EVENT_CSS)
-}
-
-#[derive(Serialize)]
-struct ErrorBody<'a> {
-    error: &'a str,
-}
-
-/// An error answer: a status and a sentence, as `{"error": "..."}`.
-#[derive(Debug, thiserror::Error)]
-#[error("{message}")]
-struct Refusal {
-    status: StatusCode,
-    message: String,
-}
-
-impl actix_web::ResponseError for Refusal {
-    fn status_code(&self) -> StatusCode {
-        self.status
-    }
-
-    fn error_response(&self) -> HttpResponse {
-        let mut response = HttpResponse::build(self.status).json(ErrorBody {
-            error: &self.message,
-        });
-        if self.status == StatusCode::UNAUTHORIZED {
-            response.headers_mut().insert(
-                header::WWW_AUTHENTICATE,
-                header::HeaderValue::from_static("Bearer"),
-            );
-        }
-        response
-    }
-}
-
-fn refuse(status: StatusCode, message: impl Into<String>) -> Refusal {
-    Refusal {
-        status,
-        message: message.into(),
-    }
-}
-
 fn error(status: StatusCode, message: &str) -> HttpResponse {
-    actix_web::ResponseError::error_response(&refuse(status, message))
+    actix_web::ResponseError::error_response(&ApiError::new(status, message))
 }
 
 fn store_error(failure: &StoreError) -> HttpResponse {
@@ -230,8 +176,8 @@ async fn players(event: web::Data<Event>) -> HttpResponse {
 }
 
 /// `Ok` when the request carries the organiser token; else the 401 to answer.
-fn authorise(event: &Event, request: &HttpRequest) -> Result<(), Refusal> {
-    let unauthorised = |message: &str| Err(refuse(StatusCode::UNAUTHORIZED, message));
+fn authorise(event: &Event, request: &HttpRequest) -> Result<(), ApiError> {
+    let unauthorised = |message: &str| Err(ApiError::new(StatusCode::UNAUTHORIZED, message));
     let Some(expected) = &event.settings().admin_token else {
         return unauthorised("the organiser API is off: start dealer serve with --admin-token (or DEALER_ADMIN_TOKEN)");
     };
@@ -248,9 +194,9 @@ fn authorise(event: &Event, request: &HttpRequest) -> Result<(), Refusal> {
     }
 }
 
-fn json_body<T: for<'de> Deserialize<'de>>(body: &[u8]) -> Result<T, Refusal> {
+fn json_body<T: for<'de> Deserialize<'de>>(body: &[u8]) -> Result<T, ApiError> {
     serde_json::from_slice(body).map_err(|failure| {
-        refuse(
+        ApiError::new(
             StatusCode::BAD_REQUEST,
             format!("the body is not the JSON expected: {failure}"),
         )
@@ -275,7 +221,7 @@ async fn add_player(
     event: web::Data<Event>,
     request: HttpRequest,
     body: web::Bytes,
-) -> Result<HttpResponse, Refusal> {
+) -> Result<HttpResponse, ApiError> {
     authorise(&event, &request)?;
     let new: NewPlayer = json_body(&body)?;
     let contact = match (new.url, new.bot) {
@@ -287,11 +233,11 @@ async fn add_player(
             Ok(kind) => Contact::Bot(kind),
             Err(failure) => {
                 let failure: crate::house::UnknownBotKind = failure;
-                return Err(refuse(StatusCode::BAD_REQUEST, failure.to_string()));
+                return Err(ApiError::new(StatusCode::BAD_REQUEST, failure.to_string()));
             }
         },
         _ => {
-            return Err(refuse(
+            return Err(ApiError::new(
                 StatusCode::BAD_REQUEST,
                 "give either url (and optionally token) or bot",
             ))
@@ -314,9 +260,9 @@ struct PlayerChange {
     status: Option<PlayerStatus>,
 }
 
-fn player_id(text: &str) -> Result<i64, Refusal> {
+fn player_id(text: &str) -> Result<i64, ApiError> {
     text.parse().map_err(|_| {
-        refuse(
+        ApiError::new(
             StatusCode::NOT_FOUND,
             format!("{text:?} is not a player id"),
         )
@@ -328,12 +274,15 @@ async fn change_player(
     request: HttpRequest,
     path: web::Path<String>,
     body: web::Bytes,
-) -> Result<HttpResponse, Refusal> {
+) -> Result<HttpResponse, ApiError> {
     authorise(&event, &request)?;
     let id = player_id(&path)?;
     let change: PlayerChange = json_body(&body)?;
     if change.name.is_none() && change.status.is_none() {
-        return Err(refuse(StatusCode::BAD_REQUEST, "give name and/or status"));
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "give name and/or status",
+        ));
     }
     Ok(blocking(event, move |event| -> Result<PlayerView, _> {
         if let Some(name) = &change.name {
@@ -355,7 +304,7 @@ async fn remove_player(
     event: web::Data<Event>,
     request: HttpRequest,
     path: web::Path<String>,
-) -> Result<HttpResponse, Refusal> {
+) -> Result<HttpResponse, ApiError> {
     authorise(&event, &request)?;
     let id = player_id(&path)?;
     Ok(blocking(event, move |event| -> Result<Created, _> {

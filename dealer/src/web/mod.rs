@@ -25,13 +25,14 @@ pub mod store;
 pub mod view;
 
 use actix_web::body::EitherBody;
-use actix_web::dev::{ServerHandle, Service, ServiceResponse};
+use actix_web::dev::{Service, ServiceResponse};
 use actix_web::http::header::{self, ContentDisposition, DispositionParam, DispositionType};
 use actix_web::http::{Method, StatusCode};
 use actix_web::middleware::DefaultHeaders;
 use actix_web::{web, App, HttpRequest, HttpResponse, HttpServer, ResponseError};
 use futures_util::future::Either;
 use log::LogCache;
+use player::ServerTask;
 use serde::Serialize;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener};
 use std::path::PathBuf;
@@ -47,6 +48,8 @@ pub const MAX_REQUEST_BODY: u64 = 16 * 1024;
 
 const INDEX_HTML: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");
+/// What the viewer's page and the event page both run, loaded before their own script.
+const COMMON_JS: &str = include_str!("assets/common.js");
 const APP_CSS: &str = include_str!("assets/app.css");
 
 /// The page may load only its own assets: a name that slipped past escaping still could not
@@ -113,8 +116,7 @@ pub enum WebError {
 #[derive(Debug)]
 pub struct RunningWebServer {
     local_addr: SocketAddr,
-    handle: ServerHandle,
-    task: Option<tokio::task::JoinHandle<std::io::Result<()>>>,
+    server: ServerTask,
 }
 
 impl RunningWebServer {
@@ -134,30 +136,15 @@ impl RunningWebServer {
     /// # Errors
     /// [`WebError::Server`] if the server had failed.
     pub async fn stop(self) -> Result<(), WebError> {
-        self.handle.stop(true).await;
-        self.wait().await
+        self.server.stop().await.map_err(WebError::Server)
     }
 
     /// Serves until stopped (Ctrl-C or SIGTERM: actix's signal handling is on).
     ///
     /// # Errors
     /// [`WebError::Server`] if the server failed.
-    pub async fn wait(mut self) -> Result<(), WebError> {
-        let Some(task) = self.task.take() else {
-            return Ok(());
-        };
-        match task.await {
-            Ok(result) => result.map_err(WebError::Server),
-            Err(join_error) => Err(WebError::Server(std::io::Error::other(join_error))),
-        }
-    }
-}
-
-impl Drop for RunningWebServer {
-    fn drop(&mut self) {
-        if self.task.is_some() {
-            drop(self.handle.stop(false));
-        }
+    pub async fn wait(self) -> Result<(), WebError> {
+        self.server.wait().await.map_err(WebError::Server)
     }
 }
 
@@ -203,14 +190,9 @@ pub fn serve_results_with(
         server = server.workers(workers);
     }
     let server = server.listen(listener).map_err(bind_error)?.run();
-    let handle = server.handle();
-    let task = runtime.spawn(server);
+    let server = ServerTask::spawn(server, &runtime);
     tracing::info!(address = %local_addr, folder = %dir.display(), "results viewer listening");
-    Ok(RunningWebServer {
-        local_addr,
-        handle,
-        task: Some(task),
-    })
+    Ok(RunningWebServer { local_addr, server })
 }
 
 /// The application: routes, the body cap and the security headers.
@@ -260,10 +242,11 @@ fn app(
             let call = service.call(request);
             Either::Right(async move { Ok(call.await?.map_into_left_body()) })
         })
-        .route("/", web::get().to(index))
-        .route("/index.html", web::get().to(index))
-        .route("/app.js", web::get().to(app_js))
-        .route("/app.css", web::get().to(app_css))
+        .route("/", asset(HTML, INDEX_HTML))
+        .route("/index.html", asset(HTML, INDEX_HTML))
+        .route("/app.js", asset(JAVASCRIPT, APP_JS))
+        .route("/common.js", asset(JAVASCRIPT, COMMON_JS))
+        .route("/app.css", asset(CSS, APP_CSS))
         .route("/api/runs", web::get().to(runs))
         .route("/api/runs/{run}", web::get().to(run))
         .route("/api/runs/{run}/games/{game}", web::get().to(game))
@@ -292,16 +275,17 @@ fn app(
         .default_service(web::to(not_found))
 }
 
-/// An error answer: a status and a sentence, as `{"error": "..."}`.
+/// An error answer: a status and a sentence, as `{"error": "..."}` (with the
+/// `WWW-Authenticate: Bearer` challenge on a 401, which only the event's organiser API gives).
 #[derive(Debug, Error)]
 #[error("{message}")]
-struct ApiError {
+pub(crate) struct ApiError {
     status: StatusCode,
     message: String,
 }
 
 impl ApiError {
-    fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+    pub(crate) fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
         ApiError {
             status,
             message: message.into(),
@@ -320,9 +304,16 @@ impl ResponseError for ApiError {
     }
 
     fn error_response(&self) -> HttpResponse {
-        HttpResponse::build(self.status).json(ErrorBody {
+        let mut response = HttpResponse::build(self.status).json(ErrorBody {
             error: &self.message,
-        })
+        });
+        if self.status == StatusCode::UNAUTHORIZED {
+            response.headers_mut().insert(
+                header::WWW_AUTHENTICATE,
+                header::HeaderValue::from_static("Bearer"),
+            );
+        }
+        response
     }
 }
 
@@ -377,22 +368,16 @@ fn game_number(text: &str) -> Result<u32, ApiError> {
     })
 }
 
-async fn index() -> HttpResponse {
-    HttpResponse::Ok()
-        .content_type("text/html; charset=utf-8")
-        .body(INDEX_HTML)
-}
+/// The media type of the pages.
+pub(crate) const HTML: &str = "text/html; charset=utf-8";
+/// The media type of the pages' scripts.
+pub(crate) const JAVASCRIPT: &str = "text/javascript; charset=utf-8";
+/// The media type of the pages' style sheets.
+pub(crate) const CSS: &str = "text/css; charset=utf-8";
 
-async fn app_js() -> HttpResponse {
-    HttpResponse::Ok()
-        .content_type("text/javascript; charset=utf-8")
-        .body(APP_JS)
-}
-
-async fn app_css() -> HttpResponse {
-    HttpResponse::Ok()
-        .content_type("text/css; charset=utf-8")
-        .body(APP_CSS)
+/// A `GET` route answering one of the pages' embedded files.
+pub(crate) fn asset(content_type: &'static str, body: &'static str) -> actix_web::Route {
+    web::get().to(move || async move { HttpResponse::Ok().content_type(content_type).body(body) })
 }
 
 async fn runs(folder: web::Data<ResultsFolder>) -> Result<HttpResponse, ApiError> {

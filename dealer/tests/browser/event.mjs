@@ -7,9 +7,10 @@
 // docs/screenshots/event-leaderboard.png.
 //
 // Environment: DEALER_BIN (the built dealer), CHROMIUM (default /usr/bin/chromium).
-import { chromium } from 'playwright-core';
+import { check, checkNothingRan, cleanUp, equal, finish, launchChromium } from './harness.mjs';
+import { startDealerServe } from './dealer.mjs';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,20 +22,6 @@ const dealerBin = process.env.DEALER_BIN;
 if (!dealerBin) throw new Error('set DEALER_BIN (run ./run.sh)');
 const TOKEN = 'browser-organiser';
 
-let passed = 0;
-let failed = 0;
-function check(condition, what) {
-  if (condition) {
-    passed += 1;
-  } else {
-    failed += 1;
-    console.error(`FAILED: ${what}`);
-  }
-}
-function equal(actual, expected, what) {
-  const same = JSON.stringify(actual) === JSON.stringify(expected);
-  check(same, same ? what : `${what}: got ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)}`);
-}
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const work = mkdtempSync(join(tmpdir(), 'event-page-'));
@@ -64,20 +51,7 @@ name = "Offline Team"
 url = "http://127.0.0.1:9/"
 `);
 
-const server = spawn(dealerBin, ['serve', '--config', config, '--data', join(work, 'data'), '--bind', '127.0.0.1:0', '--admin-token', TOKEN], { stdio: ['ignore', 'pipe', 'ignore'] });
-const eventUrl = await new Promise((resolve, reject) => {
-  let out = '';
-  const timer = setTimeout(() => reject(new Error('the server did not start in 30 s')), 30000);
-  server.stdout.on('data', (chunk) => {
-    out += chunk;
-    const match = out.match(/ at (http:\/\/\S+)/);
-    if (match) {
-      clearTimeout(timer);
-      resolve(match[1]);
-    }
-  });
-  server.on('exit', (code) => reject(new Error(`the server exited (${code})`)));
-});
+const { server, url: eventUrl } = await startDealerServe(dealerBin, ['--config', config, '--data', join(work, 'data'), '--bind', '127.0.0.1:0', '--admin-token', TOKEN], 'ignore');
 const base = eventUrl.replace(/event$/, '');
 const api = async (path, init) => {
   const response = await fetch(`${base}${path.replace(/^\//, '')}`, init);
@@ -87,10 +61,7 @@ const organise = (method, path, body) => api(path, {
   method, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body),
 });
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const browser = await launchChromium();
 
 try {
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
@@ -181,13 +152,9 @@ try {
   equal(onPage, board.players.map((p) => [p.name, p.points, p.games]), 'the leaderboard on the page equals the API');
   check(board.players.reduce((sum, p) => sum + p.points, 0) > 0, 'points were won');
 
-  check(await page.evaluate(() => window.__xss === undefined), 'no team name ran as HTML');
-  equal(problems, [], 'no dialog, page error or console error');
+  await checkNothingRan(page, problems);
 } finally {
-  await browser.close();
-  server.kill();
-  rmSync(work, { recursive: true, force: true });
+  await cleanUp(browser, server, work);
 }
 
-console.log(`event page: ${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+finish('event page');

@@ -9,9 +9,10 @@
 // Writes the README's screenshots to docs/screenshots/.
 //
 // Environment: DEALER_BIN (the built dealer; `dealer serve` is the viewer), CHROMIUM (default /usr/bin/chromium).
-import { chromium } from 'playwright-core';
+import { check, checkNothingRan, cleanUp, equal, finish, launchChromium } from './harness.mjs';
+import { startDealerServe } from './dealer.mjs';
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, copyFileSync, writeFileSync, readFileSync, rmSync, existsSync, utimesSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, copyFileSync, writeFileSync, readFileSync, existsSync, utimesSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
@@ -24,20 +25,6 @@ const screenshots = join(repo, 'docs', 'screenshots');
 const dealerBin = process.env.DEALER_BIN;
 if (!dealerBin) throw new Error('set DEALER_BIN (run ./run.sh)');
 
-let passed = 0;
-let failed = 0;
-function check(condition, what) {
-  if (condition) {
-    passed += 1;
-  } else {
-    failed += 1;
-    console.error(`FAILED: ${what}`);
-  }
-}
-function equal(actual, expected, what) {
-  const same = JSON.stringify(actual) === JSON.stringify(expected);
-  check(same, same ? what : `${what}: got ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)}`);
-}
 
 // ---------- The served folder ----------
 const work = mkdtempSync(join(tmpdir(), 'results-viewer-'));
@@ -64,25 +51,9 @@ const t0 = Date.now();
 const lap = (what) => console.log(`${((Date.now() - t0) / 1000).toFixed(1)} s: ${what}`);
 
 // ---------- The server ----------
-const server = spawn(dealerBin, ['serve', '--out', served, '--bind', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-const url = await new Promise((resolve, reject) => {
-  let out = '';
-  const timer = setTimeout(() => reject(new Error('the server did not start in 30 s')), 30000);
-  server.stdout.on('data', (chunk) => {
-    out += chunk;
-    const match = out.match(/ at (http:\/\/\S+)/);
-    if (match) {
-      clearTimeout(timer);
-      resolve(match[1]);
-    }
-  });
-  server.on('exit', (code) => reject(new Error(`the server exited (${code})`)));
-});
+const { server, url } = await startDealerServe(dealerBin, ['--out', served, '--bind', '127.0.0.1:0']);
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const browser = await launchChromium();
 
 const SUITS = { spades: '♠', hearts: '♥', diamonds: '♦', clubs: '♣' };
 const cardText = (c) => `${c.rank}${SUITS[c.suit] || c.suit}`;
@@ -301,13 +272,9 @@ try {
   slow.close();
   lap('live game followed');
 
-  check(await page.evaluate(() => window.__xss === undefined), 'no team name ran as HTML');
-  equal(problems, [], 'no dialog, page error or console error');
+  await checkNothingRan(page, problems);
 } finally {
-  await browser.close();
-  server.kill();
-  rmSync(work, { recursive: true, force: true });
+  await cleanUp(browser, server, work);
 }
 
-console.log(`browser: ${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+finish('browser');

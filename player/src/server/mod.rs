@@ -29,7 +29,7 @@ pub use config::{
     DEFAULT_PORT, DEFAULT_TIME_BUDGET, HOST_ENV, MAX_IN_FLIGHT_ENV, PORT_ENV, TIME_BUDGET_ENV,
     WORKERS_ENV,
 };
-pub use running::{local_url, serve, BoundServer, RunningServer, ShutdownHandle};
+pub use running::{local_url, serve, BoundServer, RunningServer, ServerTask, ShutdownHandle};
 
 use crate::auth::Secret;
 use crate::Player;

@@ -69,19 +69,14 @@ impl BoundServer {
                 source,
             })?
             .run();
-        let stop = ShutdownHandle(server.handle());
-        let task = runtime.spawn(server);
+        let server = ServerTask::spawn(server, &runtime);
         tracing::info!(
             address = %local_addr,
             time_budget_ms = builder.time_budget.as_millis() as u64,
             auth = builder.secret.is_some(),
             "player listening"
         );
-        Ok(RunningServer {
-            local_addr,
-            stop,
-            task: Some(task),
-        })
+        Ok(RunningServer { local_addr, server })
     }
 }
 
@@ -123,14 +118,69 @@ impl ShutdownHandle {
     }
 }
 
+/// An actix-web server running on a Tokio task: stopped gracefully or waited for, and stopped
+/// at once when dropped. The SDK's [`RunningServer`] and the dealer's results viewer are both
+/// one of these and an address.
+#[derive(Debug)]
+pub struct ServerTask {
+    stop: ShutdownHandle,
+    task: Option<tokio::task::JoinHandle<std::io::Result<()>>>,
+}
+
+impl ServerTask {
+    /// Runs `server` on `runtime`.
+    pub fn spawn(server: actix_web::dev::Server, runtime: &tokio::runtime::Handle) -> ServerTask {
+        ServerTask {
+            stop: ShutdownHandle(server.handle()),
+            task: Some(runtime.spawn(server)),
+        }
+    }
+
+    /// A handle that can stop the server from elsewhere.
+    pub fn stop_handle(&self) -> ShutdownHandle {
+        self.stop.clone()
+    }
+
+    /// Stops gracefully and waits until the server is down.
+    ///
+    /// # Errors
+    /// The server's error if it had failed.
+    pub async fn stop(self) -> std::io::Result<()> {
+        self.stop.stop(true).await;
+        self.wait().await
+    }
+
+    /// Waits until the server is stopped (by a signal, if enabled, or a [`ShutdownHandle`]).
+    ///
+    /// # Errors
+    /// The server's error if it failed (a panic of its task is one).
+    pub async fn wait(mut self) -> std::io::Result<()> {
+        let Some(task) = self.task.take() else {
+            return Ok(());
+        };
+        match task.await {
+            Ok(result) => result,
+            Err(join_error) => Err(std::io::Error::other(join_error)),
+        }
+    }
+}
+
+impl Drop for ServerTask {
+    fn drop(&mut self) {
+        if self.task.is_some() {
+            // The command is sent now; the returned future only waits for completion.
+            drop(self.stop.stop(false));
+        }
+    }
+}
+
 /// A server that is serving. Dropping it stops it (not gracefully); use
 /// [`RunningServer::stop`] for a graceful stop or [`RunningServer::wait`] to serve until a
 /// signal or a [`ShutdownHandle`] stops it.
 #[derive(Debug)]
 pub struct RunningServer {
     local_addr: SocketAddr,
-    stop: ShutdownHandle,
-    task: Option<tokio::task::JoinHandle<std::io::Result<()>>>,
+    server: ServerTask,
 }
 
 impl RunningServer {
@@ -147,7 +197,7 @@ impl RunningServer {
 
     /// A handle that can stop the server from elsewhere.
     pub fn stop_handle(&self) -> ShutdownHandle {
-        self.stop.clone()
+        self.server.stop_handle()
     }
 
     /// Stops gracefully and waits until the server is down.
@@ -155,31 +205,15 @@ impl RunningServer {
     /// # Errors
     /// [`ServeError::Server`] if the server had failed.
     pub async fn stop(self) -> Result<(), ServeError> {
-        self.stop.stop(true).await;
-        self.wait().await
+        self.server.stop().await.map_err(ServeError::Server)
     }
 
     /// Serves until the server is stopped (by a signal, if enabled, or a [`ShutdownHandle`]).
     ///
     /// # Errors
     /// [`ServeError::Server`] if the server failed.
-    pub async fn wait(mut self) -> Result<(), ServeError> {
-        let Some(task) = self.task.take() else {
-            return Ok(());
-        };
-        match task.await {
-            Ok(result) => result.map_err(ServeError::Server),
-            Err(join_error) => Err(ServeError::Server(std::io::Error::other(join_error))),
-        }
-    }
-}
-
-impl Drop for RunningServer {
-    fn drop(&mut self) {
-        if self.task.is_some() {
-            // The command is sent now; the returned future only waits for completion.
-            drop(self.stop.stop(false));
-        }
+    pub async fn wait(self) -> Result<(), ServeError> {
+        self.server.wait().await.map_err(ServeError::Server)
     }
 }
 

@@ -7,50 +7,10 @@
 const app = document.getElementById('app');
 const crumbs = document.getElementById('crumbs');
 
-// ---------- DOM helpers (no innerHTML anywhere) ----------
-
-function el(tag, attrs, ...children) {
-  const node = document.createElement(tag);
-  setAttrs(node, attrs);
-  append(node, children);
-  return node;
-}
-
-const SVG_NS = 'http://www.w3.org/2000/svg';
-function svg(tag, attrs, ...children) {
-  const node = document.createElementNS(SVG_NS, tag);
-  setAttrs(node, attrs);
-  append(node, children);
-  return node;
-}
-
-function setAttrs(node, attrs) {
-  for (const [key, value] of Object.entries(attrs || {})) {
-    if (value === undefined || value === null || value === false) continue;
-    if (key === 'text') node.textContent = String(value);
-    else if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, String(value));
-  }
-}
-
-function append(node, children) {
-  for (const child of children.flat(Infinity)) {
-    if (child === undefined || child === null || child === false) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-}
-
-function clear(node) {
-  while (node.firstChild) node.firstChild.remove();
-}
+// The DOM helpers and getJson are in common.js, loaded first.
 
 function show(...nodes) {
-  clear(app);
-  append(app, nodes);
-}
-
-function alertBox(message) {
-  return el('div', { class: 'alert', role: 'alert', 'data-testid': 'error', text: message });
+  replace(app, ...nodes);
 }
 
 function setCrumbs(items) {
@@ -66,28 +26,6 @@ const runHref = (run) => `#/run/${enc(run)}`;
 const gameHref = (run, game) => `#/run/${enc(run)}/game/${enc(game)}`;
 const playerHref = (run, game, name) => `#/run/${enc(run)}/game/${enc(game)}/player/${enc(name)}`;
 const apiGame = (run, game) => `/api/runs/${enc(run)}/games/${enc(game)}`;
-
-class ApiError extends Error {}
-
-async function getJson(url) {
-  let response;
-  try {
-    response = await fetch(url, { headers: { Accept: 'application/json' } });
-  } catch (error) {
-    throw new ApiError(`The server cannot be reached (${error.message}).`);
-  }
-  let body = null;
-  try {
-    body = await response.json();
-  } catch (error) {
-    body = null;
-  }
-  if (!response.ok) {
-    const why = body && typeof body.error === 'string' ? body.error : response.statusText;
-    throw new ApiError(why);
-  }
-  return body;
-}
 
 // ---------- Cards ----------
 

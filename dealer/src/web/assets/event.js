@@ -12,47 +12,11 @@
   const TOKEN_KEY = 'lean-poker-organiser-token';
   const root = document.getElementById('event-root');
 
-  function el(tag, attrs, ...children) {
-    const node = document.createElement(tag);
-    setAttrs(node, attrs);
-    append(node, children);
-    return node;
-  }
-  function svg(tag, attrs, ...children) {
-    const node = document.createElementNS('http://www.w3.org/2000/svg', tag);
-    setAttrs(node, attrs);
-    append(node, children);
-    return node;
-  }
-  function setAttrs(node, attrs) {
-    for (const [key, value] of Object.entries(attrs || {})) {
-      if (value === undefined || value === null || value === false) continue;
-      if (key === 'text') node.textContent = String(value);
-      else if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
-      else node.setAttribute(key, String(value));
-    }
-  }
-  function append(node, children) {
-    for (const child of children.flat(Infinity)) {
-      if (child === undefined || child === null || child === false) continue;
-      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-    }
-  }
-  function replace(node, ...children) {
-    while (node.firstChild) node.firstChild.remove();
-    append(node, children);
-  }
-
-  async function getJson(path) {
-    const response = await fetch(path, { cache: 'no-store' });
-    const body = await response.json().catch(() => null);
-    if (!response.ok) throw new Error((body && body.error) || `${path}: HTTP ${response.status}`);
-    return body;
-  }
+  // el, svg, replace, alertBox and getJson are in common.js, loaded first.
 
   // ---------- On the viewer's page: a link to the event ----------
   if (!root) {
-    fetch('/api/mode', { cache: 'no-store' }).then((response) => response.json()).then((mode) => {
+    getJson('/api/mode').then((mode) => {
       if (!mode || mode.event !== true) return;
       const top = document.querySelector('header.top');
       if (top) top.append(el('a', { class: 'event-link', href: '/event', 'data-testid': 'event-link', text: 'Event leaderboard' }));
@@ -233,7 +197,7 @@
       if (!editing) renderPlayers(players);
       root.dataset.ready = 'true';
     } catch (error) {
-      replace(banner, el('div', { class: 'alert', role: 'alert', text: `The event server does not answer: ${error.message}` }));
+      replace(banner, alertBox(`The event server does not answer: ${error.message}`));
     } finally {
       busy = false;
     }
