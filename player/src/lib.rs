@@ -5,8 +5,9 @@
 //! - [`serve`] and [`ServerBuilder`]: the actix-web service that speaks the Lean Poker protocol
 //!   (spec §1, §6) and makes sure the dealer never bans you for a panic or a slow answer;
 //! - [`strategy`]: the template bot a team forks and edits (`player/src/strategy.rs`);
-//! - [`testing`]: recorded game states, a builder for hand-made states, and an assertion that
-//!   every answer is a legal, meaningful bet.
+//! - [`testing`] (feature `testing`, on in this package's own tests): recorded game states, a
+//!   builder for hand-made states, and an assertion that every answer is a legal, meaningful
+//!   bet.
 //!
 //! ```no_run
 //! use player::{Chips, GameState, Player};
@@ -94,6 +95,8 @@ mod server;
 mod service;
 pub mod strategy;
 mod strategy_pool;
+// Documented always, compiled only with the `testing` feature (on for tests; see Cargo.toml).
+#[cfg(any(feature = "testing", doc))]
 pub mod testing;
 
 pub use from_fn::{from_fn, FnPlayer};

@@ -7,5 +7,6 @@ mod corpus;
 mod equity;
 mod eval;
 mod eval_exhaustive;
+mod eval_tables;
 mod records;
 mod state_properties;

@@ -22,7 +22,7 @@ use crate::card::Card;
 /// Internally the sum of the cards' 64-bit keys and a card set (one 16-bit lane per suit):
 /// adding a card is two table loads (indexed by the card's two bytes), an add and an or;
 /// evaluating is one test of the count and the flush bits together and two table loads (see
-/// the notes in `build.rs`).
+/// the notes in `tests/eval_tables.rs`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct HandKey {
     /// The sum of the cards' keys (the rank multiset).

@@ -12,13 +12,14 @@
 //! to 7,462 (a royal flush), [`HandStrength::index`].
 //!
 //! How it works: a plain reference evaluator (`reference.rs`) defines every hand class and
-//! picks the best five cards. The build script turns it into lookup tables (about 330 KiB,
-//! built at compile time): each card has a 64-bit key, a hand's key is the sum of its cards'
-//! keys, and the strength is one test (count and flush together) plus two table loads (a
-//! perfect hash over rank multisets, or a 13-bit flush pattern). [`evaluate`] reads the
-//! category and the five ranks off the strength and picks the cards the way the reference
-//! does; [`rain_man_rank`] (any number of cards) uses the reference itself. Details in
-//! `build.rs` and `fast.rs`. No `unsafe` anywhere.
+//! picks the best five cards. A generator turns it into lookup tables (about 330 KiB, checked
+//! in as `tables.rs`; a test regenerates them and fails on any difference): each card has a
+//! 64-bit key, a hand's key is the sum of its cards' keys, and the strength is one test (count
+//! and flush together) plus two table loads (a perfect hash over rank multisets, or a 13-bit
+//! flush pattern). [`evaluate`] reads the category and the five ranks off the strength and
+//! picks the cards the way the reference does; [`rain_man_rank`] (any number of cards) uses
+//! the reference itself. Details in `tests/eval_tables.rs` and `fast.rs`. No `unsafe`
+//! anywhere.
 //!
 //! ```
 //! use shared::card::parse_cards;

@@ -1,10 +1,12 @@
 //! The reference evaluator: plain, obviously-correct poker logic on per-suit rank masks.
 //!
 //! It is the single source of truth for hand classes. The fast evaluator's lookup tables are
-//! generated from it (the build script includes this very file), `evaluate` uses it to pick
-//! the best five cards, and the tests compare both against `rs_poker`.
+//! generated from it (`tests/eval_tables.rs` includes this very file and checks them),
+//! `evaluate` uses it to pick the best five cards, and the tests compare both against
+//! `rs_poker`.
 //!
-//! Self-contained on purpose (no `crate::` paths): `build.rs` includes it with `#[path]`.
+//! Self-contained on purpose (no `crate::` paths): the table generator includes it with
+//! `#[path]`.
 //!
 //! Ranks are indexes `0..13` (deuce = 0, ace = 12); suits are indexes `0..4`. A hand is given
 //! as four 13-bit masks, one per suit, bit `r` set when the card of rank `r` is present.
