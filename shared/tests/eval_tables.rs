@@ -43,8 +43,10 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
-/// The checked-in tables, relative to the package (`CARGO_MANIFEST_DIR`).
+/// The checked-in key constants, relative to the package (`CARGO_MANIFEST_DIR`).
 const TABLES_FILE: &str = "src/eval/tables.rs";
+/// The checked-in tables: every array of `fast::Tables` in field order, little-endian.
+const TABLES_DATA_FILE: &str = "src/eval/tables.bin";
 /// Set (to anything) to write the generated tables instead of comparing them.
 const UPDATE_ENV: &str = "UPDATE_EVAL_TABLES";
 
@@ -74,34 +76,34 @@ const HASH_SHIFT: u32 = 23;
 
 #[test]
 fn checked_in_tables_are_what_the_reference_evaluator_generates() {
-    let generated = generate();
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(TABLES_FILE);
+    let (text, data) = generate();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
     if std::env::var_os(UPDATE_ENV).is_some() {
-        std::fs::write(&path, &generated).expect("write the evaluator's tables");
+        std::fs::write(dir.join(TABLES_FILE), &text).expect("write the evaluator's constants");
+        std::fs::write(dir.join(TABLES_DATA_FILE), &data).expect("write the evaluator's tables");
         return;
     }
-    let checked_in = std::fs::read_to_string(&path).expect("read the evaluator's tables");
-    // Not `assert_eq!`: the tables are 600 KB; the first differing line says enough.
-    if let Some((line, (want, got))) = generated
-        .lines()
-        .zip(checked_in.lines())
-        .enumerate()
-        .find(|(_, (want, got))| want != got)
-    {
-        panic!(
-            "{TABLES_FILE} differs from the generator at line {}:\n  generated:  {want:.120}\n  checked in: {got:.120}\nregenerate with {UPDATE_ENV}=1 cargo test -p lean-poker-shared --test shared_tests eval_tables::",
-            line + 1
+    for (file, want) in [
+        (TABLES_FILE, text.as_bytes()),
+        (TABLES_DATA_FILE, &data[..]),
+    ] {
+        let got = std::fs::read(dir.join(file)).expect("read the evaluator's tables");
+        // Not `assert_eq!`: the data is 330 KB; the first differing byte says enough.
+        if let Some(offset) = want.iter().zip(&got).position(|(want, got)| want != got) {
+            panic!(
+                "{file} differs from the generator at byte {offset}; regenerate with {UPDATE_ENV}=1 cargo test -p lean-poker-shared --test shared_tests eval_tables::"
+            );
+        }
+        assert_eq!(
+            want.len(),
+            got.len(),
+            "{file} has a different length than the generator's output; regenerate with {UPDATE_ENV}=1"
         );
     }
-    assert_eq!(
-        generated.len(),
-        checked_in.len(),
-        "{TABLES_FILE} has a different length than the generator's output; regenerate with {UPDATE_ENV}=1"
-    );
 }
 
-/// The text of `src/eval/tables.rs`.
-fn generate() -> String {
+/// The text of `src/eval/tables.rs` and the bytes of `src/eval/tables.bin`.
+fn generate() -> (String, Vec<u8>) {
     let canonical_to_dense = dense_strengths();
     let dense = |suits: [u16; 4]| -> u16 {
         let classified = reference::classify(suits).expect("five or more cards");
@@ -178,19 +180,22 @@ fn generate() -> String {
         "pub(super) const SLOT_MASK: u32 = {:#x};",
         (1u32 << SLOT_BITS) - 1
     );
-    // One static, so code inlined into other crates reaches every table from one address.
-    let _ = writeln!(out, "pub(super) static TABLES: Tables = Tables {{");
-    write_array(&mut out, "card_keys", &card_keys);
-    write_array(&mut out, "card_bits", &card_bits);
-    write_array(&mut out, "displacements", &displacements);
-    write_array(&mut out, "lookup", &lookup);
-    write_array(&mut out, "flush", &flush);
-    write_array(&mut out, "canonical", &canonical);
-    out.push_str("};\n");
-    out
+    // One static, so code inlined into other crates reaches every table from one address. Its
+    // arrays are binary data: as Rust literals they were a 600 KB source file to parse.
+    let _ = writeln!(
+        out,
+        "pub(super) static TABLES: Tables = Tables::from_le_bytes(include_bytes!(\"tables.bin\"));"
+    );
+    let mut data = Vec::new();
+    data.extend(card_keys.iter().flat_map(|value| value.to_le_bytes()));
+    data.extend(card_bits.iter().flat_map(|value| value.to_le_bytes()));
+    data.extend(displacements.iter().flat_map(|value| value.to_le_bytes()));
+    data.extend(lookup.iter().flat_map(|value| value.to_le_bytes()));
+    data.extend(flush.iter().flat_map(|value| value.to_le_bytes()));
+    data.extend(canonical.iter().flat_map(|value| value.to_le_bytes()));
+    (out, data)
 }
 
-/// Maps each five-card hand class (the reference evaluator's canonical number) to 1..=7462.
 fn dense_strengths() -> HashMap<u32, u16> {
     let mut classes = Vec::new();
     let mut counts = [0u8; 13];
@@ -325,15 +330,4 @@ fn try_displace(
         displacements[bucket] = displacement;
     }
     Some((displacements, lookup))
-}
-
-fn write_array<T: std::fmt::Display>(out: &mut String, field: &str, values: &[T]) {
-    let _ = writeln!(out, "{field}: [");
-    for chunk in values.chunks(32) {
-        for value in chunk {
-            let _ = write!(out, "{value},");
-        }
-        out.push('\n');
-    }
-    out.push_str("],\n");
 }

@@ -13,7 +13,7 @@
 //!
 //! How it works: a plain reference evaluator (`reference.rs`) defines every hand class and
 //! picks the best five cards. A generator turns it into lookup tables (about 330 KiB, checked
-//! in as `tables.rs`; a test regenerates them and fails on any difference): each card has a
+//! in as `tables.bin`; a test regenerates them and fails on any difference): each card has a
 //! 64-bit key, a hand's key is the sum of its cards' keys, and the strength is one test (count
 //! and flush together) plus two table loads (a perfect hash over rank multisets, or a 13-bit
 //! flush pattern). [`evaluate`] reads the category and the five ranks off the strength and
