@@ -12,6 +12,11 @@ use clap::{ArgAction, Args, Parser, Subcommand, ValueEnum};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
+mod serve;
+
+pub use serve::ServeArgs;
+use serve::SERVE_HELP;
+
 const EXAMPLES: &str = "\
 Examples:
   dealer demo                          watch house bots play a sit'n'go over HTTP
@@ -122,65 +127,6 @@ pub struct ReplayArgs {
     /// folder, removed when the logs are identical].
     #[arg(long, value_name = "DIR")]
     pub(crate) out: Option<PathBuf>,
-}
-
-const SERVE_HELP: &str = "\
-Examples:
-  dealer serve --config friday.toml --data friday --admin-token s3cret
-  dealer serve --out games
-  dealer serve --out games/friday --bind 0.0.0.0:8080
-
-Event config file (TOML; every key optional): the keys of `dealer run --config` for the rules
-and transport (blinds, stack, timeout_ms, hand_limit, forgiving, wait_ms, absent, outputs,
-odd_chips, deal_out_board, [[player]], [[bot]]), and:
-  data = \"friday\"           # --data
-  bind = \"127.0.0.1:8080\"   # --bind
-  admin_token = \"s3cret\"    # --admin-token
-  seed = 7                  # seeds every game (kept in the database)
-  table_size = 10           # most players at one table
-  fill_bot = \"raiser\"       # a house bot kind filling short tables...
-  fill_to = 4               # ...up to this many players
-  recheck_ms = 5000         # background check of every player
-  pause_ms = 500            # pause between rounds
-  compress_after = 20       # --compress-after: gzip older games' logs (\"off\": never)
-  keep_games = \"off\"        # --keep-games: delete older games' folders (default off)
-";
-
-/// `dealer serve`.
-#[derive(Debug, Args)]
-pub struct ServeArgs {
-    /// Read-only: the folder of earlier results to open (a `dealer run` output folder, a
-    /// folder of them, or one with a Lean Poker `log.json`). Nothing outside it is ever
-    /// served.
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["config", "data", "admin_token"])]
-    pub out: Option<PathBuf>,
-    /// The event's config file (TOML; see below).
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<PathBuf>,
-    /// The event's folder: its database and game folders (created if missing; default
-    /// `event`). Restarting with the same folder continues the event.
-    #[arg(long, value_name = "DIR")]
-    pub data: Option<PathBuf>,
-    /// The organiser token for adding, renaming, pausing and removing players.
-    #[arg(
-        long,
-        value_name = "TOKEN",
-        env = "DEALER_ADMIN_TOKEN",
-        hide_env_values = true
-    )]
-    pub admin_token: Option<String>,
-    /// Where to listen (default 127.0.0.1:8080, this machine only); 0.0.0.0:PORT serves the
-    /// network.
-    #[arg(long, value_name = "ADDR:PORT")]
-    pub bind: Option<std::net::SocketAddr>,
-    /// Gzip the logs (log.json, requests.jsonl, hands, players' logs) of ended games older
-    /// than the newest N, in place; the page reads them as before. `off`: never [default: 20].
-    #[arg(long, value_name = "N|off", value_parser = GamesLimit::parse, conflicts_with = "out")]
-    pub compress_after: Option<GamesLimit>,
-    /// Delete the folders of ended games older than the newest N; their points and rows stay
-    /// in the database and the page says "log pruned" [default: off].
-    #[arg(long, value_name = "N|off", value_parser = GamesLimit::parse, conflicts_with = "out")]
-    pub keep_games: Option<GamesLimit>,
 }
 
 const RUN_HELP: &str = "\
@@ -517,140 +463,4 @@ fn positive_usize(text: &str) -> Result<usize, String> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::observe::OutputSelection;
-    use crate::settings::resolve;
-    use std::time::Duration;
-
-    fn flags(args: &[&str]) -> Result<RunFlags, String> {
-        let mut argv = vec!["dealer", "run"];
-        argv.extend_from_slice(args);
-        match Cli::try_parse_from(argv)
-            .map_err(|error| error.to_string())?
-            .command
-        {
-            Command::Run(args) => Ok(args.into_flags().0),
-            _ => Err("not run".into()),
-        }
-    }
-
-    #[test]
-    fn flags_become_settings() {
-        let flags = flags(&[
-            "--player",
-            "ann=http://127.0.0.1:9001",
-            "--bot",
-            "house=raiser",
-            "--bot",
-            "me=template",
-            "--games",
-            "3",
-            "--seed",
-            "9",
-            "--blinds",
-            "classic",
-            "--stack",
-            "500",
-            "--timeout-ms",
-            "700",
-            "--forgiving",
-            "--parallel",
-            "2",
-            "--hand-limit",
-            "40",
-            "--absent",
-            "fail",
-            "--out",
-            "x",
-            "--outputs",
-            "log,hands",
-        ])
-        .unwrap();
-        assert_eq!(flags.bots[1].1, BotKind::Strategy, "template is an alias");
-        assert!(!flags.duplicate && flags.shard.is_none());
-        let plan = resolve(flags, crate::settings::RunFile::default()).unwrap();
-        let settings = &plan.settings;
-        assert_eq!(plan.entrants.len(), 3);
-        assert_eq!(plan.entrants[0].name, "ann");
-        assert_eq!(settings.games, 3);
-        assert_eq!(settings.seed, 9);
-        assert_eq!(settings.parallel, 2);
-        assert_eq!(settings.game.blinds, BlindSchedule::Classic);
-        assert_eq!(settings.game.starting_stack, shared::Chips(500));
-        assert_eq!(settings.http.request_timeout, Duration::from_millis(700));
-        assert_eq!(settings.game.hand_limit, Some(40));
-        assert_eq!(
-            settings.game.bad_answers,
-            crate::config::BadAnswerPolicy::Forgive
-        );
-        assert_eq!(settings.runner.absent, AbsentPolicy::Fail);
-        assert_eq!(settings.out_dir, PathBuf::from("x"));
-        assert_eq!(
-            plan.outputs,
-            OutputSelection {
-                viewer_log: true,
-                hands: true,
-                ..OutputSelection::NONE
-            }
-        );
-    }
-
-    #[test]
-    fn bad_values_are_one_clear_line() {
-        let cases: &[(&[&str], &str)] = &[
-            (
-                &["--player", "ann=localhost:9000"],
-                "did you mean http://localhost:9000?",
-            ),
-            (&["--player", "ann"], "expected NAME=URL"),
-            (&["--timeout-ms", "0"], "must be at least 1"),
-            (&["--bot", "a=nope"], "unknown bot kind \"nope\""),
-            (&["--outputs", "logs"], "invalid value 'logs'"),
-            (&["--token", "a="], "the token is empty"),
-            (&["--shard", "2/2"], "a shard is K/N with K from 0 to N-1"),
-            (&["--shard", "1"], "a shard is K/N"),
-            (&["--shard", "0/0"], "a shard is K/N"),
-        ];
-        for (args, expected) in cases {
-            let error = flags(args).unwrap_err();
-            assert!(error.contains(expected), "{args:?}: {error}");
-        }
-        assert_eq!(shorten("ann=http://u:secret@host"), "ann=…");
-    }
-
-    #[test]
-    fn duplicate_and_shard_flags() {
-        let flags = flags(&["--duplicate", "--shard", "1/3"]).unwrap();
-        assert!(flags.duplicate);
-        assert_eq!(flags.shard, Some(Shard::new(1, 3).unwrap()));
-    }
-
-    #[test]
-    fn merge_and_rainman_arguments() {
-        let parse = |args: &[&str]| {
-            let mut argv = vec!["dealer"];
-            argv.extend_from_slice(args);
-            Cli::try_parse_from(argv).map(|cli| cli.command)
-        };
-        match parse(&["merge", "--out", "m", "a", "b"]).unwrap() {
-            Command::Merge(args) => {
-                assert_eq!(args.out, PathBuf::from("m"));
-                assert_eq!(args.shards, [PathBuf::from("a"), PathBuf::from("b")]);
-            }
-            other => panic!("{other:?}"),
-        }
-        assert!(parse(&["merge", "--out", "m"]).is_err(), "no shard folder");
-        match parse(&["rainman"]).unwrap() {
-            Command::Rainman(args) => assert_eq!(args.bind.to_string(), DEFAULT_RAINMAN_BIND),
-            other => panic!("{other:?}"),
-        }
-        let error = parse(&["rainman", "--bind", "localhost"]).unwrap_err();
-        assert!(
-            error
-                .to_string()
-                .contains("expected an IP address and a port"),
-            "{error}"
-        );
-    }
-}
+mod tests;
