@@ -111,13 +111,16 @@ fn a_restart_keeps_every_finished_game_and_abandons_the_one_cut_off() {
     let by_name = |name: &str| players.iter().find(|p| p.name == name).unwrap().clone();
     assert_eq!(
         (
-            by_name("ann").points,
-            by_name("ann").games,
-            by_name("ann").seconds
+            by_name("ann").record.points,
+            by_name("ann").record.games,
+            by_name("ann").record.seconds
         ),
         (3, 1, 1)
     );
-    assert_eq!((by_name("bob").points, by_name("bob").wins), (5, 1));
+    assert_eq!(
+        (by_name("bob").record.points, by_name("bob").record.wins),
+        (5, 1)
+    );
     assert_eq!(by_name("bob").version.as_deref(), Some("bob v1"));
     // The URL's credentials are kept to reach the player, never shown.
     assert_eq!(by_name("bob").address(), "http://127.0.0.1:9/");

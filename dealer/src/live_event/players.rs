@@ -53,6 +53,13 @@ pub struct StoredPlayer {
     pub last_seen: Option<i64>,
     /// Why it is down, while it is.
     pub down_reason: Option<String>,
+    /// What it has done over the event.
+    pub record: EventRecord,
+}
+
+/// A player's counters over the event, as the database sums them and the page shows them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct EventRecord {
     /// Games played (absences not counted).
     pub games: i64,
     /// First places.
@@ -86,18 +93,9 @@ pub struct PlayerView {
     pub version: Option<String>,
     /// Last answer, ms since the epoch.
     pub last_seen: Option<i64>,
-    /// Games played.
-    pub games: i64,
-    /// First places.
-    pub wins: i64,
-    /// Second places.
-    pub seconds: i64,
-    /// Points.
-    pub points: i64,
-    /// Games banned in.
-    pub bans: i64,
-    /// Games sat out.
-    pub absences: i64,
+    /// Its counters (in the JSON, as fields of the player).
+    #[serde(flatten)]
+    pub record: EventRecord,
 }
 
 impl StoredPlayer {
@@ -123,22 +121,19 @@ impl StoredPlayer {
             down_reason: self.down_reason.clone(),
             version: self.version.clone(),
             last_seen: self.last_seen,
-            games: self.games,
-            wins: self.wins,
-            seconds: self.seconds,
-            points: self.points,
-            bans: self.bans,
-            absences: self.absences,
+            record: self.record,
         }
     }
 }
 
 /// Leaderboard order: points, then wins, then second places, then fewer games, then name.
 pub fn leaderboard_order(a: &PlayerView, b: &PlayerView) -> std::cmp::Ordering {
-    b.points
-        .cmp(&a.points)
-        .then(b.wins.cmp(&a.wins))
-        .then(b.seconds.cmp(&a.seconds))
-        .then(a.games.cmp(&b.games))
+    let (a_record, b_record) = (&a.record, &b.record);
+    b_record
+        .points
+        .cmp(&a_record.points)
+        .then(b_record.wins.cmp(&a_record.wins))
+        .then(b_record.seconds.cmp(&a_record.seconds))
+        .then(a_record.games.cmp(&b_record.games))
         .then(a.name.cmp(&b.name))
 }

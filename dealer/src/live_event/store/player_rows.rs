@@ -3,7 +3,7 @@
 use super::{EventStore, StoreError};
 use crate::house::BotKind;
 use crate::live_event::config::Contact;
-use crate::live_event::players::{PlayerStatus, StoredPlayer};
+use crate::live_event::players::{EventRecord, PlayerStatus, StoredPlayer};
 use rusqlite::{params, Transaction};
 
 impl EventStore {
@@ -180,12 +180,14 @@ impl EventStore {
                     version: row.get(6)?,
                     last_seen: row.get(7)?,
                     down_reason: row.get(8)?,
-                    games: row.get(9)?,
-                    wins: row.get(10)?,
-                    seconds: row.get(11)?,
-                    points: row.get(12)?,
-                    bans: row.get(13)?,
-                    absences: row.get(14)?,
+                    record: EventRecord {
+                        games: row.get(9)?,
+                        wins: row.get(10)?,
+                        seconds: row.get(11)?,
+                        points: row.get(12)?,
+                        bans: row.get(13)?,
+                        absences: row.get(14)?,
+                    },
                 })
             })?;
             rows.collect()
