@@ -41,47 +41,31 @@ impl Tables {
     /// compile time (the static below is a constant); a file of the wrong length is a
     /// compile error.
     const fn from_le_bytes(bytes: &'static [u8]) -> Tables {
-        const fn u16s<const N: usize>(bytes: &[u8], at: usize) -> [u16; N] {
-            let mut out = [0; N];
-            let mut index = 0;
-            while index < N {
-                let byte = at + 2 * index;
-                out[index] = u16::from_le_bytes([bytes[byte], bytes[byte + 1]]);
-                index += 1;
-            }
-            out
-        }
-        const fn u32s<const N: usize>(bytes: &[u8], at: usize) -> [u32; N] {
-            let mut out = [0; N];
-            let mut index = 0;
-            while index < N {
-                let byte = at + 4 * index;
-                out[index] = u32::from_le_bytes([
-                    bytes[byte],
-                    bytes[byte + 1],
-                    bytes[byte + 2],
-                    bytes[byte + 3],
-                ]);
-                index += 1;
-            }
-            out
-        }
-        const fn u64s<const N: usize>(bytes: &[u8], at: usize) -> [u64; N] {
-            let mut out = [0; N];
-            let mut index = 0;
-            while index < N {
-                let byte = at + 8 * index;
-                let mut value = [0; 8];
-                let mut lane = 0;
-                while lane < 8 {
-                    value[lane] = bytes[byte + lane];
-                    lane += 1;
+        // One decoder per integer width: `N` values of `$int` from `bytes[at..]`.
+        macro_rules! decoder {
+            ($name:ident, $int:ty) => {
+                const fn $name<const N: usize>(bytes: &[u8], at: usize) -> [$int; N] {
+                    const WIDTH: usize = std::mem::size_of::<$int>();
+                    let mut out = [0; N];
+                    let mut index = 0;
+                    while index < N {
+                        let byte = at + WIDTH * index;
+                        let mut value = [0; WIDTH];
+                        let mut lane = 0;
+                        while lane < WIDTH {
+                            value[lane] = bytes[byte + lane];
+                            lane += 1;
+                        }
+                        out[index] = <$int>::from_le_bytes(value);
+                        index += 1;
+                    }
+                    out
                 }
-                out[index] = u64::from_le_bytes(value);
-                index += 1;
-            }
-            out
+            };
         }
+        decoder!(u16s, u16);
+        decoder!(u32s, u32);
+        decoder!(u64s, u64);
         const CARD_KEYS: usize = 0;
         const CARD_BITS: usize = CARD_KEYS + 8 * 1024;
         const DISPLACEMENTS: usize = CARD_BITS + 8 * 1024;
