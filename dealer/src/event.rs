@@ -20,7 +20,7 @@
 
 use serde::de::{SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use shared::eval::Category;
+use shared::eval::{Category, HandStrength};
 use shared::{BetAction, Card, Chips, Seat, Street};
 use std::fmt;
 use std::ops::{Deref, DerefMut};
@@ -159,8 +159,10 @@ pub enum GameEvent {
         best_five: [Card; 5],
         /// The kind of hand made with the board.
         category: Category,
-        /// A plain-English description, e.g. `pair of aces`.
-        description: String,
+        /// How strong the hand is (serialised as its index, 1 to 7462); its
+        /// [`description`](HandStrength::description) (`a pair of aces`) is written by the
+        /// observers that show one, so the engine allocates nothing for a reveal.
+        strength: HandStrength,
     },
     /// One pot of the spec §5 loop paid out: every player's remaining bet contributed up to
     /// `level`, and the best hand(s) among `eligible` share it. A pot with a single eligible

@@ -64,9 +64,9 @@ fn spec_5_three_way_all_in_two_side_pots_and_a_folded_contributor() {
         GameEvent::HandRevealed {
             seat,
             category,
-            description,
+            strength,
             ..
-        } => Some((seat.index(), *category, description.clone())),
+        } => Some((seat.index(), *category, strength.description())),
         _ => None,
     });
     assert_eq!(shown[1], (1, Category::Pair, "a pair of aces".to_string()));

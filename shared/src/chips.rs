@@ -170,12 +170,21 @@ impl Seat {
 
     /// The next seat clockwise at a table of `seat_count` seats.
     pub const fn next(self, seat_count: usize) -> Seat {
-        Seat((self.0 + 1) % seat_count)
+        self.plus(1, seat_count)
     }
 
     /// The seat `steps` places clockwise from this one.
     pub const fn plus(self, steps: usize, seat_count: usize) -> Seat {
-        Seat((self.0 + steps) % seat_count)
+        let sum = self.0 + steps;
+        // The engine walks round the table seat by seat: a subtraction covers those steps,
+        // where a division (the remainder) costs it a tenth of its time in the walk loops.
+        if sum < seat_count {
+            Seat(sum)
+        } else if sum - seat_count < seat_count {
+            Seat(sum - seat_count)
+        } else {
+            Seat(sum % seat_count)
+        }
     }
 }
 
@@ -188,5 +197,26 @@ impl fmt::Display for Seat {
 impl From<usize> for Seat {
     fn from(value: usize) -> Self {
         Seat(value)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Seat;
+
+    #[test]
+    fn seats_wrap_round_the_table_like_a_remainder() {
+        for seat_count in 1..=12 {
+            for seat in 0..seat_count {
+                for steps in 0..3 * seat_count + 2 {
+                    assert_eq!(
+                        Seat(seat).plus(steps, seat_count),
+                        Seat((seat + steps) % seat_count),
+                        "{seat} + {steps} at {seat_count}"
+                    );
+                }
+                assert_eq!(Seat(seat).next(seat_count), Seat((seat + 1) % seat_count));
+            }
+        }
     }
 }

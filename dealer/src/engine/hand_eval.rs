@@ -1,8 +1,8 @@
 //! The one place the engine asks "how strong is this hand?", over [`shared::eval`].
 //!
-//! The engine needs three things: a totally ordered strength for a player's seven cards (ties
-//! share the pot), the hand's category, and a plain-English description for reveals. The
-//! board is folded once per showdown, so each player costs two card additions and one lookup.
+//! The engine needs a totally ordered strength for a player's seven cards (ties share the
+//! pot), the hand's category, and for reveals the five cards it plays. The board is folded
+//! once per showdown, so each player costs two card additions and one lookup.
 
 use shared::eval::{Category, HandKey, HandStrength};
 use shared::Card;
@@ -17,9 +17,9 @@ impl Strength {
         self.0.category()
     }
 
-    /// A plain-English description, e.g. `a pair of aces`.
-    pub(crate) fn description(self) -> String {
-        self.0.description()
+    /// The evaluator's strength, for events and observers.
+    pub(crate) fn hand_strength(self) -> HandStrength {
+        self.0
     }
 }
 
@@ -82,7 +82,7 @@ mod tests {
         let queen_high = strength("Jh Qh", board);
         assert!(ace_high > queen_high);
         assert_eq!(ace_high.category(), Category::HighCard);
-        assert_eq!(ace_high.description(), "high card ace");
+        assert_eq!(ace_high.hand_strength().description(), "high card ace");
         let straight = strength("5h 6h", board);
         assert_eq!(straight.category(), Category::Straight);
         assert!(straight > ace_high);

@@ -312,9 +312,17 @@ impl Game {
     /// Advances to the next thing the caller must see or do.
     pub fn step(&mut self) -> Step {
         loop {
-            if let Some(event) = self.queue.pop_front() {
-                self.apply(&event);
-                return Step::Event(event);
+            if !self.queue.is_empty() {
+                // Applied where it lies, then moved out once: applying a copy on the stack
+                // read it back while its bytes were still being stored.
+                let queue = std::mem::take(&mut self.queue);
+                if let Some(event) = queue.front() {
+                    self.apply(event);
+                }
+                self.queue = queue;
+                if let Some(event) = self.queue.pop_front() {
+                    return Step::Event(event);
+                }
             }
             if let Some(step) = self.advance() {
                 return step;

@@ -61,7 +61,7 @@ impl Game {
                             cards: pair,
                             best_five,
                             category: strength.category(),
-                            description: strength.description(),
+                            strength: strength.hand_strength(),
                         });
                     }
                 }

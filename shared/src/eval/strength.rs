@@ -210,3 +210,44 @@ impl fmt::Display for HandStrength {
         f.write_str(&self.description())
     }
 }
+
+/// Serialises as its [`index`](HandStrength::index) (`1` to `7462`): a number that keeps the
+/// order, where the description would need parsing back.
+impl serde::Serialize for HandStrength {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_u16(self.0)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for HandStrength {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let index = <u16 as serde::Deserialize>::deserialize(deserializer)?;
+        HandStrength::from_index(index).ok_or_else(|| {
+            serde::de::Error::custom(format_args!(
+                "hand strength {index} is not an index of the 7462 hands (1 to 7462)"
+            ))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::HandStrength;
+
+    #[test]
+    fn serialises_as_its_index_and_rejects_other_numbers() {
+        let royal = HandStrength::STRONGEST;
+        assert_eq!(serde_json::to_string(&royal).unwrap(), "7462");
+        assert_eq!(serde_json::from_str::<HandStrength>("7462").unwrap(), royal);
+        assert_eq!(
+            serde_json::from_str::<HandStrength>("1").unwrap(),
+            HandStrength::WEAKEST
+        );
+        for bad in ["0", "7463", "-1", "\"pair\""] {
+            let error = serde_json::from_str::<HandStrength>(bad).unwrap_err();
+            assert!(!error.to_string().is_empty(), "{bad}");
+        }
+        let error = serde_json::from_str::<HandStrength>("7463").unwrap_err();
+        assert!(error.to_string().contains("1 to 7462"), "{error}");
+    }
+}
