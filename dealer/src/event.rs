@@ -31,6 +31,11 @@ pub const MAX_SEATS: usize = 10;
 /// Something that happened. See the module docs for who reads what.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
+// A whole word for the variant tag: with a one-byte tag the compiler packed small fields
+// (street, card, action) into the tag's word, and moving a just-built event read that word
+// back while its bytes were still being stored (a stall the engine bench paid per event: 7%
+// of its time). Each variant is then laid out in declaration order, 112 bytes at most.
+#[repr(u64)]
 pub enum GameEvent {
     /// The sit'n'go begins. Always the first event.
     GameStarted {
