@@ -209,8 +209,7 @@ pub(super) async fn game_log(
         let mut log = log.lock().unwrap_or_else(PoisonError::into_inner);
         log.refresh(&mut file, MAX_LOG_BYTES)
             .map_err(StoreError::Unreadable)?;
-        // Hidden as `ResultsFolder::game_log` hides them: while the game is played.
-        log.whole_json(status == GameStatus::Running)
+        log.whole_json(status.hides_cards())
             .map_err(StoreError::Unreadable)
     })
     .await

@@ -98,7 +98,7 @@ impl ResultsFolder {
         let (cache, dir) = self.game_folder(id, game)?;
         let bytes = self.read_log(&GameOutputs::viewer_log_path(&dir), MAX_LOG_BYTES)?;
         let mut log = parse_log(&bytes).map_err(StoreError::Unreadable)?;
-        if live_status(cache.status(game), &dir) == GameStatus::Running {
+        if live_status(cache.status(game), &dir).hides_cards() {
             log.hide_cards();
         }
         Ok(log)
@@ -162,7 +162,7 @@ impl ResultsFolder {
     /// [`StoreError::NotFound`] for an unknown run, game or player.
     pub fn player(&self, id: &str, game: u32, name: &str) -> Result<PlayerRequests, StoreError> {
         let (cache, dir) = self.game_folder(id, game)?;
-        let running = live_status(cache.status(game), &dir) == GameStatus::Running;
+        let running = live_status(cache.status(game), &dir).hides_cards();
         let files = self.player_files(&dir);
         let file = files.iter().find(|file| file.name == name);
         let requests_path = GameOutputs::requests_path(&dir);
@@ -225,7 +225,7 @@ impl ResultsFolder {
         let (cache, dir) = self.game_folder(id, game)?;
         let bytes = self.read_log(&GameOutputs::requests_path(&dir), MAX_LOG_BYTES)?;
         let request = view::request_line(&bytes, line)?;
-        if live_status(cache.status(game), &dir) == GameStatus::Running
+        if live_status(cache.status(game), &dir).hides_cards()
             && view::last_round(&bytes).is_some_and(|last| request.round >= last)
         {
             return Err(StoreError::NotFound(format!(

@@ -50,6 +50,15 @@ pub enum GameStatus {
     Unrecorded,
 }
 
+impl GameStatus {
+    /// Whether the viewer hides what a live table hides: hole cards until shown at a
+    /// showdown, and the requests of the hand being played. True while the game may be in
+    /// play; the one home of that rule for every page and download.
+    pub fn hides_cards(self) -> bool {
+        self == GameStatus::Running
+    }
+}
+
 /// One game in a run's summary.
 #[derive(Debug, Clone, Serialize)]
 pub struct GameListItem {
