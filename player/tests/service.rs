@@ -57,6 +57,17 @@ fn start(player: impl Player) -> RunningServer {
     local(ServerBuilder::new(player))
 }
 
+/// A server on a loopback address of its own (`127.0.0.<last_octet>`, one per test), for
+/// tests that check a stopped server's port is closed: on 127.0.0.1 another test's server
+/// may be given the freed port before the check, which then sees it listening.
+fn start_alone(player: impl Player, last_octet: u8) -> RunningServer {
+    ServerBuilder::new(player)
+        .address(([127, 0, 0, last_octet], 0).into())
+        .workers(1)
+        .start()
+        .expect("server starts")
+}
+
 fn bet_body() -> String {
     form("bet_request", &capture("09-"))
 }
@@ -630,16 +641,19 @@ async fn several_servers_in_one_runtime_start_and_stop() {
     // What the dealer's demo does: house bots on ephemeral loopback ports, in its runtime.
     let servers: Vec<RunningServer> = (0..4)
         .map(|answer| {
-            start(Scripted {
-                answer,
-                ..Scripted::default()
-            })
+            start_alone(
+                Scripted {
+                    answer,
+                    ..Scripted::default()
+                },
+                201,
+            )
         })
         .collect();
     let addresses: Vec<_> = servers.iter().map(RunningServer::local_addr).collect();
     assert!(servers
         .iter()
-        .all(|s| s.url().starts_with("http://127.0.0.1:")));
+        .all(|s| s.url().starts_with("http://127.0.0.201:")));
     blocking(move || {
         for (answer, address) in addresses.iter().enumerate() {
             assert_eq!(post(*address, &bet_body()).body, answer.to_string());
@@ -677,7 +691,7 @@ fn a_server_can_run_on_a_current_thread_runtime_too() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn dropping_a_running_server_stops_it() {
-    let server = start(Scripted::default());
+    let server = start_alone(Scripted::default(), 202);
     let address = server.local_addr();
     drop(server);
     let mut refused = false;
