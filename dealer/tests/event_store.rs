@@ -5,7 +5,7 @@
 use dealer::house::BotKind;
 use dealer::live_event::config::{resolve_event, Contact, EventFile, EventFlags};
 use dealer::live_event::health::{can_play, check_all};
-use dealer::live_event::players::PlayerStatus;
+use dealer::live_event::players::Enrollment;
 use dealer::live_event::store::{
     EventStore, FinishedGame, NewGame, SeatRecord, StoreError, CUT_OFF, DATABASE_FILE,
 };
@@ -161,9 +161,9 @@ fn names_are_unique_and_statuses_change() {
         Err(StoreError::Refused(_))
     ));
     store.rename_player(ann, "anne").unwrap();
-    store.set_status(ann, PlayerStatus::Paused).unwrap();
+    store.set_status(ann, Enrollment::Paused).unwrap();
     assert!(matches!(
-        store.set_status(99, PlayerStatus::Active),
+        store.set_status(99, Enrollment::Active),
         Err(StoreError::UnknownPlayer(99))
     ));
     let anne = store
@@ -174,7 +174,7 @@ fn names_are_unique_and_statuses_change() {
         .unwrap();
     assert_eq!(
         (anne.name.as_str(), anne.status),
-        ("anne", PlayerStatus::Paused)
+        ("anne", Enrollment::Paused)
     );
     assert!(!can_play(&anne), "a paused player sits out");
 }

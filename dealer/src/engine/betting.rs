@@ -187,7 +187,7 @@ impl Game {
                 round,
                 reason,
                 counted_as,
-            } => self.standing.warnings.push(WarningRecord {
+            } => self.roster.warnings.push(WarningRecord {
                 seat: *seat,
                 name: self.table.seat(*seat).name.clone(),
                 round: *round,
@@ -209,7 +209,7 @@ impl Game {
                     player.bet = Chips::ZERO;
                     player.status = PlayerStatus::Out;
                 });
-                self.standing.banned_this_hand |= 1 << seat.index();
+                self.roster.banned_this_hand |= 1 << seat.index();
                 let largest_bet = self
                     .table
                     .seats()
@@ -219,8 +219,8 @@ impl Game {
                     .unwrap_or_default();
                 self.table.set_pot(*pot_after, largest_bet);
                 self.hand.visits += 1;
-                self.standing.chips_banned += *chips_removed;
-                self.standing.bans.push(BanRecord {
+                self.roster.chips_banned += *chips_removed;
+                self.roster.bans.push(BanRecord {
                     seat: *seat,
                     name: self.table.seat(*seat).name.clone(),
                     round: *round,

@@ -302,7 +302,7 @@ pub struct Game {
     /// The number of the first hand (0 unless started from a [`TableStart`]).
     first_round: u64,
     hands_played: u64,
-    standing: ranking::Standing,
+    roster: ranking::Roster,
     result: Option<GameResult>,
     /// Cards for the next hand, if preset.
     preset: Option<PresetDeal>,

@@ -58,7 +58,7 @@ pub(crate) fn survivor_order(survivors: u32, stacks: &[Chips], button: Seat) -> 
 
 /// Who is still in the sit'n'go and how the others left it.
 #[derive(Debug, Clone)]
-pub(crate) struct Standing {
+pub(crate) struct Roster {
     /// Each seat's place once known.
     pub places: Vec<Option<usize>>,
     /// The hand each seat was eliminated in.
@@ -78,10 +78,10 @@ pub(crate) struct Standing {
     pub banned_this_hand: u32,
 }
 
-impl Standing {
+impl Roster {
     /// Everybody in, nothing recorded.
-    pub(crate) fn new(seat_count: usize) -> Standing {
-        Standing {
+    pub(crate) fn new(seat_count: usize) -> Roster {
+        Roster {
             places: vec![None; seat_count],
             eliminated_in_round: vec![None; seat_count],
             remaining: seat_count,
@@ -116,14 +116,14 @@ impl Game {
     pub(super) fn end_game(&mut self, reason: GameEndReason) -> Option<Step> {
         let stacks: SeatList<Chips> = self.table.seats().iter().map(|p| p.stack).collect();
         let survivors = (0..self.seat_count)
-            .filter(|&index| self.standing.places[index].is_none())
+            .filter(|&index| self.roster.places[index].is_none())
             .fold(0u32, |mask, index| mask | 1 << index);
         let order = survivor_order(survivors, &stacks, self.hand.button);
         for (position, seat) in order.iter().enumerate() {
-            self.standing.places[seat.index()] = Some(position + 1);
+            self.roster.places[seat.index()] = Some(position + 1);
         }
         let places: Vec<usize> = self
-            .standing
+            .roster
             .places
             .iter()
             .map(|place| place.unwrap_or(self.seat_count))
@@ -143,12 +143,12 @@ impl Game {
             ranking: ranking.clone(),
             hands_played: self.hands_played,
             ended_by: reason,
-            bans: self.standing.bans.clone(),
-            warnings: self.standing.warnings.clone(),
+            bans: self.roster.bans.clone(),
+            warnings: self.roster.warnings.clone(),
             final_stacks: stacks.to_vec(),
-            eliminated_in_round: self.standing.eliminated_in_round.clone(),
-            chips_banned: self.standing.chips_banned,
-            chips_discarded: self.standing.chips_discarded,
+            eliminated_in_round: self.roster.eliminated_in_round.clone(),
+            chips_banned: self.roster.chips_banned,
+            chips_discarded: self.roster.chips_discarded,
         };
         self.result = Some(result);
         self.phase = Phase::Finished;
@@ -177,7 +177,7 @@ impl Game {
     pub(super) fn apply_elimination(&mut self, seat: Seat, round: u64, place: usize) {
         self.table
             .update_seat(seat, |player| player.status = PlayerStatus::Out);
-        self.standing.eliminate(seat, round, place);
+        self.roster.eliminate(seat, round, place);
     }
 }
 
@@ -211,12 +211,12 @@ mod tests {
     }
 
     #[test]
-    fn standing_counts_places_down() {
-        let mut standing = Standing::new(3);
-        assert_eq!(standing.next_place(), 3);
-        standing.eliminate(Seat(2), 4, 3);
-        standing.eliminate(Seat(2), 5, 2); // ignored: already out
-        assert_eq!(standing.next_place(), 2);
-        assert_eq!(standing.eliminated_in_round[2], Some(4));
+    fn roster_counts_places_down() {
+        let mut roster = Roster::new(3);
+        assert_eq!(roster.next_place(), 3);
+        roster.eliminate(Seat(2), 4, 3);
+        roster.eliminate(Seat(2), 5, 2); // ignored: already out
+        assert_eq!(roster.next_place(), 2);
+        assert_eq!(roster.eliminated_in_round[2], Some(4));
     }
 }

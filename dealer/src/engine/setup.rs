@@ -242,7 +242,7 @@ impl Game {
             first_button,
             first_round: 0,
             hands_played: 0,
-            standing: ranking::Standing::new(seat_count),
+            roster: ranking::Roster::new(seat_count),
             result: None,
             preset: None,
         })
@@ -299,8 +299,8 @@ impl Game {
         }
         let mut place = game.seat_count;
         for &seat in ranking::bust_order(out_at_start, &stacks, button).iter() {
-            game.standing.places[seat.index()] = Some(place);
-            game.standing.remaining -= 1;
+            game.roster.places[seat.index()] = Some(place);
+            game.roster.remaining -= 1;
             place -= 1;
         }
         game.first_button = button;

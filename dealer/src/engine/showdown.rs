@@ -110,8 +110,8 @@ impl Game {
                 player.status != PlayerStatus::Out && stacks_after[*index].is_zero()
             })
             .fold(0u32, |mask, (index, _)| mask | 1 << index);
-        let banned = self.standing.banned_this_hand;
-        let mut place = self.standing.next_place();
+        let banned = self.roster.banned_this_hand;
+        let mut place = self.roster.next_place();
         for &seat in ranking::bust_order(busted | banned, stacks_after, self.hand.button).iter() {
             let reason = if banned & (1 << seat.index()) != 0 {
                 EliminationReason::Banned
@@ -147,7 +147,7 @@ impl Game {
                     }
                 });
                 self.table.recount_pot();
-                self.standing.chips_discarded += *discarded;
+                self.roster.chips_discarded += *discarded;
             }
             GameEvent::ChipsReturned { seat, amount } => {
                 self.table.update_seat(*seat, |player| {

@@ -8,7 +8,7 @@
 //! `last_seen` is older than [`SEEN_REFRESH_MS`]), so the page shows it and a restart keeps it.
 
 use super::config::Contact;
-use super::players::PlayerStatus;
+use super::players::Enrollment;
 use super::{now_ms, Event};
 use crate::runner::StopSignal;
 use futures_util::future::join_all;
@@ -20,7 +20,7 @@ pub const SEEN_REFRESH_MS: i64 = 30_000;
 /// Whether a player the database describes can be seated: active, and a house bot or an
 /// HTTP player whose last `check` succeeded.
 pub fn can_play(player: &super::players::StoredPlayer) -> bool {
-    player.status == PlayerStatus::Active
+    player.status == Enrollment::Active
         && match player.contact {
             Contact::Bot(_) => true,
             Contact::Http { .. } => player.down_reason.is_none() && player.last_seen.is_some(),
@@ -39,7 +39,7 @@ pub async fn check_all(event: &Event) -> usize {
     };
     let checks = players
         .iter()
-        .filter(|p| p.status == PlayerStatus::Active)
+        .filter(|p| p.status == Enrollment::Active)
         .filter_map(|p| match &p.contact {
             Contact::Http { url, token } => Some((p, Contact::endpoint(url, token.as_deref()))),
             Contact::Bot(_) => None,

@@ -30,7 +30,7 @@ pub mod tables;
 
 use crate::seat::{ClientError, HttpClient};
 use config::{Contact, EventSettings};
-use players::{leaderboard_order, PlayerStatus, PlayerView};
+use players::{leaderboard_order, Enrollment, PlayerView};
 use queries::{History, PointsHistory};
 use serde::Serialize;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -232,7 +232,7 @@ impl Event {
         let mut players: Vec<PlayerView> = self
             .players()?
             .into_iter()
-            .filter(|p| p.status != PlayerStatus::Removed)
+            .filter(|p| p.status != Enrollment::Removed)
             .collect();
         players.sort_by(leaderboard_order);
         Ok(Leaderboard {
@@ -290,7 +290,7 @@ impl Event {
     ///
     /// # Errors
     /// An unknown player, or the database.
-    pub fn set_status(&self, id: i64, status: PlayerStatus) -> Result<(), StoreError> {
+    pub fn set_status(&self, id: i64, status: Enrollment) -> Result<(), StoreError> {
         self.store.set_status(id, status)?;
         tracing::info!(
             player = id,

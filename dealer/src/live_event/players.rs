@@ -3,10 +3,11 @@
 use super::config::Contact;
 use serde::{Deserialize, Serialize};
 
-/// Whether a player is scheduled.
+/// Whether an event player is scheduled (not the table status of a `game_state` player,
+/// [`shared::PlayerStatus`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum PlayerStatus {
+pub enum Enrollment {
     /// Seated in every round while it answers `check`.
     Active,
     /// Kept on the leaderboard, not seated until resumed.
@@ -15,22 +16,22 @@ pub enum PlayerStatus {
     Removed,
 }
 
-impl PlayerStatus {
+impl Enrollment {
     /// The database's and the API's spelling.
     pub fn as_str(self) -> &'static str {
         match self {
-            PlayerStatus::Active => "active",
-            PlayerStatus::Paused => "paused",
-            PlayerStatus::Removed => "removed",
+            Enrollment::Active => "active",
+            Enrollment::Paused => "paused",
+            Enrollment::Removed => "removed",
         }
     }
 
-    /// Reads [`PlayerStatus::as_str`]'s spelling.
-    pub fn parse(text: &str) -> Option<PlayerStatus> {
+    /// Reads [`Enrollment::as_str`]'s spelling.
+    pub fn parse(text: &str) -> Option<Enrollment> {
         match text {
-            "active" => Some(PlayerStatus::Active),
-            "paused" => Some(PlayerStatus::Paused),
-            "removed" => Some(PlayerStatus::Removed),
+            "active" => Some(Enrollment::Active),
+            "paused" => Some(Enrollment::Paused),
+            "removed" => Some(Enrollment::Removed),
             _ => None,
         }
     }
@@ -46,7 +47,7 @@ pub struct StoredPlayer {
     /// How to reach it (the URL may hold credentials: never shown).
     pub contact: Contact,
     /// Scheduled or not.
-    pub status: PlayerStatus,
+    pub status: Enrollment,
     /// The version it showed in its last game.
     pub version: Option<String>,
     /// When it last answered (a `check` or a game), ms since the epoch.
@@ -84,7 +85,7 @@ pub struct PlayerView {
     /// Its URL without credentials, or `house bot <kind>`.
     pub address: String,
     /// `active`, `paused` or `removed`.
-    pub status: PlayerStatus,
+    pub status: Enrollment,
     /// Whether the last `check` was answered (house bots always are).
     pub up: bool,
     /// Why it is down, while it is.

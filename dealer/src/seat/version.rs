@@ -6,8 +6,9 @@ use futures_util::future::join_all;
 /// The longest version text kept, in chars.
 pub const VERSION_MAX_CHARS: usize = 200;
 
-/// What the player shows when its version is not known (spec §6).
-pub const UNKNOWN_VERSION: &str = "Unknown";
+/// What the player shows when its version is not known (spec §6): the engine's name for it,
+/// which a seat starts the game with.
+pub use crate::engine::UNKNOWN_VERSION;
 
 /// Cleans a `version` answer for display: kept **verbatim** (LIVE shows versions such as
 /// `"Ultimate chan killer "` with their spaces), except that invalid UTF-8 is replaced,

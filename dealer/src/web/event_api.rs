@@ -20,7 +20,7 @@
 
 use super::ApiError;
 use crate::live_event::config::Contact;
-use crate::live_event::players::{PlayerStatus, PlayerView};
+use crate::live_event::players::{Enrollment, PlayerView};
 use crate::live_event::queries::{GamesPage, PointsHistory};
 use crate::live_event::store::StoreError;
 use crate::live_event::{Event, EventStatus, Leaderboard};
@@ -257,7 +257,7 @@ async fn add_player(
 #[serde(deny_unknown_fields)]
 struct PlayerChange {
     name: Option<String>,
-    status: Option<PlayerStatus>,
+    status: Option<Enrollment>,
 }
 
 fn player_id(text: &str) -> Result<i64, ApiError> {
@@ -308,7 +308,7 @@ async fn remove_player(
     authorise(&event, &request)?;
     let id = player_id(&path)?;
     Ok(blocking(event, move |event| -> Result<Created, _> {
-        event.set_status(id, PlayerStatus::Removed)?;
+        event.set_status(id, Enrollment::Removed)?;
         Ok(Created { id })
     })
     .await)

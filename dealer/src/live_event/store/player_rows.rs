@@ -3,7 +3,7 @@
 use super::{EventStore, StoreError};
 use crate::house::BotKind;
 use crate::live_event::config::Contact;
-use crate::live_event::players::{EventRecord, PlayerStatus, StoredPlayer};
+use crate::live_event::players::{Enrollment, EventRecord, StoredPlayer};
 use rusqlite::{params, Transaction};
 
 impl EventStore {
@@ -115,7 +115,7 @@ impl EventStore {
     ///
     /// # Errors
     /// [`StoreError::Refused`] for an unknown player.
-    pub fn set_status(&self, id: i64, status: PlayerStatus) -> Result<(), StoreError> {
+    pub fn set_status(&self, id: i64, status: Enrollment) -> Result<(), StoreError> {
         self.write(|t| {
             let changed = t
                 .execute(
@@ -176,7 +176,7 @@ impl EventStore {
                     id: row.get(0)?,
                     name: row.get(1)?,
                     contact,
-                    status: PlayerStatus::parse(&status).unwrap_or(PlayerStatus::Paused),
+                    status: Enrollment::parse(&status).unwrap_or(Enrollment::Paused),
                     version: row.get(6)?,
                     last_seen: row.get(7)?,
                     down_reason: row.get(8)?,
