@@ -8,7 +8,7 @@
 //! Answers are read by [`shared::rules::read_bet`], the one bet-reading rule.
 
 use super::model::PutIn;
-use super::{Game, Phase, SeatAnswer, Step};
+use super::{Game, Phase, Step};
 use crate::config::BadAnswerPolicy;
 use crate::event::GameEvent;
 use crate::result::{BanRecord, WarningRecord};
@@ -80,47 +80,48 @@ impl Game {
         }
     }
 
-    /// Turns an answer into events (applied when `step` returns them).
-    pub(super) fn read_answer(&mut self, seat: Seat, answer: SeatAnswer) {
+    /// The event of a number answered by `seat`, read by the bet-reading rule (spec §4).
+    pub(super) fn read_bet_answer(&self, seat: Seat, amount: Chips) -> GameEvent {
         let context = self.bet_context(seat);
-        match answer {
-            SeatAnswer::Bet(amount) => {
-                let reading = read_bet(&context, amount);
-                let event = self.bet_placed(seat, &context, Some(amount), reading);
+        let reading = read_bet(&context, amount);
+        self.bet_placed(seat, &context, Some(amount), reading)
+    }
+
+    /// Turns an invalid answer into events by the bad-answer policy (spec §6), queued and
+    /// applied when `step` returns them.
+    pub(super) fn read_invalid_answer(&mut self, seat: Seat, reason: String) {
+        let context = self.bet_context(seat);
+        match self.config.bad_answers {
+            BadAnswerPolicy::Ban => {
+                let chips_removed = context.stack.saturating_add(context.bet);
+                // Ranked with the hand's busts when the hand ends (see `ranking`).
+                self.queue.push_back(GameEvent::Banned {
+                    seat,
+                    round: self.hand.round,
+                    reason,
+                    chips_removed,
+                    pot_after: self.table.pot().saturating_sub(context.bet),
+                });
+            }
+            BadAnswerPolicy::Forgive => {
+                let counted_as = if context.current_buy_in <= context.bet {
+                    BetAction::Check
+                } else {
+                    BetAction::Fold
+                };
+                self.queue.push_back(GameEvent::AnswerForgiven {
+                    seat,
+                    round: self.hand.round,
+                    reason,
+                    counted_as,
+                });
+                let reading = shared::BetReading {
+                    action: counted_as,
+                    put_in: Chips::ZERO,
+                };
+                let event = self.bet_placed(seat, &context, None, reading);
                 self.queue.push_back(event);
             }
-            SeatAnswer::Invalid { reason } => match self.config.bad_answers {
-                BadAnswerPolicy::Ban => {
-                    let chips_removed = context.stack.saturating_add(context.bet);
-                    // Ranked with the hand's busts when the hand ends (see `ranking`).
-                    self.queue.push_back(GameEvent::Banned {
-                        seat,
-                        round: self.hand.round,
-                        reason,
-                        chips_removed,
-                        pot_after: self.table.pot().saturating_sub(context.bet),
-                    });
-                }
-                BadAnswerPolicy::Forgive => {
-                    let counted_as = if context.current_buy_in <= context.bet {
-                        BetAction::Check
-                    } else {
-                        BetAction::Fold
-                    };
-                    self.queue.push_back(GameEvent::AnswerForgiven {
-                        seat,
-                        round: self.hand.round,
-                        reason,
-                        counted_as,
-                    });
-                    let reading = shared::BetReading {
-                        action: counted_as,
-                        put_in: Chips::ZERO,
-                    };
-                    let event = self.bet_placed(seat, &context, None, reading);
-                    self.queue.push_back(event);
-                }
-            },
         }
     }
 

@@ -207,6 +207,9 @@ enum Phase {
     Betting,
     /// Waiting for the answer of this seat.
     AwaitingAnswer(Seat),
+    /// This seat answered a number: read and emitted by the next step (the common answer
+    /// skips the event queue).
+    Answered { seat: Seat, amount: Chips },
     /// The street's betting is over (or skipped): deal on, or pay.
     StreetOver,
     /// Dealing `left` more cards of `street`.
@@ -347,8 +350,13 @@ impl Game {
         let Phase::AwaitingAnswer(seat) = self.phase else {
             return Err(AnswerError::NoBetRequestPending);
         };
-        self.phase = Phase::Betting;
-        self.read_answer(seat, answer);
+        match answer {
+            SeatAnswer::Bet(amount) => self.phase = Phase::Answered { seat, amount },
+            SeatAnswer::Invalid { reason } => {
+                self.phase = Phase::Betting;
+                self.read_invalid_answer(seat, reason);
+            }
+        }
         Ok(())
     }
 
@@ -379,6 +387,11 @@ impl Game {
             Phase::PostBigBlind => self.post_blind(crate::event::Blind::Big),
             Phase::Betting => self.next_visit(),
             Phase::AwaitingAnswer(seat) => Some(Step::BetRequest { seat }),
+            Phase::Answered { seat, amount } => {
+                self.phase = Phase::Betting;
+                let event = self.read_bet_answer(seat, amount);
+                self.emit(event)
+            }
             Phase::StreetOver => {
                 self.street_over();
                 None
