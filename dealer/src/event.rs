@@ -20,7 +20,7 @@
 
 use serde::de::{SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use shared::eval::{Category, HandStrength};
+use shared::eval::HandStrength;
 use shared::{BetAction, Card, Chips, Seat, Street};
 use std::fmt;
 use std::ops::{Deref, DerefMut};
@@ -162,9 +162,8 @@ pub enum GameEvent {
         /// The five cards that make the hand (of the hole cards and the board; among cards
         /// of equal rank, the evaluator's choice), so observers need not evaluate again.
         best_five: [Card; 5],
-        /// The kind of hand made with the board.
-        category: Category,
-        /// How strong the hand is (serialised as its index, 1 to 7462); its
+        /// How strong the hand is (its [`category`](HandStrength::category) is the kind of
+        /// hand made with the board) (serialised as its index, 1 to 7462); its
         /// [`description`](HandStrength::description) (`a pair of aces`) is written by the
         /// observers that show one, so the engine allocates nothing for a reveal.
         strength: HandStrength,

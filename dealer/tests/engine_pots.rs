@@ -61,12 +61,9 @@ fn spec_5_three_way_all_in_two_side_pots_and_a_folded_contributor() {
     // aces in the first examination and shown in the side pot's (first contender there).
     assert_eq!(reveals(&table), vec![3, 1, 2]);
     let shown: Vec<(usize, Category, String)> = table.collect(|event| match event {
-        GameEvent::HandRevealed {
-            seat,
-            category,
-            strength,
-            ..
-        } => Some((seat.index(), *category, strength.description())),
+        GameEvent::HandRevealed { seat, strength, .. } => {
+            Some((seat.index(), strength.category(), strength.description()))
+        }
         _ => None,
     });
     assert_eq!(shown[1], (1, Category::Pair, "a pair of aces".to_string()));

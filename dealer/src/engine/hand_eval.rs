@@ -1,10 +1,10 @@
 //! The one place the engine asks "how strong is this hand?", over [`shared::eval`].
 //!
 //! The engine needs a totally ordered strength for a player's seven cards (ties share the
-//! pot), the hand's category, and for reveals the five cards it plays. The board is folded
+//! pot) with its category, and for reveals the five cards it plays. The board is folded
 //! once per showdown, so each player costs two card additions and one lookup.
 
-use shared::eval::{Category, HandKey, HandStrength};
+use shared::eval::{HandKey, HandStrength};
 use shared::Card;
 
 /// How strong a seven-card hand is: `a > b` exactly when `a` wins, `a == b` when they split.
@@ -12,11 +12,6 @@ use shared::Card;
 pub(crate) struct Strength(HandStrength);
 
 impl Strength {
-    /// The kind of hand.
-    pub(crate) fn category(self) -> Category {
-        self.0.category()
-    }
-
     /// The evaluator's strength, for events and observers.
     pub(crate) fn hand_strength(self) -> HandStrength {
         self.0
@@ -65,6 +60,7 @@ pub(crate) struct MadeHand {
 mod tests {
     use super::*;
     use shared::card::parse_cards;
+    use shared::eval::Category;
 
     fn strength(hole: &str, board: &str) -> Strength {
         let board = parse_cards(board).unwrap();
@@ -81,10 +77,10 @@ mod tests {
         let ace_high = strength("Js Ac", board);
         let queen_high = strength("Jh Qh", board);
         assert!(ace_high > queen_high);
-        assert_eq!(ace_high.category(), Category::HighCard);
+        assert_eq!(ace_high.hand_strength().category(), Category::HighCard);
         assert_eq!(ace_high.hand_strength().description(), "high card ace");
         let straight = strength("5h 6h", board);
-        assert_eq!(straight.category(), Category::Straight);
+        assert_eq!(straight.hand_strength().category(), Category::Straight);
         assert!(straight > ace_high);
         // The board plays for both: a split.
         assert_eq!(

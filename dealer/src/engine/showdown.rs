@@ -60,7 +60,6 @@ impl Game {
                             seat,
                             cards: pair,
                             best_five,
-                            category: strength.category(),
                             strength: strength.hand_strength(),
                         });
                     }

@@ -287,9 +287,9 @@ impl<W: Write + Seek + Send> Observer for ViewerLog<W> {
                 seat,
                 cards,
                 best_five,
-                category,
+                strength,
                 ..
-            } => self.showdown(game, *seat, *cards, best_five, *category)?,
+            } => self.showdown(game, *seat, *cards, best_five, strength.category())?,
             GameEvent::PotAwarded {
                 eligible, shares, ..
             } => self.winners(game, eligible, shares)?,
