@@ -23,9 +23,6 @@
 #![warn(missing_docs)]
 
 pub mod cli;
-pub mod config;
-pub mod engine;
-pub mod event;
 pub mod house;
 pub mod live_event;
 pub mod observe;
@@ -33,9 +30,13 @@ pub mod progress;
 pub mod rainman;
 pub mod rating;
 pub mod replay;
-pub mod result;
 pub mod runner;
 pub mod seat;
 pub mod settings;
 pub mod tournament;
 pub mod web;
+
+// The rules engine is its own crate (`engine/`, no I/O in its dependency tree); its modules are
+// re-exported under their old paths so the dealer and its users name them as before.
+pub use ::engine;
+pub use ::engine::{config, event, result};

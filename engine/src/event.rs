@@ -1,8 +1,8 @@
 //! [`GameEvent`]: what happened in a sit'n'go, the one stream every output observes.
 //!
-//! The engine emits events one at a time through [`crate::engine::Step::Event`]; when an event
+//! The engine emits events one at a time through [`crate::Step::Event`]; when an event
 //! comes out, the engine's state already reflects it (so an observer can snapshot
-//! [`crate::engine::Game::viewer_state`] for the viewer log). The events are designed so that
+//! [`crate::Game::viewer_state`] for the viewer log). The events are designed so that
 //! each output can be written from them alone:
 //!
 //! - the viewer log (spec §8): per-card deals, bets with the numbers of the message
@@ -16,7 +16,7 @@
 //!
 //! Events are serde-serialisable (internally tagged: `{"event":"bet_placed",...}`) and small
 //! (the frequent ones carry no heap data), because every event is moved out of
-//! [`crate::engine::Game::step`]; per-seat lists are [`SeatList`]s.
+//! [`crate::Game::step`]; per-seat lists are [`SeatList`]s.
 
 use serde::de::{SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -213,7 +213,7 @@ pub enum GameEvent {
         /// Busted or banned.
         reason: EliminationReason,
     },
-    /// The sit'n'go is over; [`crate::engine::Game::result`] is ready.
+    /// The sit'n'go is over; [`crate::Game::result`] is ready.
     GameEnded {
         /// Why it ended.
         reason: GameEndReason,
@@ -259,7 +259,7 @@ pub enum GameEndReason {
     LastPlayerStanding,
     /// The configured hand limit was reached; survivors are ranked by chips.
     HandLimit,
-    /// The recorded decks the game deals from ([`crate::engine::DeckSource::Recorded`]) have
+    /// The recorded decks the game deals from ([`crate::DeckSource::Recorded`]) have
     /// no deck for the next hand; survivors are ranked by chips, as at a hand limit.
     DecksRanOut,
 }
@@ -269,7 +269,7 @@ pub enum GameEndReason {
 /// [`MAX_SEATS`] items.
 ///
 /// ```
-/// use dealer::event::SeatList;
+/// use engine::event::SeatList;
 /// use shared::Chips;
 /// let mut stacks = SeatList::new();
 /// stacks.push(Chips(990));

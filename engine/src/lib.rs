@@ -4,8 +4,8 @@
 //! [`Step`], does whatever I/O the step needs, and feeds results back:
 //!
 //! ```
-//! use dealer::config::GameConfig;
-//! use dealer::engine::{Document, Game, GameSetup, SeatAnswer, Step, View};
+//! use engine::config::GameConfig;
+//! use engine::{Document, Game, GameSetup, SeatAnswer, Step, View};
 //! use shared::Seat;
 //!
 //! let setup = GameSetup::new(GameConfig::default(), vec!["Ann".into(), "Bob".into()], 7);
@@ -110,9 +110,14 @@
 //!   two per seat position and five for the board, whoever has busted ([`deck`]); or they are
 //!   read from recorded decks ([`DeckSource::Recorded`]).
 
+#![warn(missing_docs)]
+
 mod access;
 mod betting;
+pub mod config;
 pub mod deck;
+pub mod event;
+pub mod result;
 mod hand_eval;
 mod model;
 mod pots;

@@ -204,7 +204,7 @@ fn split(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::hand_eval::BoardEvaluator;
+    use crate::hand_eval::BoardEvaluator;
     use shared::card::parse_cards;
 
     fn run(input: &PotInput) -> Vec<Payout> {

@@ -97,9 +97,9 @@ pub enum PresetError {
 ///
 /// ```
 /// use rand::SeedableRng;
-/// let id = dealer::engine::object_id(&mut rand_chacha::ChaCha8Rng::seed_from_u64(1));
+/// let id = engine::object_id(&mut rand_chacha::ChaCha8Rng::seed_from_u64(1));
 /// assert_eq!(id.len(), 24);
-/// assert!(dealer::engine::is_object_id(&id));
+/// assert!(engine::is_object_id(&id));
 /// ```
 pub fn object_id(rng: &mut impl RngCore) -> String {
     let mut bytes = [0u8; 12];

@@ -1,7 +1,7 @@
 //! How one sit'n'go is played: starting stack, blind schedule, what happens to bad answers,
 //! odd chips, the board after an early end and an optional hand limit. How long a player may
 //! take to answer is no rule of poker but the transport's deadline: see
-//! [`crate::seat::HttpSettings`] and [`crate::settings`] for the run's settings.
+//! the dealer's `seat::HttpSettings` and `settings` for the run's settings.
 //!
 //! Every field has the live server's behaviour as its default, so `GameConfig::default()` plays
 //! like LIVE (spec §5–§7). The struct is serde-(de)serialisable (`results.json` records it as
@@ -9,7 +9,7 @@
 //! are rejected so that a typo never silently falls back to a default:
 //!
 //! ```
-//! use dealer::config::{BadAnswerPolicy, BlindSchedule, GameConfig};
+//! use engine::config::{BadAnswerPolicy, BlindSchedule, GameConfig};
 //! let config: GameConfig = toml::from_str(
 //!     r#"
 //!     starting_stack = 2000
@@ -30,7 +30,7 @@ use shared::Chips;
 use thiserror::Error;
 
 /// The largest starting stack accepted. Keeps every sum of chips at a table of
-/// [`crate::engine::MAX_SEATS`] players far from `u64` overflow, whatever a player answers.
+/// [`crate::MAX_SEATS`] players far from `u64` overflow, whatever a player answers.
 pub const MAX_STARTING_STACK: Chips = Chips(1_000_000_000_000_000);
 
 /// The largest small blind a schedule may name (the big blind is twice as much).
@@ -47,7 +47,7 @@ pub struct GameConfig {
     /// What an invalid `bet_request` answer does (spec §6): ban (LIVE, default) or forgive.
     pub bad_answers: BadAnswerPolicy,
     /// Stop after this many hands even if several players still have chips; survivors are
-    /// then ranked by chips (see [`crate::engine`]). `None`: play until one player is left.
+    /// then ranked by chips (see [`crate`]). `None`: play until one player is left.
     pub hand_limit: Option<u64>,
     /// Who gets the chips a split pot cannot divide evenly (spec §5 decision).
     pub odd_chips: OddChipRule,
@@ -170,7 +170,7 @@ pub struct BlindLevel {
 /// In TOML: `blinds = "live"`, `blinds = "classic"`, or a custom list:
 ///
 /// ```
-/// use dealer::config::{BlindSchedule, GameConfig};
+/// use engine::config::{BlindSchedule, GameConfig};
 /// use shared::Chips;
 /// let config: GameConfig = toml::from_str(
 ///     r#"
@@ -253,7 +253,7 @@ impl BlindSchedule {
     /// players count, as in `orbits`). The big blind is always twice as much.
     ///
     /// ```
-    /// use dealer::config::BlindSchedule;
+    /// use engine::config::BlindSchedule;
     /// use shared::Chips;
     /// assert_eq!(BlindSchedule::Live.small_blind(0, 6), Chips(2));
     /// assert_eq!(BlindSchedule::Live.small_blind(47, 3), Chips(15)); // capture 05

@@ -18,7 +18,7 @@ pub struct GameResult {
     /// 24 hex digits.
     pub game_id: String,
     /// The seed the game was played with (a string in JSON, read from either).
-    #[serde(with = "crate::tournament::results::seed_text")]
+    #[serde(with = "seed_text")]
     pub seed: u64,
     /// Player names in seat order.
     pub players: Vec<String>,
@@ -82,5 +82,56 @@ pub const fn points_for_place(place: usize) -> u32 {
         1 => POINTS_FIRST,
         2 => POINTS_SECOND,
         _ => 0,
+    }
+}
+
+/// A seed as JSON: written as a decimal string, because JSON tools read numbers as doubles and
+/// change seeds above 2^53 (`jq` prints 17871781140237706511 as 17871781140237707000); read
+/// from a string or a number, so older files still load.
+pub mod seed_text {
+    use serde::de::{self, Visitor};
+    use serde::{Deserializer, Serializer};
+    use std::fmt;
+
+    /// Writes the seed as a decimal string.
+    ///
+    /// # Errors
+    /// Whatever the serializer reports.
+    pub fn serialize<S: Serializer>(seed: &u64, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(seed)
+    }
+
+    /// Reads a seed from a decimal string or a non-negative integer.
+    ///
+    /// # Errors
+    /// Anything else, or a number that is not a `u64`.
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {
+        deserializer.deserialize_any(SeedVisitor)
+    }
+
+    struct SeedVisitor;
+
+    impl Visitor<'_> for SeedVisitor {
+        type Value = u64;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a seed: a whole number from 0 to 2^64 - 1, as a string or a number")
+        }
+
+        fn visit_u64<E: de::Error>(self, value: u64) -> Result<u64, E> {
+            Ok(value)
+        }
+
+        fn visit_i64<E: de::Error>(self, value: i64) -> Result<u64, E> {
+            u64::try_from(value).map_err(|_| E::invalid_value(de::Unexpected::Signed(value), &self))
+        }
+
+        fn visit_str<E: de::Error>(self, text: &str) -> Result<u64, E> {
+            if text.is_empty() || !text.bytes().all(|byte| byte.is_ascii_digit()) {
+                return Err(E::invalid_value(de::Unexpected::Str(text), &self));
+            }
+            text.parse()
+                .map_err(|_| E::invalid_value(de::Unexpected::Str(text), &self))
+        }
     }
 }

@@ -30,7 +30,7 @@ impl Game {
     }
 
     /// Between hands: ends the game or sets up the next hand and emits `HandStarted`.
-    pub(super) fn start_hand(&mut self) -> Option<crate::engine::Step> {
+    pub(super) fn start_hand(&mut self) -> Option<crate::Step> {
         let with_chips = self
             .table
             .seats()
@@ -125,7 +125,7 @@ impl Game {
     }
 
     /// Emits hole card number `index` of the deal, or moves on to the blinds.
-    pub(super) fn deal_hole_card(&mut self, index: usize) -> Option<crate::engine::Step> {
+    pub(super) fn deal_hole_card(&mut self, index: usize) -> Option<crate::Step> {
         let players = self.hand.dealt_in.len();
         if index >= 2 * players {
             self.phase = Phase::PostSmallBlind;
@@ -138,7 +138,7 @@ impl Game {
     }
 
     /// Emits a blind: the blind, or the whole stack when it cannot cover it.
-    pub(super) fn post_blind(&mut self, blind: Blind) -> Option<crate::engine::Step> {
+    pub(super) fn post_blind(&mut self, blind: Blind) -> Option<crate::Step> {
         let (seat, nominal, next) = match blind {
             Blind::Small => (
                 self.hand.small_blind_seat,
@@ -216,7 +216,7 @@ impl Game {
         &mut self,
         street: Street,
         left: u8,
-    ) -> Option<crate::engine::Step> {
+    ) -> Option<crate::Step> {
         let card = self.hand.deck.board_card(self.table.board().len());
         self.phase = if left > 1 {
             Phase::DealBoard {
