@@ -10,8 +10,8 @@
 //! fixed amount of work.
 
 use criterion::{black_box, criterion_group, Criterion, Throughput};
-use dealer::config::GameConfig;
 use dealer::engine::{Document, Game, GameSetup, SeatAnswer, Step, View};
+use dealer::rules::GameRules;
 use shared::Seat;
 
 const SEATS: usize = 6;
@@ -24,7 +24,7 @@ fn play_hands(hands: u64, seed: &mut u64, names: &[String]) -> u64 {
     let mut showdown = Document::new();
     while played < hands {
         *seed += 1;
-        let setup = GameSetup::new(GameConfig::default(), names.to_vec(), *seed);
+        let setup = GameSetup::new(GameRules::default(), names.to_vec(), *seed);
         let Ok(mut game) = Game::new(setup) else {
             return checksum;
         };

@@ -25,8 +25,8 @@
 //! so this is a bench binary rather than a criterion group. Machines here have 2 cores shared
 //! with the players: compare scenarios side by side, not across machines.
 
-use dealer::config::GameConfig;
 use dealer::house::BotKind;
+use dealer::rules::GameRules;
 use dealer::runner::{RunnerOptions, StopSignal};
 use dealer::seat::{CheckPolicy, PlayerEndpoint};
 use dealer::tournament::{Entrant, GameContext, RunEnd, Tournament, TournamentSettings};
@@ -202,7 +202,7 @@ async fn measure(
 ) -> Measured {
     let out = tempfile::tempdir().expect("a temporary folder");
     let settings = TournamentSettings {
-        game: GameConfig::default(),
+        game: GameRules::default(),
         http: dealer::seat::HttpSettings::default(),
         games,
         seed: 2024,

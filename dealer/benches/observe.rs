@@ -14,9 +14,9 @@
 //! flushing and exits (no criterion), for `valgrind --tool=callgrind` or `strace -c`.
 
 use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
-use dealer::config::GameConfig;
 use dealer::engine::{Game, GameSetup, SeatAnswer, Step};
 use dealer::observe::{Exchange, GameOutputs, LogFlush, Observer, OutputSelection};
+use dealer::rules::GameRules;
 use shared::protocol::Action;
 use shared::Seat;
 use std::path::Path;
@@ -30,9 +30,9 @@ fn names() -> Vec<String> {
 }
 
 fn new_game(seed: u64) -> Game {
-    let config = GameConfig {
+    let config = GameRules {
         hand_limit: Some(HANDS),
-        ..GameConfig::default()
+        ..GameRules::default()
     };
     Game::new(GameSetup::new(config, names(), seed)).expect("valid setup")
 }

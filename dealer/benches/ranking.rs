@@ -5,9 +5,9 @@
 //! `cargo bench -p lean-poker-dealer --bench ranking`
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
-use dealer::config::GameConfig;
 use dealer::house::BotKind;
 use dealer::rating::Ratings;
+use dealer::rules::GameRules;
 use dealer::runner::{Clock, RunnerOptions, StopSignal};
 use dealer::seat::HttpSettings;
 use dealer::tournament::{Entrant, RunResults, Tournament, TournamentSettings};
@@ -41,7 +41,7 @@ fn run(runtime: &tokio::runtime::Runtime, out: &Path, duplicate: bool) -> RunRes
         DEAL_SETS * KINDS.len() as u32
     };
     let settings = TournamentSettings {
-        game: GameConfig::default(),
+        game: GameRules::default(),
         http: HttpSettings::default(),
         games,
         seed: 2026,

@@ -1,11 +1,12 @@
 //! The Lean Poker house server: a deterministic rules engine for sit'n'go tournaments, the
 //! seats that talk to players, and the outputs every tool reads.
 //!
-//! - [`config`]: how a sit'n'go is played ([`config::GameConfig`]);
+//! - [`engine`] (the `lean-poker-engine` crate, re-exported): the pure step machine that plays
+//!   one sit'n'go ([`engine::Game`]), with its vocabulary, re-exported here too: [`rules`] (how
+//!   a sit'n'go is played, [`rules::GameRules`]), [`game_event`] (what happened,
+//!   [`game_event::GameEvent`], the stream every output observes) and [`result`] (how a
+//!   sit'n'go ended, [`result::GameResult`]);
 //! - [`settings`]: a run's settings from the command line and the config file;
-//! - [`engine`]: the pure step machine that plays one sit'n'go ([`engine::Game`]);
-//! - [`event`]: what happened ([`event::GameEvent`]), the stream every output observes;
-//! - [`result`]: how a sit'n'go ended ([`result::GameResult`]);
 //! - [`seat`]: talking to players over HTTP or in process;
 //! - [`observe`]: the outputs, each one observer of the game's stream;
 //! - [`runner`]: plays one sit'n'go, driving the engine, the seats and the observers;
@@ -39,4 +40,4 @@ pub mod web;
 // The rules engine is its own crate (`engine/`, no I/O in its dependency tree); its modules are
 // re-exported under their old paths so the dealer and its users name them as before.
 pub use ::engine;
-pub use ::engine::{config, event, result};
+pub use ::engine::{game_event, result, rules};

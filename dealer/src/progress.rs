@@ -3,7 +3,7 @@
 //! drawn when stderr is not a terminal or when hidden.
 
 use crate::engine::Game;
-use crate::event::GameEvent;
+use crate::game_event::GameEvent;
 use crate::observe::Observer;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io;

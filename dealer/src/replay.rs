@@ -14,7 +14,7 @@
 //! for another seat or hand than the next recorded answer; the comparison then shows where.
 
 use crate::engine::{DeckSource, Game, GameSetup, SeatAnswer, SetupError, Step, TableStart};
-use crate::event::GameEvent;
+use crate::game_event::GameEvent;
 use crate::observe::{
     read_decks, read_game_record, DecksFileError, Exchange, GameOutputs, GameRecord, Observer,
     OutputSelection,

@@ -4,12 +4,12 @@
 
 use crate::support;
 
-use dealer::config::GameConfig;
 use dealer::engine::{deck::cards_per_hand, Game};
-use dealer::event::{GameEndReason, GameEvent};
+use dealer::game_event::{GameEndReason, GameEvent};
 use dealer::house::BotKind;
 use dealer::observe::{read_decks, DeckRecord, GameOutputs, Observer, OutputSelection};
 use dealer::replay::replay;
+use dealer::rules::GameRules;
 use dealer::runner::{Clock, RunnerOptions, StopSignal};
 use dealer::seat::{HttpSettings, PlayerEndpoint};
 use dealer::tournament::{
@@ -30,7 +30,7 @@ fn bot(name: &str, kind: &str) -> Entrant {
 
 fn settings(out_dir: &Path, games: u32, seed: u64, clock: Clock) -> TournamentSettings {
     TournamentSettings {
-        game: GameConfig::default(),
+        game: GameRules::default(),
         http: HttpSettings {
             request_timeout: Duration::from_millis(300),
             ..HttpSettings::default()

@@ -3,7 +3,7 @@
 
 use crate::engine_support;
 
-use dealer::event::{Blind, GameEvent};
+use dealer::game_event::{Blind, GameEvent};
 use engine_support::{Table, TableBuilder};
 use shared::{BetAction, Chips, Seat, Street};
 

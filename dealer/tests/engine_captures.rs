@@ -6,7 +6,7 @@
 use crate::engine_support;
 
 use dealer::engine::Game;
-use dealer::event::GameEvent;
+use dealer::game_event::GameEvent;
 use engine_support::{Table, TableBuilder};
 use shared::{GameState, Seat};
 

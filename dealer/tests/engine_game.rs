@@ -3,11 +3,11 @@
 
 use crate::engine_support;
 
-use dealer::config::{BadAnswerPolicy, BlindLevel, BlindSchedule, GameConfig};
 use dealer::engine::{
     AnswerError, Game, GameSetup, PresetDeal, PresetError, SeatAnswer, SetupError, Step, TableStart,
 };
-use dealer::event::{EliminationReason, GameEndReason, GameEvent};
+use dealer::game_event::{EliminationReason, GameEndReason, GameEvent};
+use dealer::rules::{BadAnswerPolicy, BlindLevel, BlindSchedule, GameRules};
 use engine_support::{Table, TableBuilder};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -81,9 +81,9 @@ fn spec_6_ban_heads_up_ends_hand_and_game() {
 
 #[test]
 fn spec_6_forgiving_mode_counts_check_or_fold_and_keeps_the_player() {
-    let config = GameConfig {
+    let config = GameRules {
         bad_answers: BadAnswerPolicy::Forgive,
-        ..GameConfig::default()
+        ..GameRules::default()
     };
     let mut table = TableBuilder::seats(3)
         .config(config)
@@ -119,9 +119,9 @@ fn spec_6_forgiving_mode_counts_check_or_fold_and_keeps_the_player() {
 
 #[test]
 fn spec_7_live_blinds_step_every_ten_hands_in_play() {
-    let config = GameConfig {
+    let config = GameRules {
         hand_limit: Some(25),
-        ..GameConfig::default()
+        ..GameRules::default()
     };
     let mut table = TableBuilder::seats(4).config(config).build();
     table.play_out(|_| SeatAnswer::Bet(Chips(0)));
@@ -148,10 +148,10 @@ fn spec_7_live_blinds_step_every_ten_hands_in_play() {
 
 #[test]
 fn spec_7_classic_blinds_double_every_three_orbits() {
-    let config = GameConfig {
+    let config = GameRules {
         blinds: BlindSchedule::Classic,
         hand_limit: Some(19),
-        ..GameConfig::default()
+        ..GameRules::default()
     };
     let mut table = TableBuilder::seats(3).config(config).build();
     table.play_out(|_| SeatAnswer::Bet(Chips(0)));
@@ -169,7 +169,7 @@ fn spec_7_classic_blinds_double_every_three_orbits() {
 
 #[test]
 fn spec_7_custom_blind_levels_and_orbits() {
-    let config = GameConfig {
+    let config = GameRules {
         blinds: BlindSchedule::Custom(vec![
             BlindLevel {
                 from_round: 0,
@@ -181,7 +181,7 @@ fn spec_7_custom_blind_levels_and_orbits() {
             },
         ]),
         hand_limit: Some(5),
-        ..GameConfig::default()
+        ..GameRules::default()
     };
     let mut table = TableBuilder::seats(2).config(config).build();
     table.play_out(|_| SeatAnswer::Bet(Chips(0)));
@@ -227,8 +227,7 @@ fn spec_7_first_button_is_a_random_seat_from_the_seed() {
     let mut seen = [false; 6];
     for seed in 0..64 {
         let first = |seed| {
-            let mut game =
-                Game::new(GameSetup::new(GameConfig::default(), names(6), seed)).unwrap();
+            let mut game = Game::new(GameSetup::new(GameRules::default(), names(6), seed)).unwrap();
             match game.step() {
                 Step::Event(GameEvent::GameStarted { first_button, .. }) => first_button,
                 other => panic!("{other:?}"),
@@ -267,9 +266,9 @@ fn spec_7_game_ends_with_one_player_and_points_5_3_0() {
 
 #[test]
 fn spec_7_hand_limit_ranks_survivors_by_chips() {
-    let config = GameConfig {
+    let config = GameRules {
         hand_limit: Some(1),
-        ..GameConfig::default()
+        ..GameRules::default()
     };
     let mut table = TableBuilder::seats(4)
         .config(config)
@@ -289,9 +288,9 @@ fn spec_7_hand_limit_ranks_survivors_by_chips() {
 
 #[test]
 fn spec_7_hand_limit_ties_ranked_by_seat_order_after_the_button() {
-    let config = GameConfig {
+    let config = GameRules {
         hand_limit: Some(1),
-        ..GameConfig::default()
+        ..GameRules::default()
     };
     let mut table = TableBuilder::seats(4)
         .config(config)
@@ -309,7 +308,7 @@ fn spec_7_hand_limit_ties_ranked_by_seat_order_after_the_button() {
 
 #[test]
 fn setup_errors_are_clear() {
-    let setup = |players: Vec<String>| GameSetup::new(GameConfig::default(), players, 1);
+    let setup = |players: Vec<String>| GameSetup::new(GameRules::default(), players, 1);
     assert_eq!(
         Game::new(setup(names(1))).unwrap_err(),
         SetupError::TooFewPlayers(1)
@@ -340,9 +339,9 @@ fn setup_errors_are_clear() {
         }
     ));
     let bad_config = GameSetup::new(
-        GameConfig {
+        GameRules {
             starting_stack: Chips(0),
-            ..GameConfig::default()
+            ..GameRules::default()
         },
         names(2),
         1,
@@ -372,7 +371,7 @@ fn setup_errors_are_clear() {
 
 #[test]
 fn api_misuse_gets_errors_not_panics() {
-    let mut game = Game::new(GameSetup::new(GameConfig::default(), names(3), 5)).unwrap();
+    let mut game = Game::new(GameSetup::new(GameRules::default(), names(3), 5)).unwrap();
     assert_eq!(
         game.answer(SeatAnswer::Bet(Chips(1))),
         Err(AnswerError::NoBetRequestPending)
@@ -400,7 +399,7 @@ fn api_misuse_gets_errors_not_panics() {
 /// Plays a whole game with answers drawn from `answer_seed`, returning every event and the
 /// JSON of every document sent.
 fn record_game(seed: u64, answer_seed: u64) -> (Vec<GameEvent>, Vec<String>) {
-    let mut game = Game::new(GameSetup::new(GameConfig::default(), names(5), seed)).unwrap();
+    let mut game = Game::new(GameSetup::new(GameRules::default(), names(5), seed)).unwrap();
     let mut answers = ChaCha8Rng::seed_from_u64(answer_seed);
     let mut events = Vec::new();
     let mut documents = Vec::new();

@@ -3,9 +3,9 @@
 
 use crate::engine_support;
 
-use dealer::config::{GameConfig, OddChipRule};
 use dealer::engine::SeatAnswer;
-use dealer::event::{EliminationReason, GameEvent};
+use dealer::game_event::{EliminationReason, GameEvent};
+use dealer::rules::{GameRules, OddChipRule};
 use engine_support::{Table, TableBuilder};
 use shared::eval::Category;
 use shared::{Chips, PlayerStatus, Seat};
@@ -104,10 +104,10 @@ fn spec_5_split_pot_odd_chip_goes_left_of_the_button() {
 
 #[test]
 fn spec_5_oss_odd_chip_rule_is_available_and_accounted() {
-    let config = GameConfig {
+    let config = GameRules {
         odd_chips: OddChipRule::DiscardLikeOss,
         hand_limit: Some(1),
-        ..GameConfig::default()
+        ..GameRules::default()
     };
     let mut table = TableBuilder::seats(3)
         .config(config)
@@ -259,9 +259,9 @@ fn spec_5_uncontested_win_shows_amount_won_gross_and_no_cards() {
 
 #[test]
 fn spec_7_board_not_dealt_out_when_configured_like_oss() {
-    let config = GameConfig {
+    let config = GameRules {
         deal_out_board: false,
-        ..GameConfig::default()
+        ..GameRules::default()
     };
     let mut table = TableBuilder::seats(3)
         .config(config)

@@ -9,9 +9,9 @@
 
 use crate::engine_support;
 
-use dealer::config::{BadAnswerPolicy, BlindSchedule, GameConfig, OddChipRule};
 use dealer::engine::{Document, SeatAnswer, Step, View};
-use dealer::event::GameEvent;
+use dealer::game_event::GameEvent;
+use dealer::rules::{BadAnswerPolicy, BlindSchedule, GameRules, OddChipRule};
 use engine_support::TableBuilder;
 use proptest::prelude::*;
 use shared::{Chips, GameState, Seat};
@@ -80,7 +80,7 @@ proptest! {
         classic in any::<bool>(),
         stack in prop_oneof![Just(1000u64), 1u64..200, Just(1_000_000_000_000_000)],
     ) {
-        let config = GameConfig {
+        let config = GameRules {
             starting_stack: Chips(stack),
             blinds: if classic { BlindSchedule::Classic } else { BlindSchedule::Live },
             bad_answers: if forgive { BadAnswerPolicy::Forgive } else { BadAnswerPolicy::Ban },

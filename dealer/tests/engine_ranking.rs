@@ -4,7 +4,7 @@
 use crate::engine_support;
 
 use dealer::engine::SeatAnswer;
-use dealer::event::{EliminationReason, GameEvent};
+use dealer::game_event::{EliminationReason, GameEvent};
 use engine_support::TableBuilder;
 use shared::Seat;
 

@@ -3,9 +3,9 @@
 
 use crate::observe_support;
 
-use dealer::config::{BadAnswerPolicy, GameConfig};
 use dealer::engine::{Game, GameSetup};
 use dealer::observe::{GameOutputs, PlayerLogs};
+use dealer::rules::{BadAnswerPolicy, GameRules};
 use dealer::seat::SeatFailure;
 use observe_support::{drive, play_into, read_tree, Bots, Drive, Mixed, Reply, SeatKind};
 use serde_json::value::RawValue;
@@ -51,7 +51,7 @@ impl Bots for Chaos {
     }
 }
 
-fn play_chaos(dir: &Path, names: &[&str], config: GameConfig, seed: u64, kind: SeatKind) -> Game {
+fn play_chaos(dir: &Path, names: &[&str], config: GameRules, seed: u64, kind: SeatKind) -> Game {
     play_into(dir, names, config, seed, &mut Chaos(Mixed::new(seed)), kind)
 }
 
@@ -67,9 +67,9 @@ fn ten_seats_with_odd_names(policy: BadAnswerPolicy) {
     let game = play_chaos(
         dir.path(),
         &ODD_NAMES,
-        GameConfig {
+        GameRules {
             bad_answers: policy,
-            ..GameConfig::default()
+            ..GameRules::default()
         },
         7,
         SeatKind::Http,
@@ -145,9 +145,9 @@ fn ten_seats_with_odd_names(policy: BadAnswerPolicy) {
 
 #[test]
 fn outputs_are_reproducible_byte_for_byte() {
-    let config = GameConfig {
+    let config = GameRules {
         bad_answers: BadAnswerPolicy::Forgive,
-        ..GameConfig::default()
+        ..GameRules::default()
     };
     let names = ["A", "B", "C", "D", "E"];
     let first = tempfile::tempdir().unwrap();
@@ -184,14 +184,14 @@ fn outputs_survive_many_chaotic_games() {
         let seats = 2 + (seed as usize % 9);
         let names: Vec<String> = (0..seats).map(|seat| format!("p{seat}")).collect();
         let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-        let config = GameConfig {
+        let config = GameRules {
             bad_answers: if seed % 2 == 0 {
                 BadAnswerPolicy::Ban
             } else {
                 BadAnswerPolicy::Forgive
             },
             hand_limit: Some(60),
-            ..GameConfig::default()
+            ..GameRules::default()
         };
         let kind = if seed % 3 == 0 {
             SeatKind::InProcess
@@ -231,9 +231,9 @@ fn player_logs_record_requests_answers_and_readings_with_times() {
     let dir = tempfile::tempdir().unwrap();
     let names = ["Ann", "Bob"];
     let mut game = Game::new(GameSetup::new(
-        GameConfig {
+        GameRules {
             hand_limit: Some(2),
-            ..GameConfig::default()
+            ..GameRules::default()
         },
         names.iter().map(|n| n.to_string()).collect(),
         12,

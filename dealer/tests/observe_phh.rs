@@ -3,9 +3,9 @@
 
 use crate::observe_support;
 
-use dealer::config::{BadAnswerPolicy, GameConfig, OddChipRule};
 use dealer::engine::{Game, GameSetup, PresetDeal};
 use dealer::observe::{GameOutputs, OutputSelection};
+use dealer::rules::{BadAnswerPolicy, GameRules, OddChipRule};
 use dealer::seat::SeatFailure;
 use observe_support::{calling, drive, play_into, Bots, Drive, Mixed, Reply, SeatKind};
 use shared::card::parse_cards;
@@ -54,7 +54,7 @@ fn phh_every_hand_has_the_required_fields_and_conserves_chips() {
     let game = play_into(
         dir.path(),
         &names,
-        GameConfig::default(),
+        GameRules::default(),
         21,
         &mut Mixed::new(21),
         SeatKind::Http,
@@ -130,9 +130,9 @@ fn phh_heads_up_lists_the_small_blind_first_with_blinds_big_then_small() {
     play_into(
         dir.path(),
         &["A", "B"],
-        GameConfig {
+        GameRules {
             hand_limit: Some(4),
-            ..GameConfig::default()
+            ..GameRules::default()
         },
         8,
         &mut calling,
@@ -159,9 +159,9 @@ fn phh_bans_and_boards_dealt_out_are_marked() {
     play_into(
         dir.path(),
         &["A", "B", "C"],
-        GameConfig {
+        GameRules {
             hand_limit: Some(3),
-            ..GameConfig::default()
+            ..GameRules::default()
         },
         4,
         &mut |seat: Seat, state: &GameState| {
@@ -226,7 +226,7 @@ fn check_with_pokerkit(dir: &Path) -> Option<String> {
 }
 
 /// Plays a game of `seats` players with mixed answers into `dir/game-<seed>`.
-fn mixed_game(dir: &Path, seats: usize, seed: u64, config: GameConfig) {
+fn mixed_game(dir: &Path, seats: usize, seed: u64, config: GameRules) {
     let names: Vec<String> = (0..seats).map(|seat| format!("player {seat}")).collect();
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
     let game_dir = dir.join(format!("game-{seed}"));
@@ -263,7 +263,7 @@ fn phh_pokerkit_replays_every_hand_of_many_games() {
     };
     for seed in 0..24u64 {
         let seats = 2 + (seed as usize % 9);
-        mixed_game(dir.path(), seats, seed, GameConfig::default());
+        mixed_game(dir.path(), seats, seed, GameRules::default());
     }
     if let Some(summary) = check_with_pokerkit(dir.path()) {
         assert!(summary.contains(" 0 failed"), "{summary}");
@@ -277,9 +277,9 @@ fn phh_pokerkit_accepts_split_pots_side_pots_and_known_differences() {
     // game with bans and one under the OSS odd-chip rule.
     let names = ["A", "B", "C"];
     let mut game = Game::new(GameSetup::new(
-        GameConfig {
+        GameRules {
             hand_limit: Some(1),
-            ..GameConfig::default()
+            ..GameRules::default()
         },
         names.iter().map(|n| n.to_string()).collect(),
         2,
@@ -306,18 +306,18 @@ fn phh_pokerkit_accepts_split_pots_side_pots_and_known_differences() {
             dir.path(),
             3 + seed as usize,
             100 + seed,
-            GameConfig {
+            GameRules {
                 bad_answers: BadAnswerPolicy::Forgive,
-                ..GameConfig::default()
+                ..GameRules::default()
             },
         );
         mixed_game(
             dir.path(),
             3 + seed as usize,
             200 + seed,
-            GameConfig {
+            GameRules {
                 odd_chips: OddChipRule::DiscardLikeOss,
-                ..GameConfig::default()
+                ..GameRules::default()
             },
         );
     }
@@ -325,7 +325,7 @@ fn phh_pokerkit_accepts_split_pots_side_pots_and_known_differences() {
     play_into(
         &ban_dir,
         &["A", "B", "C", "D"],
-        GameConfig::default(),
+        GameRules::default(),
         31,
         &mut BanSecond,
         SeatKind::Http,
@@ -385,9 +385,9 @@ impl Bots for Scripted {
 fn reopen_game(dir: &Path) {
     let names = ["A", "B", "C"];
     let setup = GameSetup::new(
-        GameConfig {
+        GameRules {
             hand_limit: Some(1),
-            ..GameConfig::default()
+            ..GameRules::default()
         },
         names.iter().map(|n| n.to_string()).collect(),
         5,
@@ -414,10 +414,10 @@ fn reopen_game(dir: &Path) {
 fn odd_chip_game(dir: &Path, odd_chips: OddChipRule) {
     let names = ["A", "B", "C", "D"];
     let setup = GameSetup::new(
-        GameConfig {
+        GameRules {
             hand_limit: Some(1),
             odd_chips,
-            ..GameConfig::default()
+            ..GameRules::default()
         },
         names.iter().map(|n| n.to_string()).collect(),
         6,
@@ -491,9 +491,9 @@ fn phh_compact_file_holds_every_hand_as_the_per_hand_files_do() {
     let names: Vec<String> = (0..6).map(|seat| format!("player {seat}")).collect();
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
     let game_dir = dir.path().join("game");
-    let config = GameConfig {
+    let config = GameRules {
         hand_limit: Some(40),
-        ..GameConfig::default()
+        ..GameRules::default()
     };
     let mut game = Game::new(GameSetup::new(config, names.clone(), 7)).unwrap();
     let mut observers = GameOutputs::create_selected(

@@ -6,7 +6,7 @@
 
 use crate::observe_support;
 
-use dealer::config::{BadAnswerPolicy, GameConfig};
+use dealer::rules::{BadAnswerPolicy, GameRules};
 use dealer::seat::SeatFailure;
 use observe_support::{calling, play_into, Mixed, Reply, SeatKind};
 use serde_json::value::RawValue;
@@ -80,9 +80,9 @@ fn http_games_write_exactly_their_records_with_bans_and_odd_text() {
     play_into(
         dir.path(),
         &NAMES,
-        GameConfig {
+        GameRules {
             hand_limit: Some(12),
-            ..GameConfig::default()
+            ..GameRules::default()
         },
         11,
         &mut troublemaker,
@@ -104,10 +104,10 @@ fn forgiven_answers_write_exactly_their_records() {
     play_into(
         dir.path(),
         &NAMES,
-        GameConfig {
+        GameRules {
             bad_answers: BadAnswerPolicy::Forgive,
             hand_limit: Some(15),
-            ..GameConfig::default()
+            ..GameRules::default()
         },
         12,
         &mut troublemaker,
@@ -130,9 +130,9 @@ fn in_process_games_write_exactly_their_records() {
     play_into(
         dir.path(),
         &NAMES,
-        GameConfig {
+        GameRules {
             hand_limit: Some(10),
-            ..GameConfig::default()
+            ..GameRules::default()
         },
         13,
         &mut Mixed::new(13),

@@ -3,7 +3,7 @@
 
 use crate::observe_support;
 
-use dealer::config::{BadAnswerPolicy, GameConfig};
+use dealer::rules::{BadAnswerPolicy, GameRules};
 use dealer::seat::SeatFailure;
 use observe_support::{calling, object_keys, play_into, Mixed, Reply, SeatKind};
 use player::testing::{Origin, RecordedAction};
@@ -57,10 +57,10 @@ fn requests_lines_have_the_contract_keys_in_order() {
     play_into(
         dir.path(),
         &["A", "B", "C"],
-        GameConfig {
+        GameRules {
             bad_answers: BadAnswerPolicy::Forgive,
             hand_limit: Some(12),
-            ..GameConfig::default()
+            ..GameRules::default()
         },
         3,
         &mut troublemaker,
@@ -141,7 +141,7 @@ fn requests_record_bans_with_their_reason() {
     play_into(
         dir.path(),
         &["A", "B", "C"],
-        GameConfig::default(),
+        GameRules::default(),
         4,
         &mut |seat: Seat, state: &GameState| {
             if seat == Seat(1) && state.round.unwrap_or(0) >= 1 {
@@ -171,9 +171,9 @@ fn requests_of_in_process_players_record_the_number_returned() {
     play_into(
         dir.path(),
         &["A", "B"],
-        GameConfig {
+        GameRules {
             hand_limit: Some(3),
-            ..GameConfig::default()
+            ..GameRules::default()
         },
         5,
         &mut Mixed::new(5),
@@ -193,9 +193,9 @@ fn requests_jsonl_loads_in_the_sdk_testing_kit() {
     play_into(
         dir.path(),
         &["Ann", "Bob \"B\"", "Cé\n🃏"],
-        GameConfig {
+        GameRules {
             hand_limit: Some(20),
-            ..GameConfig::default()
+            ..GameRules::default()
         },
         6,
         &mut troublemaker,

@@ -3,9 +3,9 @@
 
 use crate::observe_support;
 
-use dealer::config::GameConfig;
 use dealer::engine::{Game, GameSetup, PresetDeal, TableStart};
 use dealer::observe::{Observer, ViewerLog};
+use dealer::rules::GameRules;
 use dealer::seat::SeatFailure;
 use observe_support::{calling, drive, play_into, Bots, Drive, Mixed, Reply, SeatKind};
 use serde_json::value::RawValue;
@@ -24,7 +24,11 @@ struct Captured {
 }
 
 impl Observer for Captured {
-    fn on_event(&mut self, event: &dealer::event::GameEvent, game: &Game) -> std::io::Result<()> {
+    fn on_event(
+        &mut self,
+        event: &dealer::game_event::GameEvent,
+        game: &Game,
+    ) -> std::io::Result<()> {
         self.log.as_mut().unwrap().on_event(event, game)
     }
     fn on_exchange(
@@ -128,9 +132,9 @@ fn live_hand_zero_game() -> Game {
         "veithGolang",
         "Team Stuttgart",
     ];
-    let config = GameConfig {
+    let config = GameRules {
         hand_limit: Some(1),
-        ..GameConfig::default()
+        ..GameRules::default()
     };
     let setup = GameSetup {
         config,
@@ -223,7 +227,7 @@ fn spec_8_entry_keys_and_messages_match_the_live_format() {
         };
         assert_eq!(keys(real), expected);
     }
-    let mut game = observe_support::new_game(&["A", "B", "C", "D"], GameConfig::default(), 42);
+    let mut game = observe_support::new_game(&["A", "B", "C", "D"], GameRules::default(), 42);
     let log = viewer_log(&mut game, &mut Mixed::new(42));
     let bet = regex_like_bet();
     for entry in entries(&log) {
@@ -333,9 +337,9 @@ fn spec_7_an_uncontested_hand_deals_the_board_and_announces_the_gross_win() {
     // Heads-up: the small blind (not the button) raises, the big blind folds.
     let mut game = observe_support::new_game(
         &["A", "B"],
-        GameConfig {
+        GameRules {
             hand_limit: Some(1),
-            ..GameConfig::default()
+            ..GameRules::default()
         },
         3,
     );
@@ -379,9 +383,9 @@ fn spec_7_an_uncontested_hand_deals_the_board_and_announces_the_gross_win() {
 fn spec_6_a_ban_is_a_fold_entry_with_the_reason_and_the_chips_gone() {
     let mut game = observe_support::new_game(
         &["Ann", "Bob \"the bot\"", "Cy"],
-        GameConfig {
+        GameRules {
             hand_limit: Some(2),
-            ..GameConfig::default()
+            ..GameRules::default()
         },
         5,
     );
@@ -425,7 +429,7 @@ fn spec_6_a_ban_is_a_fold_entry_with_the_reason_and_the_chips_gone() {
 fn spec_8_after_every_hand_the_file_on_disk_is_a_valid_array() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("log.json");
-    let mut game = observe_support::new_game(&["A", "B", "C"], GameConfig::default(), 9);
+    let mut game = observe_support::new_game(&["A", "B", "C"], GameRules::default(), 9);
     let mut observers: Vec<Box<dyn Observer>> = vec![Box::new(ViewerLog::create(&path).unwrap())];
     let mut previous = 0;
     for hands in 1..=4 {
@@ -456,9 +460,9 @@ fn spec_8_after_every_hand_the_file_on_disk_is_a_valid_array() {
 fn spec_8_split_pots_announce_every_winner_in_order() {
     // Everyone calls to the river on a board that plays for all: the pot is split.
     let names = ["A", "B", "C"];
-    let config = GameConfig {
+    let config = GameRules {
         hand_limit: Some(1),
-        ..GameConfig::default()
+        ..GameRules::default()
     };
     let mut game = Game::new(GameSetup::new(
         config,
@@ -516,7 +520,7 @@ fn spec_8_the_viewer_log_loads_in_the_sdk_testing_kit() {
     let game = play_into(
         dir.path(),
         &["A", "B", "C"],
-        GameConfig::default(),
+        GameRules::default(),
         17,
         &mut Mixed::new(17),
         SeatKind::Http,

@@ -3,12 +3,12 @@
 
 use crate::support;
 
-use dealer::config::GameConfig;
 use dealer::engine::Game;
-use dealer::event::GameEvent;
+use dealer::game_event::GameEvent;
 use dealer::house::BotKind;
 use dealer::observe::{GameOutputs, Observer};
 use dealer::rating::{Ratings, CONFIDENCE_SIGMAS};
+use dealer::rules::GameRules;
 use dealer::runner::{stop_signal, Clock, RunnerOptions, StopHandle, StopSignal};
 use dealer::seat::{HttpSettings, PlayerEndpoint};
 use dealer::tournament::{
@@ -38,7 +38,7 @@ fn house() -> Vec<Entrant> {
 
 fn settings(out_dir: &Path, games: u32, seed: u64, parallel: usize) -> TournamentSettings {
     TournamentSettings {
-        game: GameConfig::default(),
+        game: GameRules::default(),
         http: HttpSettings::default(),
         games,
         seed,

@@ -3,11 +3,11 @@
 
 use crate::support;
 
-use dealer::config::GameConfig;
 use dealer::engine::Game;
-use dealer::event::GameEvent;
+use dealer::game_event::GameEvent;
 use dealer::house::BotKind;
 use dealer::observe::{GameOutputs, Observer};
+use dealer::rules::GameRules;
 use dealer::runner::{stop_signal, RunnerOptions, StopHandle, StopSignal};
 use dealer::seat::{CheckPolicy, HttpSettings, PlayerEndpoint};
 use dealer::tournament::{
@@ -26,9 +26,9 @@ fn bot(name: &str, kind: &str) -> Entrant {
 
 fn settings(out_dir: &Path, games: u32, seed: u64) -> TournamentSettings {
     TournamentSettings {
-        game: GameConfig {
+        game: GameRules {
             hand_limit: Some(40),
-            ..GameConfig::default()
+            ..GameRules::default()
         },
         http: HttpSettings::with_request_timeout(Duration::from_millis(300)),
         games,

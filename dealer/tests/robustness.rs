@@ -9,8 +9,8 @@
 use crate::runner_support;
 use crate::support;
 
-use dealer::config::{BadAnswerPolicy, GameConfig};
 use dealer::engine::GameSetup;
+use dealer::rules::{BadAnswerPolicy, GameRules};
 use dealer::runner::{run_game, AbsentPolicy, GameOutcome, RunnerOptions, StopSignal};
 use dealer::seat::{
     CheckPolicy, HttpClient, HttpSettings, InProcessSeat, PlayerEndpoint, PlayerSeat,
@@ -184,7 +184,7 @@ fn spec_6_sit_n_gos_with_misbehaving_players_complete_and_ban_each_with_its_reas
         let client = HttpClient::new(settings()).unwrap();
         let table = table(&client, &group, &healthy);
         drop(client);
-        let config = GameConfig::default();
+        let config = GameRules::default();
         let setup = GameSetup::new(config, table.names.clone(), 100 + game as u64);
         let recorder = Recorder::new();
         let started = Instant::now();
@@ -316,10 +316,10 @@ fn spec_6_forgiving_mode_warns_instead_and_the_recovered_player_plays_on() {
     let group: Vec<&MisbehavingPlayer> = misbehaving.iter().collect();
     let table = table(&client, &group, &healthy);
     drop(client);
-    let config = GameConfig {
+    let config = GameRules {
         bad_answers: BadAnswerPolicy::Forgive,
         hand_limit: Some(12),
-        ..GameConfig::default()
+        ..GameRules::default()
     };
     let setup = GameSetup::new(config, table.names.clone(), 5);
     let recorder = Recorder::new();

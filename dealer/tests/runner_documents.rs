@@ -2,9 +2,9 @@
 //! observer that writes documents (`Observer::wants_sent_json`): `requests.jsonl` and the
 //! player logs share that one rendering, and nothing is rendered when no observer wants it.
 
-use dealer::config::GameConfig;
 use dealer::engine::{Game, GameSetup};
 use dealer::observe::{Exchange, Observer};
+use dealer::rules::GameRules;
 use dealer::runner::{run_game, RunnerOptions, StopSignal};
 use dealer::seat::{InProcessSeat, PlayerSeat};
 use shared::GameState;
@@ -60,9 +60,9 @@ async fn play(wants: &[bool]) -> Vec<Vec<(bool, bool)>> {
         })
         .collect();
     let setup = GameSetup::new(
-        GameConfig {
+        GameRules {
             hand_limit: Some(6),
-            ..GameConfig::default()
+            ..GameRules::default()
         },
         vec!["a".into(), "b".into(), "c".into()],
         21,

@@ -5,10 +5,10 @@
 use crate::runner_support;
 use crate::support;
 
-use dealer::config::GameConfig;
 use dealer::engine::GameSetup;
-use dealer::event::GameEvent;
+use dealer::game_event::GameEvent;
 use dealer::observe::Observer;
+use dealer::rules::GameRules;
 use dealer::runner::{
     run_game, stop_signal, AbsentPolicy, Clock, RunError, RunnerOptions, StopHandle, StopSignal,
 };
@@ -37,9 +37,9 @@ fn http(client: &HttpClient, url: &str) -> PlayerSeat {
 }
 
 fn setup(names: &[&str], seed: u64, hand_limit: Option<u64>) -> GameSetup {
-    let config = GameConfig {
+    let config = GameRules {
         hand_limit,
-        ..GameConfig::default()
+        ..GameRules::default()
     };
     GameSetup::new(config, names.iter().map(|n| n.to_string()).collect(), seed)
 }

@@ -3,11 +3,11 @@
 
 use crate::support;
 
-use dealer::config::GameConfig;
 use dealer::engine::Game;
-use dealer::event::GameEvent;
+use dealer::game_event::GameEvent;
 use dealer::house::BotKind;
 use dealer::observe::{Exchange, Observer};
+use dealer::rules::GameRules;
 use dealer::runner::{stop_signal, AbsentPolicy, Clock, RunnerOptions, StopHandle, StopSignal};
 use dealer::seat::{CheckPolicy, HttpSettings, PlayerEndpoint};
 use dealer::tournament::{
@@ -39,7 +39,7 @@ fn house() -> Vec<Entrant> {
 
 fn settings(out_dir: &Path, games: u32, seed: u64, parallel: usize) -> TournamentSettings {
     TournamentSettings {
-        game: GameConfig::default(),
+        game: GameRules::default(),
         http: HttpSettings::with_request_timeout(Duration::from_millis(300)),
         games,
         seed,

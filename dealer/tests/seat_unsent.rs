@@ -5,9 +5,9 @@
 
 use crate::observe_support::object_keys;
 
-use dealer::config::GameConfig;
 use dealer::engine::{Game, GameSetup};
 use dealer::observe::{Exchange, GameOutputs, Observer, PlayerLogs, RequestsLog};
+use dealer::rules::GameRules;
 use dealer::runner::{run_game, RunnerOptions, StopSignal};
 use dealer::seat::{
     CheckPolicy, HttpClient, HttpSettings, InProcessSeat, PlayerEndpoint, PlayerSeat, SeatFailure,
@@ -160,9 +160,9 @@ async fn play_one_hand(dir: &std::path::Path, player: &ClosingPlayer) {
         calling_station(),
     ];
     let setup = GameSetup::new(
-        GameConfig {
+        GameRules {
             hand_limit: Some(1),
-            ..GameConfig::default()
+            ..GameRules::default()
         },
         names.iter().map(|name| name.to_string()).collect(),
         7,
@@ -249,7 +249,7 @@ async fn an_attempt_sent_on_a_closed_connection_is_sent_again_and_logged_in_both
 #[test]
 fn unsent_attempts_are_a_last_key_and_lines_of_their_own_only_when_there_are_some() {
     let names = vec!["closer".to_string(), "caller".to_string()];
-    let game = Game::new(GameSetup::new(GameConfig::default(), names, 1)).unwrap();
+    let game = Game::new(GameSetup::new(GameRules::default(), names, 1)).unwrap();
     let state = shared::testing_state();
     let unsent = [SeatFailure::NotSent, SeatFailure::NotSent];
     let with_unsent = Exchange {

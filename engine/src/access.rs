@@ -2,8 +2,8 @@
 //! and what it records that the rules do not decide: a player's version and response time.
 
 use super::{model, Game, Phase, UnknownSeat};
-use crate::config::GameConfig;
 use crate::result::GameResult;
+use crate::rules::GameRules;
 use shared::{Chips, Seat};
 
 impl Game {
@@ -51,7 +51,7 @@ impl Game {
     }
 
     /// The configuration.
-    pub fn config(&self) -> &GameConfig {
+    pub fn config(&self) -> &GameRules {
         &self.config
     }
 

@@ -9,9 +9,9 @@
 
 use super::model::PutIn;
 use super::{Game, Phase, Step};
-use crate::config::BadAnswerPolicy;
-use crate::event::GameEvent;
+use crate::game_event::GameEvent;
 use crate::result::{BanRecord, WarningRecord};
+use crate::rules::BadAnswerPolicy;
 use shared::rules::{read_bet, BetAction, BetContext};
 use shared::{Chips, PlayerStatus, Seat, Street};
 

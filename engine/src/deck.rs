@@ -16,7 +16,7 @@
 //! stream 5 of the game seed's generator and set to stream `h` (a partial Fisher–Yates shuffle
 //! of a fresh deck in index order, `rand`'s `partial_shuffle`): no hand's cards depend on how
 //! many cards another hand used. [`DeckSource::Recorded`] deals from a recorded list
-//! ([`RecordedDecks`], `decks.jsonl`), and the game ends ([`crate::event::GameEndReason::DecksRanOut`])
+//! ([`RecordedDecks`], `decks.jsonl`), and the game ends ([`crate::game_event::GameEndReason::DecksRanOut`])
 //! when a hand has no recorded deck.
 
 use super::Game;

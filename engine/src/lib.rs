@@ -4,11 +4,11 @@
 //! [`Step`], does whatever I/O the step needs, and feeds results back:
 //!
 //! ```
-//! use engine::config::GameConfig;
+//! use engine::rules::GameRules;
 //! use engine::{Document, Game, GameSetup, SeatAnswer, Step, View};
 //! use shared::Seat;
 //!
-//! let setup = GameSetup::new(GameConfig::default(), vec!["Ann".into(), "Bob".into()], 7);
+//! let setup = GameSetup::new(GameRules::default(), vec!["Ann".into(), "Bob".into()], 7);
 //! let mut game = Game::new(setup).unwrap();
 //! loop {
 //!     match game.step() {
@@ -114,28 +114,28 @@
 
 mod access;
 mod betting;
-pub mod config;
+mod dealing;
 pub mod deck;
-pub mod event;
-pub mod result;
+pub mod game_event;
 mod hand_eval;
 mod model;
 mod pots;
 mod ranking;
+pub mod result;
+pub mod rules;
 mod seat_buf;
 mod setup;
 mod showdown;
-mod table;
 mod view;
 
-use crate::config::GameConfig;
-use crate::event::GameEvent;
+use crate::game_event::GameEvent;
 use crate::result::GameResult;
+use crate::rules::GameRules;
 use shared::{Chips, Seat, Street};
 use std::collections::VecDeque;
 use thiserror::Error;
 
-pub use crate::event::MAX_SEATS;
+pub use crate::game_event::MAX_SEATS;
 pub use deck::{DeckError, DeckSource, RecordedDecks};
 pub use setup::{
     is_object_id, object_id, GameSetup, PresetDeal, PresetError, SetupError, TableStart, MIN_SEATS,
@@ -226,7 +226,7 @@ enum Phase {
     /// `Step::Showdown` was returned; showdown views are available.
     ShowdownOpen,
     /// The game is over: rank and emit `GameEnded`.
-    EndGame(crate::event::GameEndReason),
+    EndGame(crate::game_event::GameEndReason),
     /// Nothing more to do.
     Finished,
 }
@@ -296,7 +296,7 @@ impl HandProgress {
 /// One sit'n'go in progress. See the [module docs](self).
 #[derive(Debug, Clone)]
 pub struct Game {
-    config: GameConfig,
+    config: GameRules,
     seed: u64,
     decks: deck::Dealer,
     /// The table as the rules see it (with the bet request's document, kept up to date).
@@ -388,8 +388,8 @@ impl Game {
             }
             Phase::StartHand => self.start_hand(),
             Phase::DealHole(index) => self.deal_hole_card(index),
-            Phase::PostSmallBlind => self.post_blind(crate::event::Blind::Small),
-            Phase::PostBigBlind => self.post_blind(crate::event::Blind::Big),
+            Phase::PostSmallBlind => self.post_blind(crate::game_event::Blind::Small),
+            Phase::PostBigBlind => self.post_blind(crate::game_event::Blind::Big),
             Phase::Betting => self.next_visit(),
             Phase::AwaitingAnswer(seat) => Some(Step::BetRequest { seat }),
             Phase::Answered { seat, amount } => {

@@ -18,8 +18,8 @@
 
 use super::hand_eval::Strength;
 use super::seat_buf::SeatBuf;
-use crate::config::OddChipRule;
-use crate::event::{PotShare, SeatList, MAX_SEATS};
+use crate::game_event::{PotShare, SeatList, MAX_SEATS};
+use crate::rules::OddChipRule;
 use shared::{Chips, Seat};
 
 /// What the pot loop needs to know about the hand.

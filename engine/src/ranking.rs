@@ -19,7 +19,7 @@
 
 use super::seat_buf::SeatBuf;
 use super::{Game, Phase, Step};
-use crate::event::{EliminationReason, GameEndReason, GameEvent, SeatList};
+use crate::game_event::{EliminationReason, GameEndReason, GameEvent, SeatList};
 use crate::result::{BanRecord, GameResult, WarningRecord};
 use shared::{Chips, PlayerStatus, Seat};
 

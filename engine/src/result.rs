@@ -1,7 +1,7 @@
 //! [`GameResult`]: how a sit'n'go ended — ranking, points, bans, warnings, final stacks.
 //! Serialisable as-is into `results.json`.
 
-use crate::event::GameEndReason;
+use crate::game_event::GameEndReason;
 use serde::{Deserialize, Serialize};
 use shared::{BetAction, Chips, Seat};
 
@@ -42,7 +42,7 @@ pub struct GameResult {
     pub eliminated_in_round: Vec<Option<u64>>,
     /// Chips that left the game through bans (stack and bet of banned players).
     pub chips_banned: Chips,
-    /// Chips that left the game through [`crate::config::OddChipRule::DiscardLikeOss`].
+    /// Chips that left the game through [`crate::rules::OddChipRule::DiscardLikeOss`].
     pub chips_discarded: Chips,
 }
 

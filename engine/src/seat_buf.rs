@@ -1,7 +1,7 @@
 //! A few seats in order, on the stack: the engine's internal lists (dealing order, winners,
 //! elimination order) never allocate.
 
-use crate::event::MAX_SEATS;
+use crate::game_event::MAX_SEATS;
 use shared::Seat;
 
 /// Up to [`MAX_SEATS`] seats in order.

@@ -4,7 +4,7 @@
 
 use super::model::Table;
 use super::{ranking, DeckError, DeckSource, Game, HandProgress, Phase, UnknownSeat, MAX_SEATS};
-use crate::config::{ConfigError, GameConfig};
+use crate::rules::{ConfigError, GameRules};
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shared::{Card, Chips, PlayerStatus, Seat};
@@ -21,7 +21,7 @@ pub const UNKNOWN_VERSION: &str = "Unknown";
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameSetup {
     /// The rules.
-    pub config: GameConfig,
+    pub config: GameRules,
     /// Player names in seat order (seat `i` is `players[i]`): 2 to [`MAX_SEATS`], unique,
     /// not blank.
     pub players: Vec<String>,
@@ -38,7 +38,7 @@ pub struct GameSetup {
 impl GameSetup {
     /// A setup whose `tournament_id` and `game_id` are derived from `seed` (a tournament
     /// overrides `tournament_id` to share one id across its games).
-    pub fn new(config: GameConfig, players: Vec<String>, seed: u64) -> GameSetup {
+    pub fn new(config: GameRules, players: Vec<String>, seed: u64) -> GameSetup {
         // A separate stream of the same seed, so ids never consume the game's randomness.
         let mut id_rng = ChaCha8Rng::seed_from_u64(seed);
         id_rng.set_stream(1);
@@ -156,7 +156,7 @@ pub enum SetupError {
     /// A [`TableStart`] with fewer than two players with chips.
     #[error("a sit'n'go needs at least {MIN_SEATS} players with chips, got {0}")]
     TooFewPlayersWithChips(usize),
-    /// A [`TableStart`] stack beyond [`crate::config::MAX_STARTING_STACK`].
+    /// A [`TableStart`] stack beyond [`crate::rules::MAX_STARTING_STACK`].
     #[error("the stack of seat {0} is larger than the maximum starting stack")]
     StackTooLarge(Seat),
     /// A [`TableStart`] button outside the table or on a seat without chips.
@@ -254,7 +254,7 @@ impl Game {
     ///
     /// # Errors
     /// As [`Game::new`], plus a stack count that does not match the players, fewer than two
-    /// players with chips, a stack beyond [`crate::config::MAX_STARTING_STACK`], or a button on
+    /// players with chips, a stack beyond [`crate::rules::MAX_STARTING_STACK`], or a button on
     /// a seat without chips.
     pub fn with_table(setup: GameSetup, table: TableStart) -> Result<Game, SetupError> {
         let mut game = Game::new(setup)?;
@@ -271,7 +271,7 @@ impl Game {
         }
         if let Some(index) = stacks
             .iter()
-            .position(|stack| *stack > crate::config::MAX_STARTING_STACK)
+            .position(|stack| *stack > crate::rules::MAX_STARTING_STACK)
         {
             return Err(SetupError::StackTooLarge(Seat(index)));
         }
@@ -319,8 +319,8 @@ impl Game {
     /// # Errors
     /// A card given twice, more than five board cards, an unknown seat, or a finished game.
     pub fn preset_next_hand(&mut self, deal: PresetDeal) -> Result<(), PresetError> {
-        if self.phase == Phase::EndGame(crate::event::GameEndReason::HandLimit)
-            || self.phase == Phase::EndGame(crate::event::GameEndReason::LastPlayerStanding)
+        if self.phase == Phase::EndGame(crate::game_event::GameEndReason::HandLimit)
+            || self.phase == Phase::EndGame(crate::game_event::GameEndReason::LastPlayerStanding)
             || self.phase == Phase::Finished
         {
             return Err(PresetError::GameOver);

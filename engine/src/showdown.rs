@@ -4,7 +4,7 @@
 use super::hand_eval::{BoardEvaluator, MadeHand};
 use super::pots::{self, Payout, PotInput};
 use super::{ranking, Game, Phase};
-use crate::event::{EliminationReason, GameEvent, MAX_SEATS};
+use crate::game_event::{EliminationReason, GameEvent, MAX_SEATS};
 use shared::{Chips, PlayerStatus};
 
 impl Game {

@@ -3,11 +3,11 @@
 use super::args::DemoArgs;
 use super::run::{finish, play};
 use super::{report, Failure};
-use crate::config::GameConfig;
 use crate::engine::{MAX_SEATS, MIN_SEATS};
 use crate::house::{self, BotKind};
 use crate::observe::OutputSelection;
 use crate::progress::Screen;
+use crate::rules::GameRules;
 use crate::runner::{Clock, RunnerOptions};
 use crate::seat::{CheckPolicy, HttpSettings, PlayerEndpoint};
 use crate::settings::{default_out_dir, random_seed, OutputFile, RunPlan};
@@ -57,9 +57,9 @@ pub async fn demo(args: DemoArgs, screen: &Screen) -> Result<(), Failure> {
         entrants.push(Entrant::http(name, endpoint));
         servers.push(server);
     }
-    let mut game = GameConfig {
+    let mut game = GameRules {
         hand_limit: args.hand_limit,
-        ..GameConfig::default()
+        ..GameRules::default()
     };
     if let Some(blinds) = args.blinds {
         game.blinds = blinds.schedule();

@@ -2,7 +2,7 @@
 //! Every table is built as a string first and printed by [`print()`], which treats a closed
 //! stdout (`dealer run ... | head -1`) as a reader that has seen enough, not as a crash.
 
-use crate::event::GameEndReason;
+use crate::game_event::GameEndReason;
 use crate::house::BotKind;
 use crate::observe::OutputSelection;
 use crate::rating::{confident_leader, Rating, CONFIDENCE_SIGMAS};

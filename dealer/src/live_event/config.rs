@@ -20,10 +20,10 @@
 //! ```
 
 use super::retention::Retention;
-use crate::config::GameConfig;
 use crate::engine::{MAX_SEATS, MIN_SEATS};
 use crate::house::BotKind;
 use crate::observe::OutputSelection;
+use crate::rules::GameRules;
 use crate::runner::{AbsentPolicy, RunnerOptions};
 use crate::seat::{CheckPolicy, HttpSettings, PlayerEndpoint};
 use crate::settings::{
@@ -63,7 +63,7 @@ pub struct EventFile {
     /// never).
     pub keep_games: Option<GamesLimit>,
     /// As `dealer run`'s `blinds`.
-    pub blinds: Option<crate::config::BlindSchedule>,
+    pub blinds: Option<crate::rules::BlindSchedule>,
     /// As `dealer run`'s `stack`.
     pub stack: Option<u64>,
     /// As `dealer run`'s `timeout_ms`.
@@ -79,7 +79,7 @@ pub struct EventFile {
     /// As `dealer run`'s `outputs`: which per-game files to write.
     pub outputs: Option<Vec<OutputFile>>,
     /// As `dealer run`'s `odd_chips`.
-    pub odd_chips: Option<crate::config::OddChipRule>,
+    pub odd_chips: Option<crate::rules::OddChipRule>,
     /// As `dealer run`'s `deal_out_board`.
     pub deal_out_board: Option<bool>,
     /// `[[player]]`: the event's HTTP players at its first start.
@@ -193,7 +193,7 @@ pub struct EventSettings {
     /// The seed of a new event (an existing event keeps the one in its database).
     pub seed: Option<u64>,
     /// The rules of every game.
-    pub game: GameConfig,
+    pub game: GameRules,
     /// The HTTP transport.
     pub http: HttpSettings,
     /// Check polling, absent players, versions, clock.

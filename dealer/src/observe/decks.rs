@@ -18,7 +18,7 @@
 
 use super::Observer;
 use crate::engine::{DeckError, Game, RecordedDecks};
-use crate::event::GameEvent;
+use crate::game_event::GameEvent;
 use serde::{Deserialize, Serialize};
 use shared::Card;
 use std::fs::File;

@@ -23,9 +23,9 @@
 //! abandoned.
 
 use super::Observer;
-use crate::config::GameConfig;
 use crate::engine::Game;
-use crate::event::GameEvent;
+use crate::game_event::GameEvent;
+use crate::rules::GameRules;
 use serde::{Deserialize, Serialize};
 use shared::{Chips, Seat};
 use std::io;
@@ -45,7 +45,7 @@ pub struct GameRecord {
     /// Player names in seat order.
     pub players: Vec<String>,
     /// The rules.
-    pub config: GameConfig,
+    pub config: GameRules,
     /// The table the first hand started from.
     pub table: TableRecord,
     /// The versions shown at the start, in seat order.

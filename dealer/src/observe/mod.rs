@@ -49,7 +49,7 @@ pub use requests::RequestsLog;
 pub use viewer_log::{LogFlush, ViewerLog};
 
 use crate::engine::Game;
-use crate::event::GameEvent;
+use crate::game_event::GameEvent;
 use crate::seat::SeatFailure;
 use shared::protocol::Action;
 use shared::{GameState, Seat};

@@ -33,7 +33,7 @@
 use super::text::{file_stems, push_json_str, push_one_line, push_rfc3339};
 use super::{Exchange, Observer};
 use crate::engine::Game;
-use crate::event::GameEvent;
+use crate::game_event::GameEvent;
 use shared::protocol::excerpt;
 use shared::Seat;
 use std::fmt::Write as _;

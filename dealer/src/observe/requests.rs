@@ -21,7 +21,7 @@
 use super::text::push_json_str;
 use super::{Exchange, Observer};
 use crate::engine::Game;
-use crate::event::GameEvent;
+use crate::game_event::GameEvent;
 use shared::protocol::Action;
 use shared::records::RecordedAction;
 use shared::{Chips, Seat};

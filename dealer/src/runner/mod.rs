@@ -3,11 +3,11 @@
 //!
 //! ```no_run
 //! # async fn demo(seats: Vec<dealer::seat::PlayerSeat>) -> Result<(), dealer::runner::RunError> {
-//! use dealer::config::GameConfig;
+//! use dealer::rules::GameRules;
 //! use dealer::engine::GameSetup;
 //! use dealer::runner::{run_game, RunnerOptions, StopSignal};
 //!
-//! let setup = GameSetup::new(GameConfig::default(), vec!["Ann".into(), "Bob".into()], 42);
+//! let setup = GameSetup::new(GameRules::default(), vec!["Ann".into(), "Bob".into()], 42);
 //! let outcome = run_game(setup, seats, Vec::new(), &RunnerOptions::default(), &StopSignal::never())
 //!     .await?;
 //! println!("{:?}", outcome.result.ranking);
@@ -51,21 +51,22 @@
 //!   answers then give byte-identical logs. Timeouts still apply; their reason text (`timeout
 //!   after N ms`) is the configured deadline, so it is reproducible too.
 
+mod game_loop;
 mod observers;
 mod stop;
-mod table;
 
 pub use observers::ObserverFailure;
 pub use stop::{stop_signal, StopHandle, StopSignal};
 
 use crate::engine::{Document, Game, GameSetup, SeatAnswer, SetupError, Step, TableStart, View};
-use crate::event::GameEvent;
+use crate::game_event::GameEvent;
 use crate::observe::{Exchange, Observer};
 use crate::seat::{
     ask_versions, wait_until_up_reporting, CheckPolicy, PlayerSeat, PlayerVersion, Reply,
     SeatAttendance, SeatFailure, VersionPolicy,
 };
 use futures_util::future::join_all;
+use game_loop::GameLoop;
 use observers::ObserverSet;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -73,7 +74,6 @@ use serde::{Deserialize, Serialize};
 use shared::protocol::Action;
 use shared::{GameState, Seat};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
-use table::Table;
 use thiserror::Error;
 
 /// What to do with players that did not answer `check` before the deadline.
@@ -321,7 +321,7 @@ pub async fn run_game(
         })
         .collect();
 
-    let mut table = Table {
+    let mut game_loop = GameLoop {
         first_round: game.round(),
         showdowns: (0..seats.len()).map(|_| Document::new()).collect(),
         game,
@@ -337,20 +337,20 @@ pub async fn run_game(
         stop,
     };
     for (index, sent_at, reply) in &checks {
-        table.deliver(Seat(*index), Action::Check, *sent_at, None, reply);
+        game_loop.deliver(Seat(*index), Action::Check, *sent_at, None, reply);
     }
-    table.requests += checks.len() as u64;
+    game_loop.requests += checks.len() as u64;
     drop(checks);
 
-    let played = table.play().await;
-    let Table {
+    let played = game_loop.play().await;
+    let GameLoop {
         game,
         mut observers,
         versions,
         bet_requests,
         requests,
         ..
-    } = table;
+    } = game_loop;
     observers.finish(&game);
     played?;
     let result = game

@@ -2,7 +2,7 @@
 //! others, a failed one reported once and never called again.
 
 use crate::engine::Game;
-use crate::event::GameEvent;
+use crate::game_event::GameEvent;
 use crate::observe::{Exchange, Observer};
 use serde::{Deserialize, Serialize};
 use std::fmt;

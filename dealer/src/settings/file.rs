@@ -2,8 +2,8 @@
 //! same name), and reading it with errors that name the line.
 
 use super::SettingsError;
-use crate::config::{BlindSchedule, OddChipRule};
 use crate::observe::OutputSelection;
+use crate::rules::{BlindSchedule, OddChipRule};
 use crate::runner::AbsentPolicy;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};

@@ -28,10 +28,10 @@
 //! assert!(plan.outputs.hands && !plan.outputs.requests);
 //! ```
 
-use crate::config::{BadAnswerPolicy, BlindSchedule, ConfigError, GameConfig};
 use crate::engine::{MAX_SEATS, MIN_SEATS};
 use crate::house::BotKind;
 use crate::observe::OutputSelection;
+use crate::rules::{BadAnswerPolicy, BlindSchedule, ConfigError, GameRules};
 use crate::runner::{AbsentPolicy, Clock, RunnerOptions};
 use crate::seat::{CheckPolicy, HttpSettings, PlayerEndpoint};
 use crate::tournament::{Entrant, EntrantKind, Shard, TournamentSettings};
@@ -169,7 +169,7 @@ pub enum SettingsError {
         /// ` ms`, ` chip` or empty.
         unit: &'static str,
     },
-    /// `stack` beyond [`crate::config::MAX_STARTING_STACK`].
+    /// `stack` beyond [`crate::rules::MAX_STARTING_STACK`].
     #[error("stack {stack} is larger than the maximum {max}")]
     StackTooLarge {
         /// The stack asked for.
@@ -337,13 +337,13 @@ fn entrants(flags: &RunFlags, file: &RunFile) -> Result<Vec<Entrant>, SettingsEr
 ///
 /// # Errors
 /// The first [`SettingsError`] found, naming the file's key.
-pub fn file_rules(file: &RunFile) -> Result<GameConfig, SettingsError> {
+pub fn file_rules(file: &RunFile) -> Result<GameRules, SettingsError> {
     game_config(&RunFlags::default(), file)
 }
 
 /// The rules of every game, checked, with errors in the file's key names.
-fn game_config(flags: &RunFlags, file: &RunFile) -> Result<GameConfig, SettingsError> {
-    let mut game = GameConfig::default();
+fn game_config(flags: &RunFlags, file: &RunFile) -> Result<GameRules, SettingsError> {
+    let mut game = GameRules::default();
     if let Some(blinds) = flags.blinds.clone().or_else(|| file.blinds.clone()) {
         game.blinds = blinds;
     }

@@ -52,11 +52,11 @@ pub use results::{
 };
 pub use shard::{merge, BadShard, MergeError, Shard};
 
-use crate::config::{ConfigError, GameConfig};
 use crate::engine::{DeckError, DeckSource, GameSetup, RecordedDecks, MAX_SEATS, MIN_SEATS};
 use crate::house::BotKind;
 use crate::observe::Observer;
 use crate::progress::RunProgress;
+use crate::rules::{ConfigError, GameRules};
 use crate::runner::RunnerOptions;
 use crate::seat::{ClientError, HttpSettings, PlayerEndpoint};
 use std::io;
@@ -119,7 +119,7 @@ impl Entrant {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TournamentSettings {
     /// The rules of every game.
-    pub game: GameConfig,
+    pub game: GameRules,
     /// How the dealer talks HTTP to the players: the request deadline and the connection pool.
     pub http: HttpSettings,
     /// How many sit'n'gos.

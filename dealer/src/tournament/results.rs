@@ -2,10 +2,10 @@
 //! field reference; the types here are the schema (serde), so a tool written in Rust can read
 //! the file back with [`RunResults`].
 
-use crate::config::GameConfig;
 use crate::engine::Game;
 use crate::observe::{Exchange, Observer};
 use crate::result::GameResult;
+use crate::rules::GameRules;
 use crate::runner::{AbsentPolicy, ObserverFailure};
 use serde::{Deserialize, Serialize};
 use shared::protocol::Action;
@@ -31,7 +31,7 @@ pub struct RunResults {
     /// Why the run ended early (`None` when complete or still running).
     pub stopped_because: Option<String>,
     /// How every game was played.
-    pub config: GameConfig,
+    pub config: GameRules,
     /// The HTTP deadline of every request, in milliseconds (`--timeout-ms`).
     pub request_timeout_ms: u64,
     /// What was done with players that did not come up.

@@ -12,17 +12,17 @@
 //! round-trip through JSON, and chips are conserved.
 #![allow(dead_code)]
 
-use dealer::config::GameConfig;
 use dealer::engine::{Game, GameSetup, PresetDeal, SeatAnswer, Step, TableStart};
-use dealer::event::GameEvent;
+use dealer::game_event::GameEvent;
 use dealer::result::GameResult;
+use dealer::rules::GameRules;
 use shared::card::parse_cards;
 use shared::{Card, Chips, GameState, Seat};
 
 /// Builds a [`Table`].
 pub struct TableBuilder {
     names: Vec<String>,
-    config: GameConfig,
+    config: GameRules,
     seed: u64,
     start: Option<TableStart>,
     ids: Option<(String, String)>,
@@ -33,7 +33,7 @@ impl TableBuilder {
     pub fn new(names: &[&str]) -> TableBuilder {
         TableBuilder {
             names: names.iter().map(|name| name.to_string()).collect(),
-            config: GameConfig::default(),
+            config: GameRules::default(),
             seed: 1,
             start: None,
             ids: None,
@@ -47,7 +47,7 @@ impl TableBuilder {
         TableBuilder::new(&refs)
     }
 
-    pub fn config(mut self, config: GameConfig) -> TableBuilder {
+    pub fn config(mut self, config: GameRules) -> TableBuilder {
         self.config = config;
         self
     }

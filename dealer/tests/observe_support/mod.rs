@@ -3,9 +3,9 @@
 //! `bet_request`: the exchange first, then the engine's events that follow the answer).
 #![allow(dead_code)]
 
-use dealer::config::GameConfig;
 use dealer::engine::{Game, GameSetup, SeatAnswer, Step};
 use dealer::observe::{Exchange, GameOutputs, Observer};
+use dealer::rules::GameRules;
 use dealer::seat::SeatFailure;
 use shared::protocol::{parse_bet_answer, Action};
 use shared::{Chips, GameState, Seat};
@@ -281,7 +281,7 @@ pub fn drive(
 }
 
 /// A game of `names` with `config`, seeded.
-pub fn new_game(names: &[&str], config: GameConfig, seed: u64) -> Game {
+pub fn new_game(names: &[&str], config: GameRules, seed: u64) -> Game {
     let setup = GameSetup::new(
         config,
         names.iter().map(|name| name.to_string()).collect(),
@@ -294,7 +294,7 @@ pub fn new_game(names: &[&str], config: GameConfig, seed: u64) -> Game {
 pub fn play_into(
     dir: &Path,
     names: &[&str],
-    config: GameConfig,
+    config: GameRules,
     seed: u64,
     bots: &mut dyn Bots,
     kind: SeatKind,

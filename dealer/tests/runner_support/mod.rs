@@ -3,7 +3,7 @@
 #![allow(dead_code)] // Each test binary uses a different part of this module.
 
 use dealer::engine::Game;
-use dealer::event::GameEvent;
+use dealer::game_event::GameEvent;
 use dealer::observe::{Exchange, Observer};
 use shared::protocol::Action;
 use shared::Seat;

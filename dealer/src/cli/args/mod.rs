@@ -1,9 +1,9 @@
 //! The raw command line: clap's types, help texts and value parsers. Nothing here reads a
 //! file or plays: [`RunArgs::into_flags`] hands the values on as [`RunFlags`].
 
-use crate::config::BlindSchedule;
 use crate::house::BotKind;
 use crate::live_event::config::GamesLimit;
+use crate::rules::BlindSchedule;
 use crate::runner::AbsentPolicy;
 use crate::seat::PlayerEndpoint;
 use crate::settings::{check_name, OutputFile, RunFlags};

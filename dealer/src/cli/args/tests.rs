@@ -64,7 +64,7 @@ fn flags_become_settings() {
     assert_eq!(settings.game.hand_limit, Some(40));
     assert_eq!(
         settings.game.bad_answers,
-        crate::config::BadAnswerPolicy::Forgive
+        crate::rules::BadAnswerPolicy::Forgive
     );
     assert_eq!(settings.runner.absent, AbsentPolicy::Fail);
     assert_eq!(settings.out_dir, PathBuf::from("x"));

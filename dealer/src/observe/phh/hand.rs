@@ -2,7 +2,7 @@
 //! PHH action lines as it happens.
 
 use super::super::text::push_one_line;
-use crate::event::MAX_SEATS;
+use crate::game_event::MAX_SEATS;
 use shared::{BetAction, Card, Chips, Seat, Street};
 use std::fmt::Write as _;
 

@@ -68,7 +68,7 @@ mod render;
 
 use super::Observer;
 use crate::engine::Game;
-use crate::event::{GameEvent, MAX_SEATS};
+use crate::game_event::{GameEvent, MAX_SEATS};
 use hand::HandRecord;
 use std::fs::File;
 use std::io::{self, BufWriter, Write as _};

@@ -2,7 +2,7 @@
 
 use super::super::text::push_toml_str;
 use super::PhhHands;
-use crate::event::MAX_SEATS;
+use crate::game_event::MAX_SEATS;
 use shared::{Chips, Seat};
 use std::fmt::Write as _;
 

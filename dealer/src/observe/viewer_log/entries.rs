@@ -3,7 +3,7 @@
 
 use super::ViewerLog;
 use crate::engine::Game;
-use crate::event::{PotShare, SeatList};
+use crate::game_event::{PotShare, SeatList};
 use crate::observe::text::push_card_name;
 use shared::eval::Category;
 use shared::records::EntryKind;

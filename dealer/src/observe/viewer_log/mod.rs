@@ -83,7 +83,7 @@ pub use file::{LogFile, LogFlush, FOLLOWED_FLUSH};
 use super::text::push_json_str;
 use super::Observer;
 use crate::engine::{Game, View};
-use crate::event::GameEvent;
+use crate::game_event::GameEvent;
 use shared::records::EntryKind;
 use shared::{BetAction, Chips, GameState, PlayerStatus, Seat};
 use std::fmt::Write as _;

@@ -4,7 +4,7 @@
 use super::*;
 
 /// One game in progress.
-pub(super) struct Table<'a> {
+pub(super) struct GameLoop<'a> {
     pub(super) game: Game,
     pub(super) first_round: u64,
     pub(super) seats: &'a [PlayerSeat],
@@ -25,7 +25,7 @@ pub(super) struct Table<'a> {
     pub(super) stop: &'a StopSignal,
 }
 
-impl Table<'_> {
+impl GameLoop<'_> {
     pub(super) async fn play(&mut self) -> Result<(), RunError> {
         self.ask_versions().await?;
         loop {

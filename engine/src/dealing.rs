@@ -12,7 +12,7 @@
 
 use super::model::PutIn;
 use super::{Game, Phase};
-use crate::event::{Blind, GameEndReason, GameEvent, SeatList};
+use crate::game_event::{Blind, GameEndReason, GameEvent, SeatList};
 use shared::rules::{BetAction, BetReading};
 use shared::{Chips, Seat, Street};
 
@@ -116,7 +116,7 @@ impl Game {
         hand.street = Street::Preflop;
         hand.visits = 0;
         hand.minimum_raise = hand.small_blind;
-        hand.street_start_bets = [Chips::ZERO; crate::event::MAX_SEATS];
+        hand.street_start_bets = [Chips::ZERO; crate::game_event::MAX_SEATS];
         hand.last_aggressor = None;
         let blinds_apart = self.distance(self.hand.small_blind_seat, self.hand.big_blind_seat);
         // The blinds are visits 0 and `blinds_apart`; the big blind's own turn is n visits
@@ -212,11 +212,7 @@ impl Game {
     }
 
     /// Emits one community card of `street`.
-    pub(super) fn deal_board_card(
-        &mut self,
-        street: Street,
-        left: u8,
-    ) -> Option<crate::Step> {
+    pub(super) fn deal_board_card(&mut self, street: Street, left: u8) -> Option<crate::Step> {
         let card = self.hand.deck.board_card(self.table.board().len());
         self.phase = if left > 1 {
             Phase::DealBoard {

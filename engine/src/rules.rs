@@ -3,14 +3,14 @@
 //! take to answer is no rule of poker but the transport's deadline: see
 //! the dealer's `seat::HttpSettings` and `settings` for the run's settings.
 //!
-//! Every field has the live server's behaviour as its default, so `GameConfig::default()` plays
+//! Every field has the live server's behaviour as its default, so `GameRules::default()` plays
 //! like LIVE (spec §5–§7). The struct is serde-(de)serialisable (`results.json` records it as
 //! `config`; the run's config file shares its blind schedule and odd-chip forms); unknown keys
 //! are rejected so that a typo never silently falls back to a default:
 //!
 //! ```
-//! use engine::config::{BadAnswerPolicy, BlindSchedule, GameConfig};
-//! let config: GameConfig = toml::from_str(
+//! use engine::rules::{BadAnswerPolicy, BlindSchedule, GameRules};
+//! let config: GameRules = toml::from_str(
 //!     r#"
 //!     starting_stack = 2000
 //!     blinds = "classic"
@@ -39,7 +39,7 @@ pub const MAX_SMALL_BLIND: Chips = Chips(1_000_000_000_000_000);
 /// The configuration of one sit'n'go. See the module docs for the TOML form.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-pub struct GameConfig {
+pub struct GameRules {
     /// Chips every player starts with (spec §7: 1000).
     pub starting_stack: Chips,
     /// How the blinds grow (spec §7): `live` (default), `classic` or a custom list.
@@ -55,9 +55,9 @@ pub struct GameConfig {
     pub deal_out_board: bool,
 }
 
-impl Default for GameConfig {
+impl Default for GameRules {
     fn default() -> Self {
-        GameConfig {
+        GameRules {
             starting_stack: Chips(1000),
             blinds: BlindSchedule::Live,
             bad_answers: BadAnswerPolicy::Ban,
@@ -68,7 +68,7 @@ impl Default for GameConfig {
     }
 }
 
-impl GameConfig {
+impl GameRules {
     /// Checks the values a TOML file or a command line could get wrong.
     ///
     /// # Errors
@@ -91,7 +91,7 @@ impl GameConfig {
     }
 }
 
-/// A problem with a [`GameConfig`].
+/// A problem with a [`GameRules`].
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum ConfigError {
     /// `starting_stack` is 0.
@@ -170,9 +170,9 @@ pub struct BlindLevel {
 /// In TOML: `blinds = "live"`, `blinds = "classic"`, or a custom list:
 ///
 /// ```
-/// use engine::config::{BlindSchedule, GameConfig};
+/// use engine::rules::{BlindSchedule, GameRules};
 /// use shared::Chips;
-/// let config: GameConfig = toml::from_str(
+/// let config: GameRules = toml::from_str(
 ///     r#"
 ///     [[blinds.custom]]
 ///     from_round = 0
@@ -253,7 +253,7 @@ impl BlindSchedule {
     /// players count, as in `orbits`). The big blind is always twice as much.
     ///
     /// ```
-    /// use engine::config::BlindSchedule;
+    /// use engine::rules::BlindSchedule;
     /// use shared::Chips;
     /// assert_eq!(BlindSchedule::Live.small_blind(0, 6), Chips(2));
     /// assert_eq!(BlindSchedule::Live.small_blind(47, 3), Chips(15)); // capture 05
@@ -397,38 +397,38 @@ mod tests {
 
     #[test]
     fn config_defaults_are_live() {
-        let config = GameConfig::default();
+        let config = GameRules::default();
         assert_eq!(config.starting_stack, Chips(1000));
         assert!(config.deal_out_board);
         config.validate().unwrap();
-        let empty: GameConfig = toml::from_str("").unwrap();
+        let empty: GameRules = toml::from_str("").unwrap();
         assert_eq!(empty, config);
-        assert!(toml::from_str::<GameConfig>("starting_stak = 5").is_err());
-        let bad = GameConfig {
+        assert!(toml::from_str::<GameRules>("starting_stak = 5").is_err());
+        let bad = GameRules {
             hand_limit: Some(0),
-            ..GameConfig::default()
+            ..GameRules::default()
         };
         assert_eq!(bad.validate(), Err(ConfigError::ZeroHandLimit));
         // The HTTP deadline is the transport's, not a rule of the game.
-        assert!(toml::from_str::<GameConfig>("request_timeout_ms = 5").is_err());
+        assert!(toml::from_str::<GameRules>("request_timeout_ms = 5").is_err());
     }
 
     #[test]
     fn blind_schedule_names_the_presets_and_the_table_form() {
-        let error = toml::from_str::<GameConfig>("blinds = \"turbo\"").unwrap_err();
+        let error = toml::from_str::<GameRules>("blinds = \"turbo\"").unwrap_err();
         let message = error.to_string();
         assert!(
             message.contains("unknown blind schedule \"turbo\": use \"live\", \"classic\""),
             "{message}"
         );
         assert!(!message.contains("`custom`"), "{message}");
-        let error = toml::from_str::<GameConfig>("blinds = \"custom\"").unwrap_err();
+        let error = toml::from_str::<GameRules>("blinds = \"custom\"").unwrap_err();
         assert!(error
             .to_string()
             .contains("unknown blind schedule \"custom\""));
-        let error = toml::from_str::<GameConfig>("blinds = 5").unwrap_err();
+        let error = toml::from_str::<GameRules>("blinds = 5").unwrap_err();
         assert!(error.to_string().contains("blinds must be"), "{error}");
-        let classic: GameConfig = toml::from_str("blinds = \"classic\"").unwrap();
+        let classic: GameRules = toml::from_str("blinds = \"classic\"").unwrap();
         assert_eq!(classic.blinds, BlindSchedule::Classic);
         let json: BlindSchedule = serde_json::from_str("{\"custom\":[]}").unwrap();
         assert_eq!(json, BlindSchedule::Custom(vec![]));
@@ -436,7 +436,7 @@ mod tests {
 
     #[test]
     fn config_round_trips_through_toml() {
-        let config = GameConfig {
+        let config = GameRules {
             blinds: BlindSchedule::Custom(vec![BlindLevel {
                 from_round: 0,
                 small_blind: Chips(7),
@@ -444,19 +444,19 @@ mod tests {
             hand_limit: Some(50),
             odd_chips: OddChipRule::DiscardLikeOss,
             deal_out_board: false,
-            ..GameConfig::default()
+            ..GameRules::default()
         };
         let text = toml::to_string(&config).unwrap();
-        assert_eq!(toml::from_str::<GameConfig>(&text).unwrap(), config);
-        let defaults = toml::to_string(&GameConfig::default()).unwrap();
+        assert_eq!(toml::from_str::<GameRules>(&text).unwrap(), config);
+        let defaults = toml::to_string(&GameRules::default()).unwrap();
         assert_eq!(
-            toml::from_str::<GameConfig>(&defaults).unwrap(),
-            GameConfig::default()
+            toml::from_str::<GameRules>(&defaults).unwrap(),
+            GameRules::default()
         );
-        let json = serde_json::to_string(&GameConfig::default()).unwrap();
+        let json = serde_json::to_string(&GameRules::default()).unwrap();
         assert_eq!(
-            serde_json::from_str::<GameConfig>(&json).unwrap(),
-            GameConfig::default()
+            serde_json::from_str::<GameRules>(&json).unwrap(),
+            GameRules::default()
         );
     }
 }

@@ -180,7 +180,7 @@ pub enum GameEvent {
         eligible: SeatList<Seat>,
         /// Who received how much, in seat order starting left of the button.
         shares: SeatList<PotShare>,
-        /// Chips that left the game under [`crate::config::OddChipRule::DiscardLikeOss`]
+        /// Chips that left the game under [`crate::rules::OddChipRule::DiscardLikeOss`]
         /// (always 0 under the default rule).
         discarded: Chips,
     },
@@ -269,7 +269,7 @@ pub enum GameEndReason {
 /// [`MAX_SEATS`] items.
 ///
 /// ```
-/// use engine::event::SeatList;
+/// use engine::game_event::SeatList;
 /// use shared::Chips;
 /// let mut stacks = SeatList::new();
 /// stacks.push(Chips(990));
