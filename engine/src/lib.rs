@@ -116,6 +116,7 @@ mod access;
 mod betting;
 mod dealing;
 pub mod deck;
+mod document;
 pub mod game_event;
 mod hand_eval;
 mod model;

@@ -3,7 +3,7 @@
 //!
 //! Every field always has a value (no wire-format `Option`s) and every seat's hole cards are
 //! simply stored with the seat; who may see them is decided only when a document is rendered
-//! ([`super::view`]).
+//! ([`super::view`], written through `super::document`).
 //!
 //! The table also keeps one rendered document, the bet request's: each mutator below changes
 //! the model and writes the same change into that document in the same call, so opening a
@@ -11,92 +11,9 @@
 //! keys. The rules never read the document back; the fields are private so that no change
 //! can bypass it (a property test compares it with a fresh render at every request).
 
-use super::view::{self, Stamp};
+use super::document::{self, Stamp, TableParts};
+pub(crate) use super::document::{HandHeader, HoleCards, SeatState};
 use shared::{Card, Chips, GameState, PlayerStatus, Seat};
-
-/// A seat's hole cards this hand: none, or the cards dealt so far (at most two).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct HoleCards {
-    cards: [Card; 2],
-    dealt: u8,
-}
-
-impl HoleCards {
-    /// No cards.
-    pub(crate) const EMPTY: HoleCards = HoleCards {
-        cards: [Card::new(shared::Rank::Two, shared::Suit::Spades); 2],
-        dealt: 0,
-    };
-
-    /// The cards dealt so far.
-    pub(crate) fn as_slice(&self) -> &[Card] {
-        &self.cards[..usize::from(self.dealt)]
-    }
-
-    /// Gives the seat one more card (a third card is ignored: no hand deals one).
-    pub(crate) fn deal(&mut self, card: Card) {
-        if let Some(slot) = self.cards.get_mut(usize::from(self.dealt)) {
-            *slot = card;
-            self.dealt += 1;
-        }
-    }
-
-    /// Both cards, once both are dealt.
-    pub(crate) fn pair(&self) -> Option<[Card; 2]> {
-        (self.dealt == 2).then_some(self.cards)
-    }
-}
-
-/// One seat: the player and what it has in this hand.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct SeatState {
-    /// The player's name.
-    pub name: String,
-    /// Chips behind (not in the pot).
-    pub stack: Chips,
-    /// Chips put in this hand.
-    pub bet: Chips,
-    /// Active, folded or out.
-    pub status: PlayerStatus,
-    /// The cards dealt to the seat this hand.
-    pub hole_cards: HoleCards,
-    /// The player's answer to `version`.
-    pub version: String,
-    /// Cumulative response time in this game, in microseconds.
-    pub time_used: u64,
-    /// Chips received from the pot(s) this hand.
-    pub amount_won: Chips,
-}
-
-impl SeatState {
-    /// A player sitting down with `stack` chips.
-    fn new(name: String, stack: Chips, version: &str) -> SeatState {
-        SeatState {
-            name,
-            stack,
-            bet: Chips::ZERO,
-            status: if stack.is_zero() {
-                PlayerStatus::Out
-            } else {
-                PlayerStatus::Active
-            },
-            hole_cards: HoleCards::EMPTY,
-            version: version.to_string(),
-            time_used: 0,
-            amount_won: Chips::ZERO,
-        }
-    }
-
-    /// Chips behind and in the pot.
-    pub(crate) fn total_chips(&self) -> Chips {
-        self.stack.saturating_add(self.bet)
-    }
-
-    /// Active with chips behind: could still be asked to bet.
-    pub(crate) fn can_act(&self) -> bool {
-        self.status == PlayerStatus::Active && !self.stack.is_zero()
-    }
-}
 
 /// A seat's chips and status after it put chips in, with the table's pot and largest bet
 /// ([`Table::put_in`]).
@@ -114,19 +31,6 @@ pub(crate) struct PutIn {
     pub current_buy_in: Chips,
 }
 
-/// The hand-wide keys of a document: which hand, its blinds and button.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct HandHeader {
-    /// The hand's number.
-    pub round: u64,
-    /// The button.
-    pub button: Seat,
-    /// The small blind.
-    pub small_blind: Chips,
-    /// The big blind.
-    pub big_blind: Chips,
-}
-
 /// The table: seats, board and the chips in the middle, with the bet request's document.
 #[derive(Debug, Clone)]
 pub(crate) struct Table {
@@ -139,7 +43,7 @@ pub(crate) struct Table {
     header: HandHeader,
     /// Counts every change (with `texts`, it names a table state for kept documents).
     changes: u64,
-    /// Names the ids, names and versions this table shows now (see [`view::Document`]).
+    /// Names the ids, names and versions this table shows now (see [`super::view::Document`]).
     texts: Stamp,
     /// The bet request's document, written by every mutator.
     request: GameState,
@@ -174,7 +78,7 @@ impl Table {
             header,
             changes: 0,
             texts: Stamp::new(),
-            request: view::empty_document(),
+            request: document::empty_document(),
             request_cards_of: None,
             request_hidden_cards: Vec::new(),
         };
@@ -188,17 +92,30 @@ impl Table {
     /// Renders the request document from scratch (at setup only: every later change is
     /// written by its mutator).
     fn render_request_whole(&mut self) {
-        let mut request = std::mem::replace(&mut self.request, view::empty_document());
-        view::render(
-            self,
+        let mut request = std::mem::replace(&mut self.request, document::empty_document());
+        document::render(
+            self.parts(),
             0,
             None,
-            view::Texts::Refresh,
+            document::Texts::Refresh,
             &mut request,
             &mut Vec::new(),
         );
         self.request = request;
         self.request_cards_of = None;
+    }
+
+    /// The parts a render reads.
+    pub(crate) fn parts(&self) -> TableParts<'_> {
+        TableParts {
+            tournament_id: &self.tournament_id,
+            game_id: &self.game_id,
+            seats: &self.seats,
+            board: &self.board,
+            header: self.header,
+            current_buy_in: self.current_buy_in,
+            pot: self.pot,
+        }
     }
 
     /// The tournament's id.
@@ -236,17 +153,12 @@ impl Table {
         self.current_buy_in
     }
 
-    /// The hand's number, blinds and button.
-    pub(crate) fn header(&self) -> HandHeader {
-        self.header
-    }
-
-    /// The change count (see [`view::Document`]).
+    /// The change count (see [`super::view::Document`]).
     pub(crate) fn changes(&self) -> u64 {
         self.changes
     }
 
-    /// The texts stamp (see [`view::Document`]).
+    /// The texts stamp (see [`super::view::Document`]).
     pub(crate) fn texts(&self) -> u64 {
         self.texts.value()
     }
@@ -262,7 +174,7 @@ impl Table {
         if let Some(state) = self.seats.get_mut(index) {
             change(state);
             if let Some(player) = self.request.players.get_mut(index) {
-                view::write_numbers(player, state);
+                document::write_numbers(player, state);
             }
             self.changes += 1;
         }
@@ -277,7 +189,7 @@ impl Table {
             .enumerate()
         {
             change(Seat(index), state);
-            view::write_numbers(player, state);
+            document::write_numbers(player, state);
         }
         self.changes += 1;
     }
@@ -362,7 +274,7 @@ impl Table {
         for cards in self.request_hidden_cards.iter_mut().flatten() {
             cards.clear();
         }
-        view::write_header(&mut self.request, header, self.seats.len());
+        document::write_header(&mut self.request, header, self.seats.len());
         let mut in_hand = 0;
         self.update_each_seat(|_, seat| {
             seat.hole_cards = HoleCards::EMPTY;
@@ -382,7 +294,7 @@ impl Table {
     /// Sets the hand-wide keys before the first hand (a table started mid-tournament).
     pub(crate) fn set_header(&mut self, header: HandHeader) {
         self.header = header;
-        view::write_header(&mut self.request, header, self.seats.len());
+        document::write_header(&mut self.request, header, self.seats.len());
         self.changes += 1;
     }
 
@@ -390,7 +302,7 @@ impl Table {
     pub(crate) fn set_version(&mut self, seat: Seat, version: String) {
         if let Some(state) = self.seats.get_mut(seat.index()) {
             if let Some(player) = self.request.players.get_mut(seat.index()) {
-                view::set_string(&mut player.version, &version);
+                document::set_string(&mut player.version, &version);
             }
             state.version = version;
             self.texts = Stamp::new();
@@ -406,9 +318,9 @@ impl Table {
             self.swap_request_cards(seat);
             self.request_cards_of = Some(seat);
         }
-        view::write_betting(
+        document::write_betting(
             &mut self.request,
-            Some(view::Betting {
+            Some(document::Betting {
                 in_action: seat,
                 minimum_raise,
                 bet_index,

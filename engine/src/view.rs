@@ -6,10 +6,9 @@
 //! and reuses its strings and vectors, so a hot loop that keeps one document allocates
 //! (almost) nothing per request.
 
-use super::model::{HandHeader, SeatState, Table};
+use super::document::{empty_document, render, show_cards, write_betting, Betting, Spares, Texts};
 use super::{Game, Phase, UnknownSeat};
-use shared::{Card, Chips, GameState, PlayerState, PlayerStatus, Seat};
-use std::sync::atomic::{AtomicU64, Ordering};
+use shared::{Chips, GameState, Seat};
 use thiserror::Error;
 
 /// Which `game_state` document to render.
@@ -91,94 +90,6 @@ impl Default for Document {
     }
 }
 
-/// A stamp no other game shares: drawn when a game is set up, whenever one of its texts
-/// changes, and for a clone (which may change apart from the original), so equal stamps
-/// mean the same game with the same texts.
-#[derive(Debug)]
-pub(super) struct Stamp(u64);
-
-impl Stamp {
-    /// A stamp never drawn before.
-    pub(super) fn new() -> Stamp {
-        static NEXT: AtomicU64 = AtomicU64::new(0);
-        Stamp(NEXT.fetch_add(1, Ordering::Relaxed))
-    }
-
-    /// Its value.
-    pub(super) fn value(&self) -> u64 {
-        self.0
-    }
-}
-
-impl Clone for Stamp {
-    fn clone(&self) -> Stamp {
-        Stamp::new()
-    }
-}
-
-/// Whether a render copies the texts (ids, names, versions) or keeps those in the document.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Texts {
-    /// The document already holds this table's current texts.
-    Keep,
-    /// Copy them (compared first, so an equal text costs no write).
-    Refresh,
-}
-
-/// Card vectors taken from seats a render hides, for the seats it shows.
-pub(super) type Spares = Vec<Vec<Card>>;
-
-/// The betting keys of a bet request.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Betting {
-    /// The receiver.
-    pub in_action: Seat,
-    /// The smallest raise.
-    pub minimum_raise: Chips,
-    /// Visits so far on this street.
-    pub bet_index: u64,
-}
-
-/// A document to render into; every field is overwritten by the first render.
-pub(super) fn empty_document() -> GameState {
-    GameState {
-        tournament_id: None,
-        game_id: None,
-        round: None,
-        players: Vec::new(),
-        small_blind: Chips::ZERO,
-        big_blind: None,
-        orbits: 0,
-        dealer: Seat(0),
-        community_cards: Vec::with_capacity(5),
-        current_buy_in: Chips::ZERO,
-        pot: Chips::ZERO,
-        in_action: None,
-        minimum_raise: None,
-        bet_index: None,
-    }
-}
-
-/// Sets `slot` to `value`, reusing its allocation (and not touching it when equal).
-fn set_text(slot: &mut Option<String>, value: &str) {
-    match slot {
-        Some(text) if text == value => {}
-        Some(text) => {
-            text.clear();
-            text.push_str(value);
-        }
-        None => *slot = Some(value.to_owned()),
-    }
-}
-
-/// Sets `text` to `value`; a compare is cheaper than a copy, and names rarely change.
-pub(super) fn set_string(text: &mut String, value: &str) {
-    if text != value {
-        text.clear();
-        text.push_str(value);
-    }
-}
-
 impl Game {
     /// Renders `view` into `out`, overwriting it (its allocations are reused).
     ///
@@ -188,7 +99,7 @@ impl Game {
     pub fn render(&self, view: View, out: &mut GameState) -> Result<(), ViewError> {
         let (cards_shown, betting) = self.view_parts(view)?;
         render(
-            &self.table,
+            self.table.parts(),
             cards_shown,
             betting,
             Texts::Refresh,
@@ -215,7 +126,7 @@ impl Game {
         {
             // The seats and board are as last rendered: only the view's cards may differ.
             show_cards(
-                &self.table,
+                self.table.seats(),
                 document.cards_shown,
                 cards_shown,
                 state,
@@ -229,7 +140,7 @@ impl Game {
                 Texts::Refresh
             };
             render(
-                &self.table,
+                self.table.parts(),
                 cards_shown,
                 betting,
                 texts,
@@ -342,143 +253,4 @@ impl Game {
     pub fn game_id(&self) -> &str {
         self.table.game_id()
     }
-}
-
-/// Writes the table into `out`: hole cards of the seats in `cards_shown` (bit per seat),
-/// betting keys when `betting` is given. Reuses `out`'s strings and card vectors: a card
-/// vector taken from a seat that is now hidden goes to `spares`, which serve the seats shown.
-pub(super) fn render(
-    table: &Table,
-    cards_shown: u32,
-    betting: Option<Betting>,
-    texts: Texts,
-    out: &mut GameState,
-    spares: &mut Spares,
-) {
-    let seats = table.seats();
-    let refresh = texts == Texts::Refresh || out.players.len() != seats.len();
-    if refresh {
-        set_text(&mut out.tournament_id, table.tournament_id());
-        set_text(&mut out.game_id, table.game_id());
-    }
-    out.players.truncate(seats.len());
-    for (index, player) in out.players.iter_mut().enumerate() {
-        if cards_shown & (1 << index) == 0 {
-            hide_cards_of(player, spares);
-        }
-    }
-    for (index, seat) in seats.iter().enumerate() {
-        if index == out.players.len() {
-            out.players.push(PlayerState {
-                name: String::new(),
-                stack: Chips::ZERO,
-                status: PlayerStatus::Active,
-                bet: Chips::ZERO,
-                hole_cards: None,
-                time_used: None,
-                version: String::new(),
-                amount_won: None,
-                id: Seat(index),
-            });
-        }
-        let player = &mut out.players[index];
-        if refresh {
-            set_string(&mut player.name, &seat.name);
-            set_string(&mut player.version, &seat.version);
-        }
-        write_numbers(player, seat);
-        if cards_shown & (1 << index) != 0 {
-            show_cards_of(player, seat, spares);
-        }
-        player.id = Seat(index);
-    }
-    out.community_cards.clear();
-    out.community_cards.extend_from_slice(table.board());
-    write_header(out, table.header(), seats.len());
-    out.current_buy_in = table.current_buy_in();
-    out.pot = table.pot();
-    write_betting(out, betting);
-}
-
-/// The hand-wide keys: round, blinds, button and orbits.
-pub(super) fn write_header(out: &mut GameState, header: HandHeader, seat_count: usize) {
-    out.round = Some(header.round);
-    out.small_blind = header.small_blind;
-    out.big_blind = Some(header.big_blind);
-    out.orbits = header.round / seat_count.max(1) as u64;
-    out.dealer = header.button;
-}
-
-/// Hides `player`'s hole cards, keeping their vector in `spares`.
-#[inline]
-fn hide_cards_of(player: &mut PlayerState, spares: &mut Spares) {
-    if let Some(cards) = player.hole_cards.take() {
-        spares.push(cards);
-    }
-}
-
-/// Shows `seat`'s hole cards in `player`, in one of `spares` (vectors taken from hidden seats)
-/// when it has none yet.
-#[inline(always)]
-fn show_cards_of(player: &mut PlayerState, seat: &SeatState, spares: &mut Spares) {
-    let cards = player
-        .hole_cards
-        .get_or_insert_with(|| spares.pop().unwrap_or_else(|| Vec::with_capacity(2)));
-    cards.clear();
-    // Two cards as an array (one reserve, two writes); a slice copy would call `memcpy`.
-    match seat.hole_cards.pair() {
-        Some(pair) => cards.extend(pair),
-        None => {
-            for &card in seat.hole_cards.as_slice() {
-                cards.push(card);
-            }
-        }
-    }
-}
-
-/// Changes the hole cards shown from the seats in `was` to those in `now` (bit per seat),
-/// moving hidden seats' card vectors to newly shown ones through `spares`.
-fn show_cards(table: &Table, was: u32, now: u32, out: &mut GameState, spares: &mut Spares) {
-    let changed = was ^ now;
-    if changed == 0 {
-        return;
-    }
-    for index in seat_bits(changed & was) {
-        if let Some(player) = out.players.get_mut(index) {
-            hide_cards_of(player, spares);
-        }
-    }
-    for index in seat_bits(changed & now) {
-        if let (Some(player), Some(seat)) = (out.players.get_mut(index), table.seats().get(index)) {
-            show_cards_of(player, seat, spares);
-        }
-    }
-}
-
-/// The seat indices whose bits are set in `bits`, lowest first (a `u32::MAX` "every seat"
-/// mask yields indices past the table, which callers skip).
-fn seat_bits(mut bits: u32) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (bits != 0).then(|| {
-            let index = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            index
-        })
-    })
-}
-
-/// The numbers of a seat that change during a hand.
-pub(super) fn write_numbers(player: &mut PlayerState, seat: &SeatState) {
-    player.stack = seat.stack;
-    player.status = seat.status;
-    player.bet = seat.bet;
-    player.time_used = Some(seat.time_used);
-    player.amount_won = (!seat.amount_won.is_zero()).then_some(seat.amount_won);
-}
-
-/// The three keys only a bet request has.
-pub(super) fn write_betting(out: &mut GameState, betting: Option<Betting>) {
-    out.in_action = betting.map(|b| b.in_action);
-    out.minimum_raise = betting.map(|b| b.minimum_raise);
-    out.bet_index = betting.map(|b| b.bet_index);
 }
