@@ -94,11 +94,31 @@ async fn an_https_player_is_reached_when_ssl_cert_file_trusts_its_ca() {
     std::env::remove_var("SSL_CERT_FILE");
     let untrusting = client().unwrap().seat(endpoint.clone());
     let refused = untrusting.check().await;
+    let failure = refused
+        .failure()
+        .expect("an untrusted certificate is refused")
+        .to_string();
     assert!(
-        refused.failure().is_some(),
-        "an untrusted certificate is refused"
+        failure.contains("UnknownIssuer") && failure.contains("set SSL_CERT_FILE"),
+        "the refusal says what to do: {failure}"
     );
     assert!(refused.status.is_none(), "{refused:?}");
+
+    // An https:// URL for a player that speaks plain HTTP says so.
+    let plain = PlayerEndpoint::parse(&format!(
+        "https://localhost:{}/",
+        server.local_addr().port()
+    ))
+    .unwrap();
+    let mixed_up = client().unwrap().seat(plain).check().await;
+    let failure = mixed_up
+        .failure()
+        .expect("TLS to a plain-HTTP port fails")
+        .to_string();
+    assert!(
+        failure.contains("plain HTTP") && failure.contains("http:// URL"),
+        "the failure names the mix-up: {failure}"
+    );
 
     let dir = tempfile::tempdir().unwrap();
     let ca_file = dir.path().join("event-ca.pem");

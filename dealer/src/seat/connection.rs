@@ -13,10 +13,9 @@
 //! by every seat of a client at that address, as a general-purpose client pools them.
 
 use super::endpoint::PlayerEndpoint;
-use super::failure::one_line;
-use super::http::ClientError;
-use super::transport::error_chain;
-use super::{HttpSettings, SeatFailure};
+use super::failure::{error_chain, one_line};
+use super::http_settings::{ClientError, HttpSettings};
+use super::SeatFailure;
 use bytes::Bytes;
 use http_body_util::Full;
 use hyper::client::conn::http1;
@@ -221,7 +220,7 @@ impl Connector {
                 .tls
                 .connect(&host, tcp)
                 .await
-                .map_err(|error| SeatFailure::Connect(error_chain(&error)))?;
+                .map_err(|error| SeatFailure::Connect(super::tls::handshake_failure(&error)))?;
             Ok(Box::new(stream))
         }
         #[cfg(not(feature = "tls"))]

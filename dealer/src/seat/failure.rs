@@ -111,6 +111,22 @@ pub(crate) fn one_line(text: &str) -> String {
     line
 }
 
+/// `outer: inner: innermost` on one bounded line, skipping a cause whose text its parent
+/// already shows.
+pub(super) fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let cause_text = cause.to_string();
+        if !text.contains(&cause_text) {
+            text.push_str(": ");
+            text.push_str(&cause_text);
+        }
+        source = cause.source();
+    }
+    one_line(&text)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

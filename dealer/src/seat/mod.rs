@@ -21,6 +21,7 @@ mod connection;
 mod endpoint;
 mod failure;
 mod http;
+mod http_settings;
 mod in_process;
 #[cfg(feature = "tls")]
 mod tls;
@@ -29,7 +30,8 @@ mod version;
 
 pub use endpoint::{AuthScheme, EndpointError, PlayerEndpoint};
 pub use failure::SeatFailure;
-pub use http::{ClientError, HttpClient, HttpSeat, HttpSettings};
+pub use http::{HttpClient, HttpSeat};
+pub use http_settings::{ClientError, HttpSettings};
 pub use in_process::{InProcessSeat, Player};
 pub use version::{
     ask_versions, clean_version, PlayerVersion, VersionPolicy, UNKNOWN_VERSION, VERSION_MAX_CHARS,

@@ -6,8 +6,8 @@
 //! here, so that a missing file or one without a certificate is a clear error at start-up
 //! instead of every https player failing its handshake later.
 
-use super::http::ClientError;
-use super::transport::error_chain;
+use super::failure::error_chain;
+use super::http_settings::ClientError;
 use std::sync::Arc;
 use tokio_rustls::rustls::pki_types::pem::PemObject;
 use tokio_rustls::rustls::pki_types::{CertificateDer, ServerName};
@@ -66,6 +66,31 @@ impl TlsConnector {
             .map_err(|error| std::io::Error::new(std::io::ErrorKind::InvalidInput, error))?;
         self.0.connect(name, tcp).await
     }
+}
+
+/// A failed handshake in one line, with what to do about the two failures an organiser meets
+/// most: a player whose certificate comes from the event's own CA while the dealer was not
+/// told to trust it, and an `https://` URL given for a player that speaks plain HTTP.
+pub(super) fn handshake_failure(error: &std::io::Error) -> String {
+    let text = error_chain(error);
+    let rustls_error = error
+        .get_ref()
+        .and_then(|inner| inner.downcast_ref::<rustls::Error>());
+    let hint = match rustls_error {
+        Some(rustls::Error::InvalidCertificate(rustls::CertificateError::UnknownIssuer)) => {
+            " (the player's certificate is signed by a CA this dealer does not trust: set \
+             SSL_CERT_FILE to the event's CA file)"
+        }
+        Some(rustls::Error::InvalidMessage(rustls::InvalidMessage::InvalidContentType)) => {
+            " (the port answered in plain HTTP, not TLS: give this player an http:// URL)"
+        }
+        _ if error.kind() == std::io::ErrorKind::UnexpectedEof => {
+            " (the player closed the connection during the TLS handshake: is its port plain \
+             HTTP? then give it an http:// URL)"
+        }
+        _ => "",
+    };
+    text + hint
 }
 
 /// The certificates of `SSL_CERT_FILE` (none when it is not set): an unreadable file, a bad

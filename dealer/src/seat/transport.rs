@@ -2,7 +2,7 @@
 //! naming a transport failure precisely.
 
 use super::connection::Connection;
-use super::failure::one_line;
+use super::failure::{error_chain, one_line};
 use super::SeatFailure;
 use bytes::{Bytes, BytesMut};
 use http_body_util::BodyExt;
@@ -116,22 +116,6 @@ pub(super) fn classify(error: &(dyn StdError + 'static)) -> SeatFailure {
         source = current.source();
     }
     SeatFailure::Http(error_chain(error))
-}
-
-/// `outer: inner: innermost` on one bounded line, skipping a cause whose text its parent
-/// already shows.
-pub(super) fn error_chain(error: &(dyn StdError + 'static)) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        let cause_text = cause.to_string();
-        if !text.contains(&cause_text) {
-            text.push_str(": ");
-            text.push_str(&cause_text);
-        }
-        source = cause.source();
-    }
-    one_line(&text)
 }
 
 #[cfg(test)]

@@ -36,6 +36,7 @@
 //! ([`ObserverFactory`]).
 
 pub mod duplicate;
+mod merge;
 mod plan;
 mod play;
 pub(crate) mod results;
@@ -43,6 +44,7 @@ pub mod shard;
 mod summary;
 
 pub use duplicate::{duplicate_plan, DealRef};
+pub use merge::{merge, MergeError};
 pub use plan::{plan, tournament_id, PlannedGame};
 pub use play::game_dir_name;
 pub(crate) use play::write_results;
@@ -50,7 +52,7 @@ pub use results::{
     Absent, DealSetEntry, DealSetPoints, GameEntry, InterruptedGame, PlayerEntry, RequestWarning,
     RunResults, Standing, Total,
 };
-pub use shard::{merge, BadShard, MergeError, Shard};
+pub use shard::{BadShard, Shard};
 
 use crate::engine::{DeckError, DeckSource, GameSetup, RecordedDecks, MAX_SEATS, MIN_SEATS};
 use crate::house::BotKind;

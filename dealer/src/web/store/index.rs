@@ -1,5 +1,6 @@
 //! Finding runs and games in the served folder, and caching each run's summary.
 
+use super::folder_stamp::FolderStamp;
 use super::outcomes::{OutcomeCache, OutcomeFile};
 use super::{game_number, lock, ResultsFolder, StoreError, MAX_RESULTS_BYTES, ROOT_RUN_ID};
 use crate::tournament::{GameEntry, RunResults};
@@ -7,7 +8,6 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use std::time::SystemTime;
 
 /// One run in the runs list.
 #[derive(Debug, Clone, Serialize)]
@@ -101,7 +101,7 @@ pub(super) struct RunFolder {
     id: String,
     dir: PathBuf,
     /// Cached summary with the stamp it was built for.
-    cached: Mutex<Option<(Stamp, Arc<RunCache>)>>,
+    cached: Mutex<Option<(FolderStamp, Arc<RunCache>)>>,
     /// Each game folder's own outcome file (event games), by number.
     outcomes: OutcomeCache,
 }
@@ -114,33 +114,6 @@ pub(super) struct RunCache {
     pub(super) entries: BTreeMap<u32, GameEntry>,
     /// Each game's status, by number.
     pub(super) statuses: BTreeMap<u32, GameStatus>,
-}
-
-/// Modification times and lengths that invalidate a cache.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Stamp(Vec<(Option<SystemTime>, u64)>);
-
-impl Stamp {
-    pub(super) fn of(paths: &[&Path]) -> Stamp {
-        Stamp(
-            paths
-                .iter()
-                .map(|path| match std::fs::metadata(path) {
-                    Ok(meta) => (meta.modified().ok(), meta.len()),
-                    Err(_) => (None, 0),
-                })
-                .collect(),
-        )
-    }
-
-    fn newest_secs(&self) -> u64 {
-        self.0
-            .iter()
-            .filter_map(|(time, _)| *time)
-            .max()
-            .and_then(|time| time.duration_since(SystemTime::UNIX_EPOCH).ok())
-            .map_or(0, |d| d.as_secs())
-    }
 }
 
 /// The runs found in the served folder, by id.
@@ -181,7 +154,7 @@ impl ResultsFolder {
             .collect();
         let mut watched: Vec<&Path> = vec![&self.root];
         watched.extend(children.iter().map(PathBuf::as_path));
-        let stamp = Stamp::of(&watched);
+        let stamp = FolderStamp::of(&watched);
         let mut cached = lock(&self.runs);
         if let Some((old, runs)) = cached.as_ref() {
             if *old == stamp {
@@ -240,7 +213,7 @@ impl ResultsFolder {
 
     fn run_cache(&self, run: &RunFolder) -> Result<Arc<RunCache>, StoreError> {
         let results_path = run.dir.join("results.json");
-        let stamp = Stamp::of(&[&run.dir, &results_path]);
+        let stamp = FolderStamp::of(&[&run.dir, &results_path]);
         let mut cached = lock(&run.cached);
         if let Some((old, cache)) = cached.as_ref() {
             if *old == stamp {
@@ -256,7 +229,7 @@ impl ResultsFolder {
         &self,
         run: &RunFolder,
         results_path: &Path,
-        stamp: &Stamp,
+        stamp: &FolderStamp,
     ) -> Result<RunCache, StoreError> {
         let mut games = BTreeMap::new();
         let entries =

@@ -17,6 +17,7 @@
 //! event game's own `result.json` / `abandoned.json`.
 
 mod compressed;
+mod folder_stamp;
 mod games;
 mod index;
 mod outcomes;
@@ -24,7 +25,8 @@ mod outcomes;
 pub use games::{GameDetails, PlayerFile};
 pub use index::{GameListItem, GameStatus, RunListItem, RunSummary};
 
-use index::{RunIndex, Stamp};
+use folder_stamp::FolderStamp;
+use index::RunIndex;
 use std::fs::{File, Metadata};
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
@@ -75,7 +77,7 @@ pub enum StoreError {
 pub struct ResultsFolder {
     /// The folder, canonical (symlinks resolved).
     root: PathBuf,
-    runs: Mutex<Option<(Stamp, Arc<RunIndex>)>>,
+    runs: Mutex<Option<(FolderStamp, Arc<RunIndex>)>>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {

@@ -3,7 +3,7 @@
 //! `dealer serve --data` opens in the read-only runs view as finished or interrupted, not as
 //! "not in results.json". Read once per game and kept until its folder changes.
 
-use super::index::Stamp;
+use super::folder_stamp::FolderStamp;
 use super::{lock, ResultsFolder};
 use crate::live_event::outcome_files::{ABANDONED_FILE, RESULT_FILE};
 use crate::tournament::GameEntry;
@@ -24,7 +24,7 @@ pub(super) enum OutcomeFile {
 
 /// Each game folder's [`OutcomeFile`] with the folder stamp it was read at.
 #[derive(Debug, Default)]
-pub(super) struct OutcomeCache(Mutex<BTreeMap<u32, (Stamp, Arc<OutcomeFile>)>>);
+pub(super) struct OutcomeCache(Mutex<BTreeMap<u32, (FolderStamp, Arc<OutcomeFile>)>>);
 
 impl ResultsFolder {
     /// Game `number`'s outcome file in `dir`, from the cache while the folder is unchanged.
@@ -34,7 +34,7 @@ impl ResultsFolder {
         number: u32,
         dir: &Path,
     ) -> Arc<OutcomeFile> {
-        let stamp = Stamp::of(&[dir]);
+        let stamp = FolderStamp::of(&[dir]);
         if let Some((old, outcome)) = lock(&cache.0).get(&number) {
             if *old == stamp {
                 return Arc::clone(outcome);
