@@ -23,7 +23,10 @@ pub async fn serve(args: ServeArgs, screen: &Screen) -> Result<(), Failure> {
 }
 
 fn default_bind() -> SocketAddr {
-    SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), crate::web::DEFAULT_PORT)
+    SocketAddr::new(
+        IpAddr::V4(Ipv4Addr::LOCALHOST),
+        crate::settings::DEFAULT_WEB_PORT,
+    )
 }
 
 fn network_note(bind: SocketAddr, screen: &Screen, what: &str) {

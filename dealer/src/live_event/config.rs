@@ -330,10 +330,9 @@ pub fn resolve_event(flags: EventFlags, file: EventFile) -> Result<EventSettings
             .data
             .or(file.data)
             .unwrap_or_else(|| PathBuf::from(DEFAULT_DATA_DIR)),
-        bind: flags
-            .bind
-            .or(file.bind)
-            .unwrap_or_else(|| SocketAddr::from(([127, 0, 0, 1], crate::web::DEFAULT_PORT))),
+        bind: flags.bind.or(file.bind).unwrap_or_else(|| {
+            SocketAddr::from(([127, 0, 0, 1], crate::settings::DEFAULT_WEB_PORT))
+        }),
         admin_token,
         seed: file.seed,
         game,

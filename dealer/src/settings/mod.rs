@@ -41,6 +41,10 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 use thiserror::Error;
 
+/// The port the viewer and the event server listen on by default (`crate::web::WebOptions`);
+/// a player's default port is the SDK's, 1337.
+pub const DEFAULT_WEB_PORT: u16 = 8080;
+
 mod file;
 
 pub use file::{read_run_file, read_run_file_text, FileBot, FilePlayer, OutputFile, RunFile};

@@ -24,6 +24,7 @@ pub mod log;
 pub mod store;
 pub mod view;
 
+use crate::settings::DEFAULT_WEB_PORT;
 use actix_web::body::EitherBody;
 use actix_web::dev::{Service, ServiceResponse};
 use actix_web::http::header::{self, ContentDisposition, DispositionParam, DispositionType};
@@ -40,8 +41,6 @@ use std::sync::Arc;
 use store::{ResultsFolder, StoreError};
 use thiserror::Error;
 
-/// The port [`WebOptions::default`] listens on.
-pub const DEFAULT_PORT: u16 = 8080;
 /// The largest request body accepted (the viewer takes none; anything bigger is refused
 /// before it is read).
 pub const MAX_REQUEST_BODY: u64 = 16 * 1024;
@@ -68,7 +67,7 @@ pub struct WebOptions {
 impl Default for WebOptions {
     fn default() -> Self {
         WebOptions {
-            bind: SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), DEFAULT_PORT),
+            bind: SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), DEFAULT_WEB_PORT),
             workers: None,
         }
     }
