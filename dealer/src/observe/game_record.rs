@@ -40,7 +40,7 @@ pub struct GameRecord {
     /// The game id.
     pub game_id: String,
     /// The game seed (a decimal string, as in `results.json`).
-    #[serde(with = "crate::tournament::results::seed_text")]
+    #[serde(with = "engine::result::seed_text")]
     pub seed: u64,
     /// Player names in seat order.
     pub players: Vec<String>,
