@@ -123,44 +123,28 @@ impl GameLoop<'_> {
         };
         self.requests += 1;
         self.bet_requests[seat.index()] += 1;
-        let latency = clock.latency(reply.latency);
-        let exchange = Exchange {
-            round: self.game.round(),
+        let latency = deliver(
+            Delivery {
+                observers: &mut self.observers,
+                json: &mut self.json,
+                game: &self.game,
+                clock: self.options.clock,
+            },
             seat,
-            player: self.game.player_name(seat).unwrap_or_default(),
-            action: Action::BetRequest,
+            Action::BetRequest,
             sent_at,
-            state: Some(state),
-            sent_json: sent_json(
-                reply.sent_json.as_deref(),
-                Some(state),
-                self.observers.wants_sent_json(),
-                &mut self.json,
-            ),
-            status: reply.status,
-            body: reply.body.as_deref(),
-            latency,
-            failure: reply.failure(),
-            unsent_attempts: &reply.unsent_attempts,
-        };
-        self.observers.exchange(&exchange, &self.game);
+            Some(state),
+            &reply,
+        );
         let micros = u64::try_from(latency.as_micros()).unwrap_or(u64::MAX);
         self.game
             .add_time_used(seat, micros)
             .map_err(|error| RunError::Internal(error.to_string()))?;
         let answer = match reply.outcome {
             Ok(chips) => SeatAnswer::Bet(chips),
-            Err(failure) => {
-                tracing::info!(
-                    player = self.game.player_name(seat).unwrap_or_default(),
-                    round = self.game.round(),
-                    reason = %failure,
-                    "invalid answer to bet_request"
-                );
-                SeatAnswer::Invalid {
-                    reason: failure.to_string(),
-                }
-            }
+            Err(failure) => SeatAnswer::Invalid {
+                reason: failure.to_string(),
+            },
         };
         self.game
             .answer(answer)
@@ -201,7 +185,7 @@ impl GameLoop<'_> {
         Ok(())
     }
 
-    /// Hands one finished exchange to the observers.
+    /// Hands one finished exchange to the observers (see [`deliver`]).
     pub(super) fn deliver<T>(
         &mut self,
         seat: Seat,
@@ -210,36 +194,76 @@ impl GameLoop<'_> {
         state: Option<&GameState>,
         reply: &Reply<T>,
     ) {
-        let failure: Option<&SeatFailure> = reply.failure();
-        if let Some(failure) = failure {
-            tracing::debug!(
-                player = self.game.player_name(seat).unwrap_or_default(),
-                action = action.as_str(),
-                reason = %failure,
-                "request failed"
-            );
-        }
-        let exchange = Exchange {
-            round: self.game.round(),
+        deliver(
+            Delivery {
+                observers: &mut self.observers,
+                json: &mut self.json,
+                game: &self.game,
+                clock: self.options.clock,
+            },
             seat,
-            player: self.game.player_name(seat).unwrap_or_default(),
             action,
             sent_at,
             state,
-            sent_json: sent_json(
-                reply.sent_json.as_deref(),
-                state,
-                self.observers.wants_sent_json(),
-                &mut self.json,
-            ),
-            status: reply.status,
-            body: reply.body.as_deref(),
-            latency: self.options.clock.latency(reply.latency),
-            failure,
-            unsent_attempts: &reply.unsent_attempts,
-        };
-        self.observers.exchange(&exchange, &self.game);
+            reply,
+        );
     }
+}
+
+/// The parts of a [`GameLoop`] an exchange is delivered through: borrowed apart, so that the
+/// bet request's document (borrowed from the game) can go with it.
+struct Delivery<'a> {
+    observers: &'a mut ObserverSet,
+    json: &'a mut Vec<u8>,
+    game: &'a Game,
+    clock: Clock,
+}
+
+/// The one place an exchange is built: every request's reply, whatever the action, becomes one
+/// [`Exchange`] handed to the observers once, and a failure is logged here once (the seats do
+/// not log failures: only the game knows the player's name and the hand). Returns the latency
+/// as the clock records it.
+fn deliver<T>(
+    to: Delivery<'_>,
+    seat: Seat,
+    action: Action,
+    sent_at: SystemTime,
+    state: Option<&GameState>,
+    reply: &Reply<T>,
+) -> Duration {
+    let failure: Option<&SeatFailure> = reply.failure();
+    let player = to.game.player_name(seat).unwrap_or_default();
+    let round = to.game.round();
+    if let Some(failure) = failure {
+        if action == Action::BetRequest {
+            // Costs the player its turn (a ban, or a check/fold when forgiving): worth a line.
+            tracing::info!(player, round, reason = %failure, "invalid answer to bet_request");
+        } else {
+            tracing::debug!(player, round, action = action.as_str(), reason = %failure, "request failed");
+        }
+    }
+    let latency = to.clock.latency(reply.latency);
+    let exchange = Exchange {
+        round,
+        seat,
+        player,
+        action,
+        sent_at,
+        state,
+        sent_json: sent_json(
+            reply.sent_json.as_deref(),
+            state,
+            to.observers.wants_sent_json(),
+            to.json,
+        ),
+        status: reply.status,
+        body: reply.body.as_deref(),
+        latency,
+        failure,
+        unsent_attempts: &reply.unsent_attempts,
+    };
+    to.observers.exchange(&exchange, to.game);
+    latency
 }
 
 /// The document's JSON text for the observers: the seat's own when it serialised one (HTTP),

@@ -252,15 +252,6 @@ impl HttpSeat {
             },
         };
         let latency = started.elapsed();
-        if let Err(failure) = &result {
-            tracing::debug!(
-                url = self.endpoint.url.as_str(),
-                %action,
-                latency_us = u64::try_from(latency.as_micros()).unwrap_or(u64::MAX),
-                %failure,
-                "player request failed"
-            );
-        }
         RoundTrip {
             status,
             body: body.finish(),
