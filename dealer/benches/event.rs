@@ -1,4 +1,4 @@
-//! The live event's read endpoints with 50 teams and 10,000 stored games (issue #8: the
+//! The event's read endpoints with 50 teams and 10,000 stored games (issue #8: the
 //! leaderboard and the games list answer in <= 20 ms p99).
 //!
 //! Fills an event database through the same `EventStore::record_finished` the server uses
@@ -10,10 +10,10 @@
 //! `cargo bench -p lean-poker-dealer --bench event` (a few seconds after the fill).
 //! `EVENT_BENCH_REQUESTS` sets the requests per endpoint (default 2,000).
 
+use dealer::event::settings::{resolve_event, Contact, EventFile, EventFlags};
+use dealer::event::store::{EventStore, FinishedGame, NewGame, SeatRecord};
+use dealer::event::Event;
 use dealer::house::BotKind;
-use dealer::live_event::config::{resolve_event, Contact, EventFile, EventFlags};
-use dealer::live_event::store::{EventStore, FinishedGame, NewGame, SeatRecord};
-use dealer::live_event::Event;
 use dealer::web::{event_api, serve_results_with, WebOptions};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;

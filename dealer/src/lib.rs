@@ -14,7 +14,7 @@
 //! - [`rating`]: ratings with uncertainty from finishing orders (Weng-Lin);
 //! - [`replay`]: a recorded game played again from its folder, its logs compared;
 //! - [`rainman`]: the Rain Man hand-ranking service (spec §8), offline;
-//! - [`live_event`]: the house server of a live event (`dealer serve --data`): database,
+//! - [`event`]: the house server of an event (`dealer serve --data`): database,
 //!   rounds of tables, health checks, points;
 //! - [`house`]: house bots (the team's strategy and the example bots) by kind;
 //! - [`progress`]: progress bars;
@@ -24,8 +24,8 @@
 #![warn(missing_docs)]
 
 pub mod cli;
+pub mod event;
 pub mod house;
-pub mod live_event;
 pub mod observe;
 pub mod progress;
 pub mod rainman;

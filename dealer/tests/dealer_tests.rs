@@ -42,4 +42,4 @@ mod seat_memory;
 mod seat_sdk;
 mod seat_unsent;
 mod web_api;
-mod web_live;
+mod web_follow;

@@ -1,15 +1,15 @@
-//! What an all-day event keeps of its old games (`live_event::retention`): logs compressed in
+//! What an all-day event keeps of its old games (`event::retention`): logs compressed in
 //! place and served by the viewer exactly as before, folders pruned with every point kept,
 //! half-done compressions repaired at start-up, a damaged `.gz` a clear error, and event
 //! games opened by the read-only runs view (`dealer serve --out DATA`).
 
-use dealer::live_event::config::{resolve_event, EventFile, EventFlags, GamesLimit};
-use dealer::live_event::queries::games_page;
-use dealer::live_event::retention::{compress_game, run_pass, PassReport};
-use dealer::live_event::store::{GameFiles, GAMES_DIR};
-use dealer::live_event::{scheduler, Event};
+use dealer::event::queries::games_page;
+use dealer::event::retention::{compress_game, run_pass, PassReport};
+use dealer::event::settings::{resolve_event, EventFile, EventFlags, GamesLimit};
+use dealer::event::store::{GameFiles, GAMES_DIR};
+use dealer::event::{scheduler, Event};
 use dealer::runner::StopSignal;
-use dealer::web::store::{GameStatus, ResultsFolder, StoreError};
+use dealer::web::store::{FolderError, GameStatus, ResultsFolder};
 use dealer::web::{serve_results, WebOptions};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -209,7 +209,7 @@ async fn pruning_deletes_old_folders_and_keeps_points_leaderboard_and_history() 
     );
     assert!(matches!(
         folder.game(GAMES_DIR, report.pruned[0]),
-        Err(StoreError::NotFound(_))
+        Err(FolderError::NotFound(_))
     ));
 }
 

@@ -1,16 +1,16 @@
-//! The live event's library parts: seating a round, the database across a restart (a game
+//! The event's library parts: seating a round, the database across a restart (a game
 //! cut off is abandoned and not counted), folders that cannot be written, and the background
 //! health check bringing a player back.
 
-use dealer::house::BotKind;
-use dealer::live_event::config::{resolve_event, Contact, EventFile, EventFlags};
-use dealer::live_event::health::{can_play, check_all};
-use dealer::live_event::players::Enrollment;
-use dealer::live_event::store::{
+use dealer::event::health::{can_play, check_all};
+use dealer::event::players::Enrollment;
+use dealer::event::seating::{seat_round, split_tables};
+use dealer::event::settings::{resolve_event, Contact, EventFile, EventFlags};
+use dealer::event::store::{
     EventStore, FinishedGame, NewGame, SeatRecord, StoreError, CUT_OFF, DATABASE_FILE,
 };
-use dealer::live_event::tables::{seat_round, split_tables};
-use dealer::live_event::Event;
+use dealer::event::Event;
+use dealer::house::BotKind;
 use std::net::{SocketAddr, TcpListener};
 use std::path::Path;
 
@@ -124,7 +124,7 @@ fn a_restart_keeps_every_finished_game_and_abandons_the_one_cut_off() {
     assert_eq!(by_name("bob").version.as_deref(), Some("bob v1"));
     // The URL's credentials are kept to reach the player, never shown.
     assert_eq!(by_name("bob").address(), "http://127.0.0.1:9/");
-    let page = dealer::live_event::queries::games_page(&store, 1, 10).unwrap();
+    let page = dealer::event::queries::games_page(&store, 1, 10).unwrap();
     assert_eq!(page.total, 2);
     assert!(page.running.is_empty());
     assert_eq!(page.games[0].state, "abandoned");

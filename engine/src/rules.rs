@@ -74,18 +74,18 @@ impl GameRules {
     /// # Errors
     /// The first problem found: a zero or huge starting stack, a zero hand
     /// limit, or a malformed custom blind schedule.
-    pub fn validate(&self) -> Result<(), ConfigError> {
+    pub fn validate(&self) -> Result<(), RulesError> {
         if self.starting_stack.is_zero() {
-            return Err(ConfigError::ZeroStartingStack);
+            return Err(RulesError::ZeroStartingStack);
         }
         if self.starting_stack > MAX_STARTING_STACK {
-            return Err(ConfigError::StartingStackTooLarge {
+            return Err(RulesError::StartingStackTooLarge {
                 stack: self.starting_stack,
                 max: MAX_STARTING_STACK,
             });
         }
         if self.hand_limit == Some(0) {
-            return Err(ConfigError::ZeroHandLimit);
+            return Err(RulesError::ZeroHandLimit);
         }
         self.blinds.validate()
     }
@@ -93,7 +93,7 @@ impl GameRules {
 
 /// A problem with a [`GameRules`].
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum ConfigError {
+pub enum RulesError {
     /// `starting_stack` is 0.
     #[error("starting_stack must be at least 1 chip")]
     ZeroStartingStack,
@@ -290,17 +290,17 @@ impl BlindSchedule {
     /// # Errors
     /// No levels, a first level after round 0, levels out of order, or a small blind of 0 or
     /// beyond [`MAX_SMALL_BLIND`].
-    pub fn validate(&self) -> Result<(), ConfigError> {
+    pub fn validate(&self) -> Result<(), RulesError> {
         let BlindSchedule::Custom(levels) = self else {
             return Ok(());
         };
-        let first = levels.first().ok_or(ConfigError::NoBlindLevels)?;
+        let first = levels.first().ok_or(RulesError::NoBlindLevels)?;
         if first.from_round != 0 {
-            return Err(ConfigError::FirstLevelNotAtZero(first.from_round));
+            return Err(RulesError::FirstLevelNotAtZero(first.from_round));
         }
         for pair in levels.windows(2) {
             if pair[1].from_round <= pair[0].from_round {
-                return Err(ConfigError::LevelsOutOfOrder {
+                return Err(RulesError::LevelsOutOfOrder {
                     earlier: pair[0].from_round,
                     later: pair[1].from_round,
                 });
@@ -308,7 +308,7 @@ impl BlindSchedule {
         }
         for level in levels {
             if level.small_blind.is_zero() || level.small_blind > MAX_SMALL_BLIND {
-                return Err(ConfigError::BadSmallBlind(level.small_blind));
+                return Err(RulesError::BadSmallBlind(level.small_blind));
             }
         }
         Ok(())
@@ -375,19 +375,19 @@ mod tests {
         };
         assert_eq!(
             BlindSchedule::Custom(vec![]).validate(),
-            Err(ConfigError::NoBlindLevels)
+            Err(RulesError::NoBlindLevels)
         );
         assert_eq!(
             BlindSchedule::Custom(vec![level(1, 5)]).validate(),
-            Err(ConfigError::FirstLevelNotAtZero(1))
+            Err(RulesError::FirstLevelNotAtZero(1))
         );
         assert!(matches!(
             BlindSchedule::Custom(vec![level(0, 5), level(0, 6)]).validate(),
-            Err(ConfigError::LevelsOutOfOrder { .. })
+            Err(RulesError::LevelsOutOfOrder { .. })
         ));
         assert_eq!(
             BlindSchedule::Custom(vec![level(0, 0)]).validate(),
-            Err(ConfigError::BadSmallBlind(Chips(0)))
+            Err(RulesError::BadSmallBlind(Chips(0)))
         );
         let good = BlindSchedule::Custom(vec![level(0, 5), level(3, 7)]);
         good.validate().unwrap();
@@ -408,7 +408,7 @@ mod tests {
             hand_limit: Some(0),
             ..GameRules::default()
         };
-        assert_eq!(bad.validate(), Err(ConfigError::ZeroHandLimit));
+        assert_eq!(bad.validate(), Err(RulesError::ZeroHandLimit));
         // The HTTP deadline is the transport's, not a rule of the game.
         assert!(toml::from_str::<GameRules>("request_timeout_ms = 5").is_err());
     }

@@ -4,7 +4,7 @@
 
 use super::model::Table;
 use super::{ranking, DeckError, DeckSource, Game, HandProgress, Phase, UnknownSeat, MAX_SEATS};
-use crate::rules::{ConfigError, GameRules};
+use crate::rules::{GameRules, RulesError};
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shared::{Card, Chips, PlayerStatus, Seat};
@@ -167,7 +167,7 @@ pub enum SetupError {
     Decks(#[from] DeckError),
     /// The configuration is invalid.
     #[error("invalid configuration: {0}")]
-    Config(#[from] ConfigError),
+    Config(#[from] RulesError),
 }
 
 impl Game {

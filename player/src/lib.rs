@@ -102,7 +102,7 @@ pub mod testing;
 pub use from_fn::{from_fn, FnPlayer};
 pub use logging::init_logging;
 pub use server::{
-    address_from_env, local_url, serve, BoundServer, ConfigError, RunningServer, ServeError,
+    address_from_env, local_url, serve, BoundServer, RulesError, RunningServer, ServeError,
     ServerBuilder, ServerTask, ShutdownHandle, AUTH_ENV, DEFAULT_BODY_LIMIT, DEFAULT_MAX_IN_FLIGHT,
     DEFAULT_PORT, DEFAULT_TIME_BUDGET, HOST_ENV, MAX_IN_FLIGHT_ENV, PORT_ENV, TIME_BUDGET_ENV,
     WORKERS_ENV,

@@ -1,11 +1,11 @@
-//! `dealer serve`: a live event ([`crate::live_event`]: games until stopped, the page and the
+//! `dealer serve`: an event ([`crate::event`]: games until stopped, the page and the
 //! organiser API), or with `--out DIR` the read-only viewer of earlier runs ([`crate::web`]),
 //! until Ctrl-C or SIGTERM.
 
 use super::args::ServeArgs;
 use super::{signals, Failure};
-use crate::live_event::config::{read_event_file, resolve_event, EventFile, EventFlags};
-use crate::live_event::{health, retention, scheduler, Event};
+use crate::event::settings::{read_event_file, resolve_event, EventFile, EventFlags};
+use crate::event::{health, retention, scheduler, Event};
 use crate::progress::Screen;
 use crate::web::{event_api, serve_results, serve_results_with, WebOptions};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};

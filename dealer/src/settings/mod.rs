@@ -31,7 +31,7 @@
 use crate::engine::{MAX_SEATS, MIN_SEATS};
 use crate::house::BotKind;
 use crate::observe::OutputSelection;
-use crate::rules::{BadAnswerPolicy, BlindSchedule, ConfigError, GameRules};
+use crate::rules::{BadAnswerPolicy, BlindSchedule, GameRules, RulesError};
 use crate::runner::{AbsentPolicy, Clock, RunnerOptions};
 use crate::seat::{CheckPolicy, HttpSettings, PlayerEndpoint};
 use crate::tournament::{Entrant, EntrantKind, Shard, TournamentSettings};
@@ -183,7 +183,7 @@ pub enum SettingsError {
     },
     /// A bad custom blind schedule.
     #[error(transparent)]
-    Blinds(ConfigError),
+    Blinds(RulesError),
     /// No `--out` and no free `./games/<time>` folder.
     #[error("cannot find a free folder under ./games; use --out")]
     NoFreeOutDir,
@@ -367,14 +367,14 @@ fn game_config(flags: &RunFlags, file: &RunFile) -> Result<GameRules, SettingsEr
         game.deal_out_board = deal_out;
     }
     game.validate().map_err(|error| match error {
-        ConfigError::StartingStackTooLarge { stack, max } => {
+        RulesError::StartingStackTooLarge { stack, max } => {
             SettingsError::StackTooLarge { stack, max }
         }
-        ConfigError::ZeroStartingStack => SettingsError::Zero {
+        RulesError::ZeroStartingStack => SettingsError::Zero {
             key: "stack",
             unit: " chip",
         },
-        ConfigError::ZeroHandLimit => SettingsError::Zero {
+        RulesError::ZeroHandLimit => SettingsError::Zero {
             key: "hand_limit",
             unit: "",
         },

@@ -58,7 +58,7 @@ use crate::engine::{DeckError, DeckSource, GameSetup, RecordedDecks, MAX_SEATS, 
 use crate::house::BotKind;
 use crate::observe::Observer;
 use crate::progress::RunProgress;
-use crate::rules::{ConfigError, GameRules};
+use crate::rules::{GameRules, RulesError};
 use crate::runner::RunnerOptions;
 use crate::seat::{ClientError, HttpSettings, PlayerEndpoint};
 use std::io;
@@ -184,7 +184,7 @@ pub enum TournamentError {
     NoParallelism,
     /// Invalid rules.
     #[error(transparent)]
-    Config(#[from] ConfigError),
+    Config(#[from] RulesError),
     /// The HTTP client could not be built.
     #[error(transparent)]
     Client(#[from] ClientError),

@@ -1,4 +1,4 @@
-//! The live event's endpoints (`dealer serve --data DIR`), added to the results viewer's app.
+//! The event's endpoints (`dealer serve --data DIR`), added to the results viewer's app.
 //!
 //! | endpoint | answer |
 //! |---|---|
@@ -19,11 +19,11 @@
 //! JSON, at most [`super::MAX_REQUEST_BODY`] bytes. Errors are `{"error": "..."}`.
 
 use super::ApiError;
-use crate::live_event::config::Contact;
-use crate::live_event::players::{Enrollment, PlayerView};
-use crate::live_event::queries::{GamesPage, PointsHistory};
-use crate::live_event::store::StoreError;
-use crate::live_event::{Event, EventStatus, Leaderboard};
+use crate::event::players::{Enrollment, PlayerView};
+use crate::event::queries::{GamesPage, PointsHistory};
+use crate::event::settings::Contact;
+use crate::event::store::StoreError;
+use crate::event::{Event, EventStatus, Leaderboard};
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
@@ -56,7 +56,7 @@ pub fn configure_assets(config: &mut web::ServiceConfig) {
 /// What `/api/mode` answers.
 #[derive(Serialize)]
 struct Mode {
-    /// Whether a live event runs (`dealer serve --data`) rather than the read-only viewer.
+    /// Whether an event runs (`dealer serve --data`) rather than the read-only viewer.
     event: bool,
 }
 
@@ -159,7 +159,7 @@ async fn games(event: web::Data<Event>, request: HttpRequest) -> HttpResponse {
         Err(failure) => return error(StatusCode::BAD_REQUEST, &failure.to_string()),
     };
     blocking(event, move |event| -> Result<GamesPage, _> {
-        crate::live_event::queries::games_page(
+        crate::event::queries::games_page(
             event.store(),
             query.page.unwrap_or(1),
             query.per_page.unwrap_or(50),
@@ -213,7 +213,7 @@ struct NewPlayer {
 }
 
 #[derive(Serialize)]
-struct Created {
+struct PlayerId {
     id: i64,
 }
 
@@ -246,7 +246,7 @@ async fn add_player(
     let name = new.name;
     Ok(
         match web::block(move || event.add_player(&name, contact)).await {
-            Ok(Ok(id)) => HttpResponse::Created().json(Created { id }),
+            Ok(Ok(id)) => HttpResponse::Created().json(PlayerId { id }),
             Ok(Err(failure)) => store_error(&failure),
             Err(_) => error(StatusCode::SERVICE_UNAVAILABLE, "the server is busy"),
         },
@@ -307,9 +307,9 @@ async fn remove_player(
 ) -> Result<HttpResponse, ApiError> {
     authorise(&event, &request)?;
     let id = player_id(&path)?;
-    Ok(blocking(event, move |event| -> Result<Created, _> {
+    Ok(blocking(event, move |event| -> Result<PlayerId, _> {
         event.set_status(id, Enrollment::Removed)?;
-        Ok(Created { id })
+        Ok(PlayerId { id })
     })
     .await)
 }

@@ -19,7 +19,7 @@
 //! no file whose real path is outside the folder is read. Binds 127.0.0.1 unless told otherwise.
 
 pub mod event_api;
-mod live;
+mod follow;
 pub mod log;
 pub mod store;
 pub mod view;
@@ -38,7 +38,7 @@ use serde::Serialize;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener};
 use std::path::PathBuf;
 use std::sync::Arc;
-use store::{ResultsFolder, StoreError};
+use store::{FolderError, ResultsFolder};
 use thiserror::Error;
 
 /// The largest request body accepted (the viewer takes none; anything bigger is refused
@@ -157,7 +157,7 @@ pub fn serve_results(dir: PathBuf, options: WebOptions) -> Result<RunningWebServ
     serve_results_with(dir, options, None)
 }
 
-/// More routes for the viewer's app (the live event's API of `dealer serve --data`).
+/// More routes for the viewer's app (the event's API of `dealer serve --data`).
 pub type ExtraRoutes = Arc<dyn Fn(&mut web::ServiceConfig) + Send + Sync>;
 
 /// As [`serve_results`], with `extra` routes added (before the viewer's 404).
@@ -251,11 +251,11 @@ fn app(
         .route("/api/runs/{run}/games/{game}", web::get().to(game))
         .route(
             "/api/runs/{run}/games/{game}/log",
-            web::get().to(live::game_log),
+            web::get().to(follow::game_log),
         )
         .route(
             "/api/runs/{run}/games/{game}/live",
-            web::get().to(live::live),
+            web::get().to(follow::follow),
         )
         .route(
             "/api/runs/{run}/games/{game}/players/{name}",
@@ -316,19 +316,19 @@ impl ResponseError for ApiError {
     }
 }
 
-impl From<StoreError> for ApiError {
-    fn from(error: StoreError) -> ApiError {
+impl From<FolderError> for ApiError {
+    fn from(error: FolderError) -> ApiError {
         let status = match &error {
-            StoreError::NotFound(_) => StatusCode::NOT_FOUND,
-            StoreError::Unreadable(_) | StoreError::TooLarge { .. } => {
+            FolderError::NotFound(_) => StatusCode::NOT_FOUND,
+            FolderError::Unreadable(_) | FolderError::TooLarge { .. } => {
                 StatusCode::UNPROCESSABLE_ENTITY
             }
-            StoreError::Io { source, .. }
+            FolderError::Io { source, .. }
                 if source.kind() == std::io::ErrorKind::PermissionDenied =>
             {
                 StatusCode::FORBIDDEN
             }
-            StoreError::Io { .. } => StatusCode::INTERNAL_SERVER_ERROR,
+            FolderError::Io { .. } => StatusCode::INTERNAL_SERVER_ERROR,
         };
         if status == StatusCode::INTERNAL_SERVER_ERROR {
             tracing::warn!(%error, "results viewer cannot read a file");
@@ -343,7 +343,7 @@ async fn blocking_json<F>(
     read: F,
 ) -> Result<HttpResponse, ApiError>
 where
-    F: FnOnce(&ResultsFolder) -> Result<Vec<u8>, StoreError> + Send + 'static,
+    F: FnOnce(&ResultsFolder) -> Result<Vec<u8>, FolderError> + Send + 'static,
 {
     let body = web::block(move || read(&folder))
         .await
@@ -354,8 +354,8 @@ where
 }
 
 /// `value` as JSON text (our own types always serialise).
-fn to_json<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, StoreError> {
-    serde_json::to_vec(value).map_err(|error| StoreError::Unreadable(error.to_string()))
+fn to_json<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, FolderError> {
+    serde_json::to_vec(value).map_err(|error| FolderError::Unreadable(error.to_string()))
 }
 
 fn game_number(text: &str) -> Result<u32, ApiError> {

@@ -2,7 +2,7 @@
 //! headers (the viewer log is read by [`super::log`]). Lenient about what is missing, every
 //! failure a sentence for the page.
 
-use super::store::StoreError;
+use super::store::FolderError;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use shared::records::RequestRecord;
@@ -135,12 +135,12 @@ pub fn requests_of(bytes: &[u8], player: &str) -> (Vec<RequestLine>, Vec<String>
 /// Line `number` (1-based) of a `requests.jsonl`.
 ///
 /// # Errors
-/// [`StoreError::NotFound`] past the end, [`StoreError::Unreadable`] for a bad line.
-pub fn request_line(bytes: &[u8], number: usize) -> Result<RequestLine, StoreError> {
+/// [`FolderError::NotFound`] past the end, [`FolderError::Unreadable`] for a bad line.
+pub fn request_line(bytes: &[u8], number: usize) -> Result<RequestLine, FolderError> {
     let (_, line, last) = lines(bytes)
         .find(|(n, line, _)| *n == number && !line.is_empty())
-        .ok_or_else(|| StoreError::NotFound(format!("requests.jsonl has no line {number}")))?;
-    parse_request(&String::from_utf8_lossy(line), number, last).map_err(StoreError::Unreadable)
+        .ok_or_else(|| FolderError::NotFound(format!("requests.jsonl has no line {number}")))?;
+    parse_request(&String::from_utf8_lossy(line), number, last).map_err(FolderError::Unreadable)
 }
 
 #[cfg(test)]
@@ -175,7 +175,7 @@ mod tests {
         assert_eq!(request_line(text.as_bytes(), 2).unwrap().player, "b");
         assert!(matches!(
             request_line(text.as_bytes(), 9),
-            Err(StoreError::NotFound(_))
+            Err(FolderError::NotFound(_))
         ));
     }
 }

@@ -1,8 +1,8 @@
 //! The raw command line: clap's types, help texts and value parsers. Nothing here reads a
 //! file or plays: [`RunArgs::into_flags`] hands the values on as [`RunFlags`].
 
+use crate::event::settings::GamesLimit;
 use crate::house::BotKind;
-use crate::live_event::config::GamesLimit;
 use crate::rules::BlindSchedule;
 use crate::runner::AbsentPolicy;
 use crate::seat::PlayerEndpoint;
@@ -87,7 +87,7 @@ pub enum Command {
     /// http://ADDR:PORT/rank.
     #[command(after_help = "Example:\n  dealer rainman --bind 0.0.0.0:4567")]
     Rainman(RainmanArgs),
-    /// Run a live event (house server all day), or open earlier results read-only (--out).
+    /// Run an event (house server all day), or open earlier results read-only (--out).
     ///
     /// With --data (the default `event` folder) and an optional --config: plays sit'n'go after
     /// sit'n'go between the event's players until Ctrl-C or SIGTERM, more than ten players at
@@ -249,7 +249,7 @@ pub struct RunArgs {
     /// What to do with players still down after --wait-ms: sit them out of the game, fail the
     /// run, or play them anyway (banned at their first bet) [default: sit-out].
     #[arg(long, value_enum, value_name = "POLICY")]
-    pub(crate) absent: Option<Absent>,
+    pub(crate) absent: Option<AbsentArg>,
     /// Zero every time value in the logs, so the same seed gives byte-identical logs.
     #[arg(long)]
     pub(crate) reproducible: bool,
@@ -351,7 +351,7 @@ impl Blinds {
 
 /// `--absent`'s values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Absent {
+pub enum AbsentArg {
     /// Sit them out of the game.
     SitOut,
     /// Fail the run.
@@ -360,12 +360,12 @@ pub enum Absent {
     Play,
 }
 
-impl From<Absent> for AbsentPolicy {
-    fn from(absent: Absent) -> AbsentPolicy {
+impl From<AbsentArg> for AbsentPolicy {
+    fn from(absent: AbsentArg) -> AbsentPolicy {
         match absent {
-            Absent::SitOut => AbsentPolicy::SitOut,
-            Absent::Fail => AbsentPolicy::Fail,
-            Absent::Play => AbsentPolicy::Play,
+            AbsentArg::SitOut => AbsentPolicy::SitOut,
+            AbsentArg::Fail => AbsentPolicy::Fail,
+            AbsentArg::Play => AbsentPolicy::Play,
         }
     }
 }

@@ -1,4 +1,4 @@
-//! `dealer serve`'s arguments: a live event (`--data`) or the read-only viewer (`--out`).
+//! `dealer serve`'s arguments: an event (`--data`) or the read-only viewer (`--out`).
 
 use super::*;
 

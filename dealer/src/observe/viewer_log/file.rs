@@ -28,7 +28,7 @@ pub enum LogFlush {
     #[default]
     EveryHand,
     /// Also at most [`FOLLOWED_FLUSH`] after every entry (without the closing `]`), by a
-    /// flusher thread, for a game followed live (`dealer run --live`, a live event's games).
+    /// flusher thread, for a game followed live (`dealer run --live`, an event's games).
     Followed,
 }
 

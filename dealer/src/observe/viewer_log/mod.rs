@@ -67,7 +67,7 @@
 //! in place, which the next entry overwrites: after every completed hand the file is a valid
 //! JSON array of everything logged so far. A crash in the middle of a hand leaves the
 //! complete hands intact; cut the text after the last complete entry and add `]` to read it.
-//! A game watched live ([`LogFlush::Followed`]: `dealer run --live`, a live event's games) is
+//! A game watched live ([`LogFlush::Followed`]: `dealer run --live`, an event's games) is
 //! also flushed at most [`FOLLOWED_FLUSH`] after every entry (without the `]`), by a thread
 //! of its own, so a follower (the web viewer's `/live`) sees each action within that time
 //! and a fast game does a few writes a second, not one per entry (see [`mod@file`]).

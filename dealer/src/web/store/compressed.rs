@@ -1,15 +1,15 @@
 //! Reading a game's logs whether or not the event's retention compressed them
-//! (`live_event::retention`: `log.json` → `log.json.gz`...): every reader asks for the plain
+//! (`event::retention`: `log.json` → `log.json.gz`...): every reader asks for the plain
 //! name and gets the plain bytes.
 //!
 //! The files are decompressed here rather than sent with `Content-Encoding: gzip`: no endpoint
 //! sends a file as it is on disk (the log is checked, indexed and has cards hidden, requests
 //! are filtered by player, a fixture is one line), so the server needs the plain bytes anyway.
-//! A damaged or cut `.gz` is [`StoreError::Unreadable`] (a 422 with a sentence the page
+//! A damaged or cut `.gz` is [`FolderError::Unreadable`] (a 422 with a sentence the page
 //! shows), never a 500.
 
-use super::{ResultsFolder, StoreError};
-use crate::live_event::retention::{compressed_path, GZ_SUFFIX};
+use super::{FolderError, ResultsFolder};
+use crate::event::retention::{compressed_path, GZ_SUFFIX};
 use flate2::read::GzDecoder;
 use std::fs::File;
 use std::io::{self, Read, Seek};
@@ -41,7 +41,7 @@ pub(super) fn exists(path: &Path) -> bool {
 
 impl ResultsFolder {
     /// Opens a stored file (plain, or `.gz` by its name) for reading its plain bytes.
-    fn open_plain(&self, stored: &Path) -> Result<Box<dyn Read>, StoreError> {
+    fn open_plain(&self, stored: &Path) -> Result<Box<dyn Read>, FolderError> {
         let (file, _) = self.open(stored)?;
         Ok(if is_compressed(stored) {
             Box::new(GzDecoder::new(io::BufReader::new(file)))
@@ -55,7 +55,7 @@ impl ResultsFolder {
         &self,
         stored: &Path,
         limit: u64,
-    ) -> Result<(Vec<u8>, bool), StoreError> {
+    ) -> Result<(Vec<u8>, bool), FolderError> {
         let reader = self.open_plain(stored)?;
         let mut bytes = Vec::new();
         reader
@@ -69,14 +69,14 @@ impl ResultsFolder {
 
     /// The whole plain content of `path`'s stored file (`X`, else `X.gz`), at most `limit`
     /// bytes.
-    pub(super) fn read_log(&self, path: &Path, limit: u64) -> Result<Vec<u8>, StoreError> {
+    pub(super) fn read_log(&self, path: &Path, limit: u64) -> Result<Vec<u8>, FolderError> {
         let stored = stored_path(path);
         if !is_compressed(&stored) {
             return self.read(&stored, limit);
         }
         let (bytes, more) = self.read_prefix(&stored, limit)?;
         if more {
-            return Err(StoreError::Unreadable(format!(
+            return Err(FolderError::Unreadable(format!(
                 "{} holds more than the {limit} bytes the viewer reads",
                 self.relative(&stored)
             )));
@@ -86,18 +86,18 @@ impl ResultsFolder {
 
     /// `path` to follow as it grows; a compressed log (of an ended game: it no longer grows)
     /// is decompressed into an unnamed temporary file, so the follower reads it the same way.
-    pub(super) fn open_log_file(&self, path: &Path) -> Result<File, StoreError> {
+    pub(super) fn open_log_file(&self, path: &Path) -> Result<File, FolderError> {
         let stored = stored_path(path);
         if !is_compressed(&stored) {
             return Ok(self.open(&stored)?.0);
         }
         let mut reader = self.open_plain(&stored)?.take(super::MAX_LOG_BYTES);
-        let mut plain = tempfile::tempfile().map_err(|source| StoreError::Io {
+        let mut plain = tempfile::tempfile().map_err(|source| FolderError::Io {
             path: "a temporary file".to_string(),
             source,
         })?;
         io::copy(&mut reader, &mut plain).map_err(|source| self.read_error(&stored, source))?;
-        plain.rewind().map_err(|source| StoreError::Io {
+        plain.rewind().map_err(|source| FolderError::Io {
             path: "a temporary file".to_string(),
             source,
         })?;
@@ -105,9 +105,9 @@ impl ResultsFolder {
     }
 
     /// A read error: for a compressed file, a damaged or cut one (the decoder's errors).
-    fn read_error(&self, stored: &Path, source: io::Error) -> StoreError {
+    fn read_error(&self, stored: &Path, source: io::Error) -> FolderError {
         if is_compressed(stored) {
-            StoreError::Unreadable(format!(
+            FolderError::Unreadable(format!(
                 "{} is damaged or cut off and cannot be decompressed ({source}); the game's \
                  other files are still served",
                 self.relative(stored)

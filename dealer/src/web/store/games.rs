@@ -1,7 +1,7 @@
 //! What the viewer answers about one game: its files, its log, its players' requests.
 
 use super::index::GameStatus;
-use super::{compressed, ResultsFolder, StoreError, MAX_LOG_BYTES, MAX_PLAYER_LOG_BYTES};
+use super::{compressed, FolderError, ResultsFolder, MAX_LOG_BYTES, MAX_PLAYER_LOG_BYTES};
 use crate::observe::GameOutputs;
 use crate::tournament::GameEntry;
 use crate::web::log::{parse_log, GameLog};
@@ -47,7 +47,7 @@ const UNRECORDED_LIVE_SECS: u64 = 60;
 /// A game's status, with an unrecorded `game-<n>/` folder (no `results.json` says; another
 /// tool writing game folders) counted as running while its log changed in the last
 /// `UNRECORDED_LIVE_SECS`.
-fn live_status(status: GameStatus, game_dir: &Path) -> GameStatus {
+fn current_status(status: GameStatus, game_dir: &Path) -> GameStatus {
     // A bare `log.json` in a run folder (not in a `game-<n>/` folder) is another dealer's
     // finished log, never a game being played here.
     let game_folder = game_dir
@@ -73,13 +73,13 @@ impl ResultsFolder {
     /// One game's result and files.
     ///
     /// # Errors
-    /// [`StoreError::NotFound`] for an unknown run or game.
-    pub fn game(&self, id: &str, game: u32) -> Result<GameDetails, StoreError> {
+    /// [`FolderError::NotFound`] for an unknown run or game.
+    pub fn game(&self, id: &str, game: u32) -> Result<GameDetails, FolderError> {
         let (cache, dir) = self.game_folder(id, game)?;
         Ok(GameDetails {
             run: id.to_string(),
             game,
-            status: live_status(cache.status(game), &dir),
+            status: current_status(cache.status(game), &dir),
             result: cache.entries.get(&game).cloned(),
             has_log: compressed::exists(&GameOutputs::viewer_log_path(&dir)),
             has_requests: compressed::exists(&GameOutputs::requests_path(&dir)),
@@ -92,13 +92,13 @@ impl ResultsFolder {
     /// minute) hole cards are hidden until shown at a showdown, as at a live table.
     ///
     /// # Errors
-    /// [`StoreError::NotFound`] without a log, [`StoreError::Unreadable`] for a malformed one
-    /// or one cut before its first entry, [`StoreError::TooLarge`].
-    pub fn game_log(&self, id: &str, game: u32) -> Result<GameLog, StoreError> {
+    /// [`FolderError::NotFound`] without a log, [`FolderError::Unreadable`] for a malformed one
+    /// or one cut before its first entry, [`FolderError::TooLarge`].
+    pub fn game_log(&self, id: &str, game: u32) -> Result<GameLog, FolderError> {
         let (cache, dir) = self.game_folder(id, game)?;
         let bytes = self.read_log(&GameOutputs::viewer_log_path(&dir), MAX_LOG_BYTES)?;
-        let mut log = parse_log(&bytes).map_err(StoreError::Unreadable)?;
-        if live_status(cache.status(game), &dir).hides_cards() {
+        let mut log = parse_log(&bytes).map_err(FolderError::Unreadable)?;
+        if current_status(cache.status(game), &dir).hides_cards() {
             log.hide_cards();
         }
         Ok(log)
@@ -107,21 +107,21 @@ impl ResultsFolder {
     /// A game's status (see [`GameStatus`]).
     ///
     /// # Errors
-    /// [`StoreError::NotFound`] for an unknown run or game.
-    pub fn game_status(&self, id: &str, game: u32) -> Result<GameStatus, StoreError> {
+    /// [`FolderError::NotFound`] for an unknown run or game.
+    pub fn game_status(&self, id: &str, game: u32) -> Result<GameStatus, FolderError> {
         let (cache, dir) = self.game_folder(id, game)?;
-        Ok(live_status(cache.status(game), &dir))
+        Ok(current_status(cache.status(game), &dir))
     }
 
     /// Opens a game's `log.json` to follow it (checked to be inside the folder), with the
     /// game's status.
     ///
     /// # Errors
-    /// [`StoreError::NotFound`] for an unknown run or game, or a game without a log.
-    pub fn open_log(&self, id: &str, game: u32) -> Result<(File, GameStatus), StoreError> {
+    /// [`FolderError::NotFound`] for an unknown run or game, or a game without a log.
+    pub fn open_log(&self, id: &str, game: u32) -> Result<(File, GameStatus), FolderError> {
         let (cache, dir) = self.game_folder(id, game)?;
         let file = self.open_log_file(&GameOutputs::viewer_log_path(&dir))?;
-        Ok((file, live_status(cache.status(game), &dir)))
+        Ok((file, current_status(cache.status(game), &dir)))
     }
 
     /// The players' log files of a game folder, from their header lines, in seat order.
@@ -159,10 +159,10 @@ impl ResultsFolder {
     /// text log.
     ///
     /// # Errors
-    /// [`StoreError::NotFound`] for an unknown run, game or player.
-    pub fn player(&self, id: &str, game: u32, name: &str) -> Result<PlayerRequests, StoreError> {
+    /// [`FolderError::NotFound`] for an unknown run, game or player.
+    pub fn player(&self, id: &str, game: u32, name: &str) -> Result<PlayerRequests, FolderError> {
         let (cache, dir) = self.game_folder(id, game)?;
-        let running = live_status(cache.status(game), &dir).hides_cards();
+        let running = current_status(cache.status(game), &dir).hides_cards();
         let files = self.player_files(&dir);
         let file = files.iter().find(|file| file.name == name);
         let requests_path = GameOutputs::requests_path(&dir);
@@ -171,11 +171,11 @@ impl ResultsFolder {
                 let (requests, problems) = view::requests_of(&bytes, name);
                 (requests, problems, view::last_round(&bytes))
             }
-            Err(StoreError::NotFound(_)) => (Vec::new(), Vec::new(), None),
+            Err(FolderError::NotFound(_)) => (Vec::new(), Vec::new(), None),
             Err(error) => return Err(error),
         };
         if file.is_none() && requests.is_empty() {
-            return Err(StoreError::NotFound(format!(
+            return Err(FolderError::NotFound(format!(
                 "game {game} has no player {name:?}"
             )));
         }
@@ -215,20 +215,20 @@ impl ResultsFolder {
     /// with the line's round and player: a test fixture for the SDK's testing kit.
     ///
     /// # Errors
-    /// [`StoreError::NotFound`] for an unknown run, game or line.
+    /// [`FolderError::NotFound`] for an unknown run, game or line.
     pub fn request_state(
         &self,
         id: &str,
         game: u32,
         line: usize,
-    ) -> Result<RequestLine, StoreError> {
+    ) -> Result<RequestLine, FolderError> {
         let (cache, dir) = self.game_folder(id, game)?;
         let bytes = self.read_log(&GameOutputs::requests_path(&dir), MAX_LOG_BYTES)?;
         let request = view::request_line(&bytes, line)?;
-        if live_status(cache.status(game), &dir).hides_cards()
+        if current_status(cache.status(game), &dir).hides_cards()
             && view::last_round(&bytes).is_some_and(|last| request.round >= last)
         {
-            return Err(StoreError::NotFound(format!(
+            return Err(FolderError::NotFound(format!(
                 "requests.jsonl line {line} is from the hand being played; it can be downloaded \
                  once the hand is over"
             )));

@@ -2,7 +2,7 @@
 
 use super::folder_stamp::FolderStamp;
 use super::outcomes::{OutcomeCache, OutcomeFile};
-use super::{game_number, lock, ResultsFolder, StoreError, MAX_RESULTS_BYTES, ROOT_RUN_ID};
+use super::{game_number, lock, FolderError, ResultsFolder, MAX_RESULTS_BYTES, ROOT_RUN_ID};
 use crate::tournament::{GameEntry, RunResults};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -144,7 +144,7 @@ impl ResultsFolder {
         })
     }
 
-    fn run_folders(&self) -> Result<Arc<RunIndex>, StoreError> {
+    fn run_folders(&self) -> Result<Arc<RunIndex>, FolderError> {
         // The folder and each subfolder: a run folder created empty and filled later changes
         // only its own modification time.
         let children: Vec<PathBuf> = std::fs::read_dir(&self.root)
@@ -204,14 +204,14 @@ impl ResultsFolder {
         Ok(runs)
     }
 
-    fn run_folder(&self, id: &str) -> Result<Arc<RunFolder>, StoreError> {
+    fn run_folder(&self, id: &str) -> Result<Arc<RunFolder>, FolderError> {
         self.run_folders()?
             .get(id)
             .cloned()
-            .ok_or_else(|| StoreError::NotFound(format!("no run {id:?} in the served folder")))
+            .ok_or_else(|| FolderError::NotFound(format!("no run {id:?} in the served folder")))
     }
 
-    fn run_cache(&self, run: &RunFolder) -> Result<Arc<RunCache>, StoreError> {
+    fn run_cache(&self, run: &RunFolder) -> Result<Arc<RunCache>, FolderError> {
         let results_path = run.dir.join("results.json");
         let stamp = FolderStamp::of(&[&run.dir, &results_path]);
         let mut cached = lock(&run.cached);
@@ -230,7 +230,7 @@ impl ResultsFolder {
         run: &RunFolder,
         results_path: &Path,
         stamp: &FolderStamp,
-    ) -> Result<RunCache, StoreError> {
+    ) -> Result<RunCache, FolderError> {
         let mut games = BTreeMap::new();
         let entries =
             std::fs::read_dir(&run.dir).map_err(|source| self.io_error(&run.dir, source))?;
@@ -261,7 +261,7 @@ impl ResultsFolder {
                     )),
                 ),
             },
-            Err(StoreError::NotFound(_)) => (None, None),
+            Err(FolderError::NotFound(_)) => (None, None),
             Err(error) => (None, Some(error.to_string())),
         };
         let mut entries = BTreeMap::new();
@@ -374,14 +374,14 @@ impl ResultsFolder {
     ///
     /// # Errors
     /// The folder cannot be listed.
-    pub fn runs(&self) -> Result<Vec<RunListItem>, StoreError> {
+    pub fn runs(&self) -> Result<Vec<RunListItem>, FolderError> {
         let folders = self.run_folders()?;
         let mut out = Vec::with_capacity(folders.len());
         for run in folders.values() {
             match self.run_cache(run) {
                 Ok(cache) => out.push(cache.summary.run.clone()),
                 // A run folder that vanished between the listing and now.
-                Err(StoreError::NotFound(_)) => {}
+                Err(FolderError::NotFound(_)) => {}
                 Err(error) => return Err(error),
             }
         }
@@ -391,8 +391,8 @@ impl ResultsFolder {
     /// One run's leaderboard and games.
     ///
     /// # Errors
-    /// [`StoreError::NotFound`] for an unknown run.
-    pub fn run(&self, id: &str) -> Result<Arc<RunSummary>, StoreError> {
+    /// [`FolderError::NotFound`] for an unknown run.
+    pub fn run(&self, id: &str) -> Result<Arc<RunSummary>, FolderError> {
         let run = self.run_folder(id)?;
         Ok(Arc::clone(&self.run_cache(&run)?.summary))
     }
@@ -401,14 +401,14 @@ impl ResultsFolder {
         &self,
         id: &str,
         game: u32,
-    ) -> Result<(Arc<RunCache>, PathBuf), StoreError> {
+    ) -> Result<(Arc<RunCache>, PathBuf), FolderError> {
         let run = self.run_folder(id)?;
         let cache = self.run_cache(&run)?;
         let dir = cache
             .games
             .get(&game)
             .map(|folder| folder.dir.clone())
-            .ok_or_else(|| StoreError::NotFound(format!("run {id:?} has no game {game}")))?;
+            .ok_or_else(|| FolderError::NotFound(format!("run {id:?} has no game {game}")))?;
         Ok((cache, dir))
     }
 }

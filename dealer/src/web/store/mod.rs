@@ -45,7 +45,7 @@ pub const MAX_PLAYER_LOG_BYTES: u64 = 2 * 1024 * 1024;
 
 /// Why a request to the folder cannot be answered.
 #[derive(Debug, Error)]
-pub enum StoreError {
+pub enum FolderError {
     /// No such run, game, player or file.
     #[error("{0}")]
     NotFound(String),
@@ -99,13 +99,13 @@ impl ResultsFolder {
     /// Opens `dir` for reading.
     ///
     /// # Errors
-    /// [`StoreError::NotFound`] when `dir` is not a readable folder.
-    pub fn new(dir: &Path) -> Result<ResultsFolder, StoreError> {
+    /// [`FolderError::NotFound`] when `dir` is not a readable folder.
+    pub fn new(dir: &Path) -> Result<ResultsFolder, FolderError> {
         let root = dir.canonicalize().map_err(|source| {
-            StoreError::NotFound(format!("{} is not a folder: {source}", dir.display()))
+            FolderError::NotFound(format!("{} is not a folder: {source}", dir.display()))
         })?;
         if !root.is_dir() {
-            return Err(StoreError::NotFound(format!(
+            return Err(FolderError::NotFound(format!(
                 "{} is not a folder",
                 dir.display()
             )));
@@ -129,22 +129,22 @@ impl ResultsFolder {
         }
     }
 
-    fn io_error(&self, path: &Path, source: io::Error) -> StoreError {
+    fn io_error(&self, path: &Path, source: io::Error) -> FolderError {
         let path = self.relative(path);
         if source.kind() == io::ErrorKind::NotFound {
-            StoreError::NotFound(format!("{path} does not exist"))
+            FolderError::NotFound(format!("{path} does not exist"))
         } else {
-            StoreError::Io { path, source }
+            FolderError::Io { path, source }
         }
     }
 
     /// Opens `path` if its real location is inside the served folder and it is a file.
-    fn open(&self, path: &Path) -> Result<(File, Metadata), StoreError> {
+    fn open(&self, path: &Path) -> Result<(File, Metadata), FolderError> {
         let real = path
             .canonicalize()
             .map_err(|source| self.io_error(path, source))?;
         if !real.starts_with(&self.root) {
-            return Err(StoreError::NotFound(format!(
+            return Err(FolderError::NotFound(format!(
                 "{} points outside the served folder",
                 self.relative(path)
             )));
@@ -154,7 +154,7 @@ impl ResultsFolder {
             .metadata()
             .map_err(|source| self.io_error(path, source))?;
         if !meta.is_file() {
-            return Err(StoreError::NotFound(format!(
+            return Err(FolderError::NotFound(format!(
                 "{} is not a file",
                 self.relative(path)
             )));
@@ -163,10 +163,10 @@ impl ResultsFolder {
     }
 
     /// Reads a whole file of at most `limit` bytes.
-    fn read(&self, path: &Path, limit: u64) -> Result<Vec<u8>, StoreError> {
+    fn read(&self, path: &Path, limit: u64) -> Result<Vec<u8>, FolderError> {
         let (file, meta) = self.open(path)?;
         if meta.len() > limit {
-            return Err(StoreError::TooLarge {
+            return Err(FolderError::TooLarge {
                 what: self.relative(path),
                 size: meta.len(),
                 limit,

@@ -1,11 +1,11 @@
-//! An event game's own record of how it ended (`live_event::outcome_files`: `result.json` or
+//! An event game's own record of how it ended (`event::outcome_files`: `result.json` or
 //! `abandoned.json` in its folder), for game folders no `results.json` lists: so a game of
 //! `dealer serve --data` opens in the read-only runs view as finished or interrupted, not as
 //! "not in results.json". Read once per game and kept until its folder changes.
 
 use super::folder_stamp::FolderStamp;
 use super::{lock, ResultsFolder};
-use crate::live_event::outcome_files::{ABANDONED_FILE, RESULT_FILE};
+use crate::event::outcome_files::{ABANDONED_FILE, RESULT_FILE};
 use crate::tournament::GameEntry;
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -3,7 +3,7 @@
 //! 8, 8 and 7). A table short of the configured size is filled with house bots.
 //!
 //! ```
-//! use dealer::live_event::tables::split_tables;
+//! use dealer::event::seating::split_tables;
 //! let sizes: Vec<usize> = split_tables((0..23).collect::<Vec<u32>>(), 10)
 //!     .iter()
 //!     .map(Vec::len)

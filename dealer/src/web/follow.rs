@@ -20,7 +20,7 @@
 //! `?from=N` (or the `Last-Event-ID` a reconnecting browser sends) skips the first N entries.
 
 use super::log::{LogCache, SharedLog};
-use super::store::{GameStatus, ResultsFolder, StoreError, MAX_LOG_BYTES};
+use super::store::{FolderError, GameStatus, ResultsFolder, MAX_LOG_BYTES};
 use super::{blocking_json, game_number, ApiError};
 use actix_web::http::header;
 use actix_web::http::StatusCode;
@@ -45,7 +45,7 @@ const UNRECORDED_IDLE: Duration = Duration::from_secs(30);
 
 /// `?from=N`.
 #[derive(Debug, Deserialize)]
-pub(super) struct LiveQuery {
+pub(super) struct FollowQuery {
     from: Option<usize>,
 }
 
@@ -77,7 +77,7 @@ struct Tail {
 }
 
 /// What one step of a follower found.
-enum Step {
+enum FollowStep {
     /// A chunk's JSON.
     Chunk(Vec<u8>),
     Nothing,
@@ -87,20 +87,20 @@ enum Step {
 impl Tail {
     /// Reads what was appended since the last step and takes what this follower has not
     /// sent (blocking: runs on the blocking pool).
-    fn read_new(mut self) -> (Tail, Step) {
+    fn read_new(mut self) -> (Tail, FollowStep) {
         let step = {
             let mut log = self.log.lock().unwrap_or_else(PoisonError::into_inner);
             match log.refresh(&mut self.file, MAX_LOG_BYTES) {
-                Err(message) => Step::End(message),
+                Err(message) => FollowStep::End(message),
                 Ok(()) if log.generation() != self.generation => {
-                    Step::End("log.json was replaced; reload the page".to_string())
+                    FollowStep::End("log.json was replaced; reload the page".to_string())
                 }
                 Ok(()) => match log.chunk_json(self.next, self.hide_cards) {
                     Some((json, end)) => {
                         self.next = end;
-                        Step::Chunk(json)
+                        FollowStep::Chunk(json)
                     }
-                    None => Step::Nothing,
+                    None => FollowStep::Nothing,
                 },
             }
         };
@@ -110,7 +110,7 @@ impl Tail {
     fn refresh_status(&mut self) {
         match self.folder.game_status(&self.run, self.game) {
             Ok(status) => self.status = status,
-            Err(StoreError::NotFound(_)) => self.status = GameStatus::Unrecorded,
+            Err(FolderError::NotFound(_)) => self.status = GameStatus::Unrecorded,
             Err(_) => {}
         }
         self.last_status = Instant::now();
@@ -170,16 +170,16 @@ async fn next_event(mut tail: Tail) -> Option<(Result<Bytes, actix_web::Error>, 
         };
         tail = back;
         match step {
-            Step::Chunk(data) => {
+            FollowStep::Chunk(data) => {
                 tail.last_growth = Instant::now();
                 tail.last_sent = Instant::now();
                 return Some((Ok(event("entries", Some(tail.next), &data)), tail));
             }
-            Step::End(reason) => {
+            FollowStep::End(reason) => {
                 tail.done = true;
                 return Some((Ok(end_event(tail.status, &reason)), tail));
             }
-            Step::Nothing => {
+            FollowStep::Nothing => {
                 if let Some(reason) = tail.over(true) {
                     tail.done = true;
                     return Some((Ok(end_event(tail.status, &reason)), tail));
@@ -208,19 +208,19 @@ pub(super) async fn game_log(
         let log = logs.game(&id, game);
         let mut log = log.lock().unwrap_or_else(PoisonError::into_inner);
         log.refresh(&mut file, MAX_LOG_BYTES)
-            .map_err(StoreError::Unreadable)?;
+            .map_err(FolderError::Unreadable)?;
         log.whole_json(status.hides_cards())
-            .map_err(StoreError::Unreadable)
+            .map_err(FolderError::Unreadable)
     })
     .await
 }
 
 /// The `/live` handler.
-pub(super) async fn live(
+pub(super) async fn follow(
     folder: web::Data<ResultsFolder>,
     cache: web::Data<LogCache>,
     path: web::Path<(String, String)>,
-    query: web::Query<LiveQuery>,
+    query: web::Query<FollowQuery>,
     request: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let (run, game) = path.into_inner();

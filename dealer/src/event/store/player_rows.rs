@@ -1,9 +1,9 @@
 //! The players' rows: adding, importing, renaming, statuses, health, and reading them back.
 
 use super::{EventStore, StoreError};
+use crate::event::players::{Enrollment, EventRecord, StoredPlayer};
+use crate::event::settings::Contact;
 use crate::house::BotKind;
-use crate::live_event::config::Contact;
-use crate::live_event::players::{Enrollment, EventRecord, StoredPlayer};
 use rusqlite::{params, Transaction};
 
 impl EventStore {
@@ -54,7 +54,7 @@ impl EventStore {
     /// The database cannot be written.
     pub fn import_config_players(
         &self,
-        players: &[crate::live_event::config::ConfigPlayer],
+        players: &[crate::event::settings::ConfigPlayer],
         now: i64,
     ) -> Result<Vec<String>, StoreError> {
         self.write(|t| {

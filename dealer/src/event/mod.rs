@@ -1,4 +1,4 @@
-//! The house server of a live event (`dealer serve --data DIR`): sit'n'go after sit'n'go
+//! The house server of an event (`dealer serve --data DIR`): sit'n'go after sit'n'go
 //! between the event's players until stopped, with everything kept in a database so that a
 //! restart continues where the event was.
 //!
@@ -17,7 +17,6 @@
 //!
 //! [`Event`] is the state the scheduler, the health checker and the web API share.
 
-pub mod config;
 pub mod health;
 pub mod outcome_files;
 pub mod players;
@@ -25,14 +24,15 @@ pub mod queries;
 pub mod retention;
 pub mod scheduler;
 mod schema;
+pub mod seating;
+pub mod settings;
 pub mod store;
-pub mod tables;
 
 use crate::seat::{ClientError, HttpClient};
-use config::{Contact, EventSettings};
 use players::{leaderboard_order, Enrollment, PlayerView};
 use queries::{History, PointsHistory};
 use serde::Serialize;
+use settings::{Contact, EventSettings};
 use std::sync::{Arc, Mutex, PoisonError};
 use store::{EventStore, StoreError};
 use thiserror::Error;

@@ -1,5 +1,5 @@
 //! What became of each game's files (the `files` column): kept as written, compressed in
-//! place, or pruned. Written by `live_event::retention` after (compressed) or before (pruned)
+//! place, or pruned. Written by `event::retention` after (compressed) or before (pruned)
 //! the work on disk, so the database never claims more than the disk holds.
 
 use super::{EventStore, StoreError};

@@ -7,8 +7,8 @@
 //! The state is in the database (`down_reason`, `last_seen`), written only when it changes (or
 //! `last_seen` is older than [`SEEN_REFRESH_MS`]), so the page shows it and a restart keeps it.
 
-use super::config::Contact;
 use super::players::Enrollment;
+use super::settings::Contact;
 use super::{now_ms, Event};
 use crate::runner::StopSignal;
 use futures_util::future::join_all;

@@ -59,7 +59,7 @@ CREATE INDEX standings_player ON standings (player_id, game);
 pub(super) const MIGRATIONS: &[(i64, &str)] = &[(
     2,
     // What became of a game's files: `kept` as written, `compressed` (logs gzipped in place)
-    // or `pruned` (folder deleted; its rows and points stay). See `live_event::retention`.
+    // or `pruned` (folder deleted; its rows and points stay). See `event::retention`.
     "ALTER TABLE games ADD COLUMN files TEXT NOT NULL DEFAULT 'kept'
         CHECK (files IN ('kept', 'compressed', 'pruned'));",
 )];

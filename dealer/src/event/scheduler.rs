@@ -10,11 +10,11 @@
 //! be written), is recorded as abandoned with the reason and counts for nobody. A write that fails stops the scheduling (there is no point playing games that
 //! cannot be kept) and is shown on the page; it is retried every `recheck_ms`.
 
-use super::config::Contact;
 use super::health::can_play;
 use super::outcome_files::{write_abandoned, write_result};
+use super::seating::{fill_count, game_seed, seat_round};
+use super::settings::Contact;
 use super::store::{FinishedGame, NewGame, SeatRecord, GAMES_DIR};
-use super::tables::{fill_count, game_seed, seat_round};
 use super::{now_ms, Event};
 use crate::engine::GameSetup;
 use crate::observe::{GameOutputs, LogFlush};

@@ -1,6 +1,6 @@
 //! The event's players: status, what the database keeps of each, and what the page shows.
 
-use super::config::Contact;
+use super::settings::Contact;
 use serde::{Deserialize, Serialize};
 
 /// Whether an event player is scheduled (not the table status of a `game_state` player,
