@@ -24,70 +24,45 @@ use crate::engine::{MAX_SEATS, MIN_SEATS};
 use crate::house::BotKind;
 use crate::observe::OutputSelection;
 use crate::rules::GameRules;
-use crate::runner::{AbsentPolicy, RunnerOptions};
+use crate::runner::RunnerOptions;
 use crate::seat::{CheckPolicy, HttpSettings, PlayerEndpoint};
 use crate::settings::{
-    check_name, file_rules, read_run_file_text, FileBot, FilePlayer, OutputFile, RunFile,
-    SettingsError,
+    check_name, config_file, file_rules, read_run_file_text, OutputFile, SettingsError,
 };
 use serde::Deserialize;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// The `dealer serve --config FILE.toml` file: every key optional.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct EventFile {
-    /// `--data`: the event's folder.
-    pub data: Option<PathBuf>,
-    /// `--bind`.
-    pub bind: Option<SocketAddr>,
-    /// `--admin-token`.
-    pub admin_token: Option<String>,
-    /// The event seed (used when the database is created; then the database's is kept).
-    pub seed: Option<u64>,
-    /// Most players at one table.
-    pub table_size: Option<usize>,
-    /// A house bot kind that fills tables short of `fill_to` players.
-    pub fill_bot: Option<String>,
-    /// How many players a table is filled up to with `fill_bot`.
-    pub fill_to: Option<usize>,
-    /// Background `check` interval, in milliseconds.
-    pub recheck_ms: Option<u64>,
-    /// Pause between rounds, in milliseconds.
-    pub pause_ms: Option<u64>,
-    /// Compress the logs of ended games older than the newest N (`"off"`: never).
-    pub compress_after: Option<GamesLimit>,
-    /// Delete the folders of ended games older than the newest N (`"off"`, the default:
-    /// never).
-    pub keep_games: Option<GamesLimit>,
-    /// As `dealer run`'s `blinds`.
-    pub blinds: Option<crate::rules::BlindSchedule>,
-    /// As `dealer run`'s `stack`.
-    pub stack: Option<u64>,
-    /// As `dealer run`'s `timeout_ms`.
-    pub timeout_ms: Option<u64>,
-    /// As `dealer run`'s `hand_limit`.
-    pub hand_limit: Option<u64>,
-    /// As `dealer run`'s `forgiving`.
-    pub forgiving: Option<bool>,
-    /// As `dealer run`'s `wait_ms`.
-    pub wait_ms: Option<u64>,
-    /// As `dealer run`'s `absent`.
-    pub absent: Option<AbsentPolicy>,
-    /// As `dealer run`'s `outputs`: which per-game files to write.
-    pub outputs: Option<Vec<OutputFile>>,
-    /// As `dealer run`'s `odd_chips`.
-    pub odd_chips: Option<crate::rules::OddChipRule>,
-    /// As `dealer run`'s `deal_out_board`.
-    pub deal_out_board: Option<bool>,
-    /// `[[player]]`: the event's HTTP players at its first start.
-    #[serde(default, rename = "player")]
-    pub players: Vec<FilePlayer>,
-    /// `[[bot]]`: house bots playing as teams.
-    #[serde(default, rename = "bot")]
-    pub bots: Vec<FileBot>,
+config_file! {
+    /// The `dealer serve --config FILE.toml` file: every key optional.
+    #[derive(Debug, Default, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct EventFile {
+        /// `--data`: the event's folder.
+        pub data: Option<PathBuf>,
+        /// `--bind`.
+        pub bind: Option<SocketAddr>,
+        /// `--admin-token`.
+        pub admin_token: Option<String>,
+        /// The event seed (used when the database is created; then the database's is kept).
+        pub seed: Option<u64>,
+        /// Most players at one table.
+        pub table_size: Option<usize>,
+        /// A house bot kind that fills tables short of `fill_to` players.
+        pub fill_bot: Option<String>,
+        /// How many players a table is filled up to with `fill_bot`.
+        pub fill_to: Option<usize>,
+        /// Background `check` interval, in milliseconds.
+        pub recheck_ms: Option<u64>,
+        /// Pause between rounds, in milliseconds.
+        pub pause_ms: Option<u64>,
+        /// Compress the logs of ended games older than the newest N (`"off"`: never).
+        pub compress_after: Option<GamesLimit>,
+        /// Delete the folders of ended games older than the newest N (`"off"`, the default:
+        /// never).
+        pub keep_games: Option<GamesLimit>,
+    }
 }
 
 /// A number of games, or `off` (in the file: an integer or `"off"`; on the command line: a
@@ -247,16 +222,7 @@ pub const DEFAULT_RECHECK: Duration = Duration::from_secs(5);
 /// # Errors
 /// The first problem, naming the key.
 pub fn resolve_event(flags: EventFlags, file: EventFile) -> Result<EventSettings, SettingsError> {
-    let rules = RunFile {
-        blinds: file.blinds.clone(),
-        stack: file.stack,
-        hand_limit: file.hand_limit,
-        forgiving: file.forgiving,
-        odd_chips: file.odd_chips,
-        deal_out_board: file.deal_out_board,
-        ..RunFile::default()
-    };
-    let game = file_rules(&rules)?;
+    let game = file_rules(file.shared_keys())?;
     let zero = |key| SettingsError::Zero { key, unit: "" };
     let zero_ms = |key| SettingsError::Zero { key, unit: " ms" };
     let timeout_ms = file

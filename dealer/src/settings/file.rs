@@ -8,49 +8,121 @@ use crate::runner::AbsentPolicy;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
-/// The config file (`dealer run --config FILE.toml`): every key optional, each with the
-/// meaning of the flag of the same name.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RunFile {
-    /// `--games`.
-    pub games: Option<u32>,
-    /// `--seed`.
-    pub seed: Option<u64>,
-    /// `--parallel`.
-    pub parallel: Option<usize>,
-    /// `--out`.
-    pub out: Option<PathBuf>,
-    /// `--blinds`, or custom levels (`[[blinds.custom]]`).
-    pub blinds: Option<BlindSchedule>,
-    /// `--stack`.
+/// Defines a config file's struct: its own keys as written, then the keys every config file
+/// shares (`dealer run --config` and `dealer serve --config`), written here once, with
+/// [`SharedKeys`] to read them. A macro rather than `#[serde(flatten)]`: serde cannot combine
+/// `flatten` with `deny_unknown_fields`, and a misspelt key must stay an error naming its line.
+macro_rules! config_file {
+    (
+        $(#[$attr:meta])*
+        pub struct $name:ident {
+            $($(#[$field_attr:meta])* pub $field:ident: $type:ty,)*
+        }
+    ) => {
+        $(#[$attr])*
+        pub struct $name {
+            $($(#[$field_attr])* pub $field: $type,)*
+            /// `blinds` (`--blinds`), or custom levels (`[[blinds.custom]]`).
+            pub blinds: Option<$crate::rules::BlindSchedule>,
+            /// `stack` (`--stack`).
+            pub stack: Option<u64>,
+            /// `timeout_ms` (`--timeout-ms`): the HTTP deadline of one request.
+            pub timeout_ms: Option<u64>,
+            /// `hand_limit` (`--hand-limit`).
+            pub hand_limit: Option<u64>,
+            /// `forgiving` (`--forgiving`).
+            pub forgiving: Option<bool>,
+            /// `wait_ms` (`--wait-ms`).
+            pub wait_ms: Option<u64>,
+            /// `absent` (`--absent`).
+            pub absent: Option<$crate::runner::AbsentPolicy>,
+            /// `outputs` (`--outputs`): which per-game files to write (`[]`: results.json only).
+            pub outputs: Option<Vec<$crate::settings::OutputFile>>,
+            /// Who gets a split pot's odd chips (file only).
+            pub odd_chips: Option<$crate::rules::OddChipRule>,
+            /// Deal the board out after a hand ended early (file only).
+            pub deal_out_board: Option<bool>,
+            /// `[[player]]` tables: players served over HTTP.
+            #[serde(default, rename = "player")]
+            pub players: Vec<$crate::settings::FilePlayer>,
+            /// `[[bot]]` tables: house bots played in process.
+            #[serde(default, rename = "bot")]
+            pub bots: Vec<$crate::settings::FileBot>,
+        }
+
+        impl $name {
+            /// The keys every config file shares, borrowed.
+            pub fn shared_keys(&self) -> $crate::settings::SharedKeys<'_> {
+                $crate::settings::SharedKeys {
+                    blinds: self.blinds.as_ref(),
+                    stack: self.stack,
+                    timeout_ms: self.timeout_ms,
+                    hand_limit: self.hand_limit,
+                    forgiving: self.forgiving,
+                    wait_ms: self.wait_ms,
+                    absent: self.absent,
+                    outputs: self.outputs.as_deref(),
+                    odd_chips: self.odd_chips,
+                    deal_out_board: self.deal_out_board,
+                    players: &self.players,
+                    bots: &self.bots,
+                }
+            }
+        }
+    };
+}
+
+/// The keys every config file shares (the rules, the transport, the per-game files and the
+/// entrants), borrowed from a [`RunFile`] or an `EventFile`: what the rules are read from.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SharedKeys<'a> {
+    /// `blinds`.
+    pub blinds: Option<&'a BlindSchedule>,
+    /// `stack`.
     pub stack: Option<u64>,
-    /// `--timeout-ms`: the HTTP deadline of one request.
+    /// `timeout_ms`.
     pub timeout_ms: Option<u64>,
-    /// `--hand-limit`.
+    /// `hand_limit`.
     pub hand_limit: Option<u64>,
-    /// `--forgiving`.
+    /// `forgiving`.
     pub forgiving: Option<bool>,
-    /// `--wait-ms`.
+    /// `wait_ms`.
     pub wait_ms: Option<u64>,
-    /// `--absent`.
+    /// `absent`.
     pub absent: Option<AbsentPolicy>,
-    /// `--reproducible`.
-    pub reproducible: Option<bool>,
-    /// `--outputs`: which per-game files to write (`[]`: results.json only).
-    pub outputs: Option<Vec<OutputFile>>,
-    /// `--duplicate`: `games` counts deal sets, each played once per rotation of the seats.
-    pub duplicate: Option<bool>,
-    /// Who gets a split pot's odd chips (file only).
+    /// `outputs`.
+    pub outputs: Option<&'a [OutputFile]>,
+    /// `odd_chips`.
     pub odd_chips: Option<OddChipRule>,
-    /// Deal the board out after a hand ended early (file only).
+    /// `deal_out_board`.
     pub deal_out_board: Option<bool>,
-    /// `[[player]]` tables: players served over HTTP.
-    #[serde(default, rename = "player")]
-    pub players: Vec<FilePlayer>,
-    /// `[[bot]]` tables: house bots played in process.
-    #[serde(default, rename = "bot")]
-    pub bots: Vec<FileBot>,
+    /// `[[player]]`.
+    pub players: &'a [FilePlayer],
+    /// `[[bot]]`.
+    pub bots: &'a [FileBot],
+}
+
+pub(crate) use config_file;
+
+config_file! {
+    /// The config file (`dealer run --config FILE.toml`): every key optional, each with the
+    /// meaning of the flag of the same name.
+    #[derive(Debug, Default, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct RunFile {
+        /// `--games`.
+        pub games: Option<u32>,
+        /// `--seed`.
+        pub seed: Option<u64>,
+        /// `--parallel`.
+        pub parallel: Option<usize>,
+        /// `--out`.
+        pub out: Option<PathBuf>,
+        /// `--reproducible`.
+        pub reproducible: Option<bool>,
+        /// `--duplicate`: `games` counts deal sets, each played once per rotation of the seats.
+        pub duplicate: Option<bool>,
+    }
 }
 
 /// A `[[player]]` of the config file.

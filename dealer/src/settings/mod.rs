@@ -47,7 +47,10 @@ pub const DEFAULT_WEB_PORT: u16 = 8080;
 
 mod file;
 
-pub use file::{read_run_file, read_run_file_text, FileBot, FilePlayer, OutputFile, RunFile};
+pub(crate) use file::config_file;
+pub use file::{
+    read_run_file, read_run_file_text, FileBot, FilePlayer, OutputFile, RunFile, SharedKeys,
+};
 
 /// The command line's values for a run (what `dealer run` parsed), before the config file is
 /// merged in. `None` and `false`: not given.
@@ -204,7 +207,7 @@ impl SettingsError {
 /// The first [`SettingsError`] found.
 pub fn resolve(flags: RunFlags, file: RunFile) -> Result<RunPlan, SettingsError> {
     let entrants = entrants(&flags, &file)?;
-    let game = game_config(&flags, &file)?;
+    let game = game_config(&flags, file.shared_keys())?;
     let games = positive("games", "", flags.games.or(file.games).unwrap_or(1))?;
     let parallel = positive(
         "parallel",
@@ -341,14 +344,14 @@ fn entrants(flags: &RunFlags, file: &RunFile) -> Result<Vec<Entrant>, SettingsEr
 ///
 /// # Errors
 /// The first [`SettingsError`] found, naming the file's key.
-pub fn file_rules(file: &RunFile) -> Result<GameRules, SettingsError> {
+pub fn file_rules(file: SharedKeys<'_>) -> Result<GameRules, SettingsError> {
     game_config(&RunFlags::default(), file)
 }
 
 /// The rules of every game, checked, with errors in the file's key names.
-fn game_config(flags: &RunFlags, file: &RunFile) -> Result<GameRules, SettingsError> {
+fn game_config(flags: &RunFlags, file: SharedKeys<'_>) -> Result<GameRules, SettingsError> {
     let mut game = GameRules::default();
-    if let Some(blinds) = flags.blinds.clone().or_else(|| file.blinds.clone()) {
+    if let Some(blinds) = flags.blinds.clone().or_else(|| file.blinds.cloned()) {
         game.blinds = blinds;
     }
     if let Some(stack) = flags.stack.or(file.stack) {
