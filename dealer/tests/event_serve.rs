@@ -439,6 +439,26 @@ async fn kill_9_mid_game_then_restart_loses_no_finished_game_or_point() {
         assert!(start.elapsed() < Duration::from_secs(30));
         tokio::time::sleep(Duration::from_millis(5)).await;
     };
+    // The projector's view of the same folder sees that game being played (issue 17: it said
+    // "unrecorded" and `running: 0`, so the page had nothing to follow).
+    let playing = before["running"][0]["number"].as_u64().unwrap();
+    let (_, runs) = server.get("/api/runs").await;
+    let run = runs
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|run| run["running"].as_u64() >= Some(1))
+        .unwrap_or_else(|| panic!("no run lists a running game: {runs}"));
+    let (_, summary) = server
+        .get(&format!("/api/runs/{}", run["id"].as_str().unwrap()))
+        .await;
+    let listed = summary["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|game| game["game"].as_u64() == Some(playing))
+        .unwrap_or_else(|| panic!("game {playing} is not listed: {summary}"));
+    assert_eq!(listed["status"], "running", "{listed}");
     assert_eq!(server.signal("-KILL"), None, "killed by a signal");
     let board_before = db_points(&data);
     let cut_off: Vec<u64> = before["running"]

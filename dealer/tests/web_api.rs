@@ -426,6 +426,16 @@ async fn read_only_capped_bodies_and_a_safe_page() {
             "{path}: the page builds the DOM with textContent only"
         );
     }
+    // Browsers ask every page's icon: answered, so no visitor's console shows a 404.
+    let icon = served
+        .client
+        .get(format!("{}favicon.ico", served.server.url()))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(icon.status().as_u16(), 200);
+    assert_eq!(icon.headers()["content-type"], "image/svg+xml");
+    assert!(icon.text().await.unwrap().starts_with("<svg"));
 }
 
 #[tokio::test]

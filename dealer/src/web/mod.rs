@@ -246,6 +246,7 @@ fn app(
         .route("/app.js", asset(JAVASCRIPT, APP_JS))
         .route("/common.js", asset(JAVASCRIPT, COMMON_JS))
         .route("/app.css", asset(CSS, APP_CSS))
+        .route("/favicon.ico", asset(SVG, FAVICON_SVG))
         .route("/api/runs", web::get().to(runs))
         .route("/api/runs/{run}", web::get().to(run))
         .route("/api/runs/{run}/games/{game}", web::get().to(game))
@@ -375,6 +376,13 @@ pub(crate) const JAVASCRIPT: &str = "text/javascript; charset=utf-8";
 pub(crate) const CSS: &str = "text/css; charset=utf-8";
 
 /// A `GET` route answering one of the pages' embedded files.
+/// The pages' icon: a browser asks for `/favicon.ico` on every page, and a 404 there is an
+/// error line in every visitor's console. An SVG answers it (browsers read the type, not the
+/// name).
+const FAVICON_SVG: &str = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 16 16\"><rect width=\"16\" height=\"16\" rx=\"3\" fill=\"#1b5e20\"/><text x=\"8\" y=\"12.5\" font-size=\"12\" text-anchor=\"middle\" fill=\"#fff\">\u{2660}</text></svg>";
+/// Its content type.
+const SVG: &str = "image/svg+xml";
+
 pub(crate) fn asset(content_type: &'static str, body: &'static str) -> actix_web::Route {
     web::get().to(move || async move { HttpResponse::Ok().content_type(content_type).body(body) })
 }

@@ -71,9 +71,9 @@ try {
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   // The page's own requests are checked by status (the organiser's 401 below is on purpose);
-  // the browser logs every failed load again, the favicon's 404 too.
+  // the browser logs every failed load again (the favicon included: it must load too).
   page.on('response', (response) => {
-    if (response.status() >= 404 && !response.url().endsWith('/favicon.ico')) problems.push(`${response.status()}: ${response.url()}`);
+    if (response.status() >= 404) problems.push(`${response.status()}: ${response.url()}`);
   });
   page.on('console', (message) => {
     if (message.type() === 'error' && !message.text().includes('Failed to load resource')) problems.push(`console: ${message.text()}`);

@@ -25,8 +25,9 @@
   }
 
   // ---------- The event page ----------
-  const PALETTE = ['#f5c542', '#4fc3f7', '#ff8a65', '#81c784', '#ba68c8', '#e57373', '#4db6ac', '#fff176',
-    '#9575cd', '#aed581', '#f06292', '#90a4ae', '#ffb74d', '#64b5f6', '#dce775', '#a1887f'];
+  // Twelve hues far apart (no two yellows or two blues), bright on the page's dark background.
+  const PALETTE = ['#f5c542', '#4fc3f7', '#ff8a3d', '#66bb6a', '#e040fb', '#26a69a', '#ef5350',
+    '#b0bec5', '#a1887f', '#d4e157', '#5c6bc0', '#ffffff'];
   const gameHref = (run, number) => `/#/run/${encodeURIComponent(run)}/game/${encodeURIComponent(number)}`;
   const when = (ms) => (ms ? new Date(ms).toISOString().replace('T', ' ').slice(11, 19) : '–');
 
@@ -41,10 +42,15 @@
     el('h2', { text: 'Games' }), games,
     el('h2', { text: 'Organiser' }), organiser);
 
-  let colours = new Map();
+  // A team's colour is a function of its player id, which the event's database gives once
+  // and keeps all day: the same on every page, after a reload and on a second projector,
+  // whatever the leaderboard's order. Past the palette, hues step by the golden angle so
+  // that neighbouring ids stay far apart.
   function colour(id) {
-    if (!colours.has(id)) colours.set(id, PALETTE[colours.size % PALETTE.length]);
-    return colours.get(id);
+    const n = Number(id);
+    if (Number.isInteger(n) && n >= 1 && n <= PALETTE.length) return PALETTE[n - 1];
+    const k = Number.isInteger(n) && n > 0 ? n : 0;
+    return `hsl(${Math.round((k * 137.508) % 360)}, 70%, ${k % 2 ? 62 : 72}%)`;
   }
 
   // A colour chip (CSSOM, not a style attribute: the page's CSP refuses inline styles).

@@ -1,6 +1,6 @@
 //! What the viewer answers about one game: its files, its log, its players' requests.
 
-use super::index::GameStatus;
+use super::index::{current_status, GameStatus};
 use super::{compressed, FolderError, ResultsFolder, MAX_LOG_BYTES, MAX_PLAYER_LOG_BYTES};
 use crate::observe::GameOutputs;
 use crate::tournament::GameEntry;
@@ -39,34 +39,6 @@ pub struct PlayerFile {
     /// The file, relative to the game folder.
     #[serde(skip)]
     path: PathBuf,
-}
-
-/// An unrecorded game whose `log.json` changed this recently counts as running.
-const UNRECORDED_LIVE_SECS: u64 = 60;
-
-/// A game's status, with an unrecorded `game-<n>/` folder (no `results.json` says; another
-/// tool writing game folders) counted as running while its log changed in the last
-/// `UNRECORDED_LIVE_SECS`.
-fn current_status(status: GameStatus, game_dir: &Path) -> GameStatus {
-    // A bare `log.json` in a run folder (not in a `game-<n>/` folder) is another dealer's
-    // finished log, never a game being played here.
-    let game_folder = game_dir
-        .file_name()
-        .and_then(|name| name.to_str())
-        .is_some_and(|name| name.starts_with("game-"));
-    if status != GameStatus::Unrecorded || !game_folder {
-        return status;
-    }
-    let recent = std::fs::metadata(GameOutputs::viewer_log_path(game_dir))
-        .and_then(|meta| meta.modified())
-        .ok()
-        .and_then(|modified| modified.elapsed().ok())
-        .is_some_and(|age| age.as_secs() < UNRECORDED_LIVE_SECS);
-    if recent {
-        GameStatus::Running
-    } else {
-        status
-    }
 }
 
 impl ResultsFolder {

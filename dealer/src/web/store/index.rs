@@ -3,11 +3,13 @@
 use super::folder_stamp::FolderStamp;
 use super::outcomes::{OutcomeCache, OutcomeFile};
 use super::{game_number, lock, FolderError, ResultsFolder, MAX_RESULTS_BYTES, ROOT_RUN_ID};
+use crate::observe::GameOutputs;
 use crate::tournament::{GameEntry, RunResults};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// One run in the runs list.
 #[derive(Debug, Clone, Serialize)]
@@ -109,12 +111,50 @@ pub(super) struct RunFolder {
 /// What a run's summary was built from.
 #[derive(Debug)]
 pub(super) struct RunCache {
+    /// When it was built.
+    built_at: Instant,
+    /// Whether a game may be in play without the run folder showing it (see
+    /// `UNRECORDED_REFRESH`).
+    has_unrecorded: bool,
     summary: Arc<RunSummary>,
     games: BTreeMap<u32, GameFolder>,
     pub(super) entries: BTreeMap<u32, GameEntry>,
     /// Each game's status, by number.
     pub(super) statuses: BTreeMap<u32, GameStatus>,
 }
+
+/// An unrecorded game whose `log.json` changed this recently counts as running.
+const UNRECORDED_LIVE_SECS: u64 = 60;
+
+/// A game's status, with an unrecorded `game-<n>/` folder (no `results.json` says; another
+/// tool writing game folders) counted as running while its log changed in the last
+/// `UNRECORDED_LIVE_SECS`.
+pub(super) fn current_status(status: GameStatus, game_dir: &Path) -> GameStatus {
+    // A bare `log.json` in a run folder (not in a `game-<n>/` folder) is another dealer's
+    // finished log, never a game being played here.
+    let game_folder = game_dir
+        .file_name()
+        .and_then(|name| name.to_str())
+        .is_some_and(|name| name.starts_with("game-"));
+    if status != GameStatus::Unrecorded || !game_folder {
+        return status;
+    }
+    let recent = std::fs::metadata(GameOutputs::viewer_log_path(game_dir))
+        .and_then(|meta| meta.modified())
+        .ok()
+        .and_then(|modified| modified.elapsed().ok())
+        .is_some_and(|age| age.as_secs() < UNRECORDED_LIVE_SECS);
+    if recent {
+        GameStatus::Running
+    } else {
+        status
+    }
+}
+
+/// How long a run's summary that lists an unrecorded game folder is kept before it is read
+/// again: such a game (an event's, which no `results.json` will ever list) may start or stop
+/// being played without its run folder changing.
+const UNRECORDED_REFRESH: Duration = Duration::from_secs(1);
 
 /// The runs found in the served folder, by id.
 pub(super) type RunIndex = BTreeMap<String, Arc<RunFolder>>;
@@ -216,7 +256,8 @@ impl ResultsFolder {
         let stamp = FolderStamp::of(&[&run.dir, &results_path]);
         let mut cached = lock(&run.cached);
         if let Some((old, cache)) = cached.as_ref() {
-            if *old == stamp {
+            let fresh = !cache.has_unrecorded || cache.built_at.elapsed() < UNRECORDED_REFRESH;
+            if *old == stamp && fresh {
                 return Ok(Arc::clone(cache));
             }
         }
@@ -326,7 +367,11 @@ impl ResultsFolder {
             } else if run_goes_on {
                 GameStatus::Running
             } else {
-                GameStatus::Unrecorded
+                // An event's game being played: no results.json will list it, but its log
+                // grows (the same rule as one game's own page).
+                games.get(&game).map_or(GameStatus::Unrecorded, |folder| {
+                    current_status(GameStatus::Unrecorded, &folder.dir)
+                })
             }
         };
         let statuses: BTreeMap<u32, GameStatus> = numbers
@@ -343,7 +388,10 @@ impl ResultsFolder {
                 let entry = entries.get(&game);
                 GameListItem {
                     game,
-                    status: status_of(game),
+                    status: statuses
+                        .get(&game)
+                        .copied()
+                        .unwrap_or(GameStatus::Unrecorded),
                     has_log: games.get(&game).is_some_and(|folder| {
                         super::compressed::exists(&folder.dir.join("log.json"))
                     }),
@@ -358,7 +406,12 @@ impl ResultsFolder {
                 }
             })
             .collect();
+        let has_unrecorded = statuses
+            .values()
+            .any(|status| matches!(status, GameStatus::Unrecorded | GameStatus::Running));
         Ok(RunCache {
+            built_at: Instant::now(),
+            has_unrecorded,
             summary: Arc::new(RunSummary {
                 run: item,
                 results: head,
