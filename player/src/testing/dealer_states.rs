@@ -101,7 +101,7 @@ impl DealerStates {
             .get()
             .clamp(1, MAX_STARTING_STACK.get());
         let seats = rng.between(min_seats as u64, max_seats as u64) as usize;
-        let starting_stack = if case % 2 == 0 && LIVE_STARTING_STACK.get() <= max_stack {
+        let starting_stack = if case.is_multiple_of(2) && LIVE_STARTING_STACK.get() <= max_stack {
             LIVE_STARTING_STACK.get()
         } else {
             rng.log_between(1, max_stack)
@@ -287,7 +287,7 @@ impl SplitMix64 {
 
     /// True one time in `n`.
     fn chance(&mut self, n: u64) -> bool {
-        self.next() % n == 0
+        self.next().is_multiple_of(n)
     }
 
     fn shuffle<T>(&mut self, items: &mut [T]) {
