@@ -160,48 +160,75 @@ fn generate(rng: &mut SplitMix64, seats: usize, starting_stack: u64) -> GameStat
     let big_blind = small_blind * 2;
     let street_cards = [0, 3, 4, 5][rng.between(0, 3) as usize];
 
-    // The hand so far: each player still with chips has put in up to `level` (the current
-    // bet), all of it when that is all they have (all-in); some have folded.
+    // The hand so far. Bets are totals for the whole hand (spec §2): after the flop everyone
+    // still in has put in at least what the street started at (`base`, at least the big
+    // blind unless all-in for less); the current bet (`level`) is `base` plus this street's
+    // betting. A player has put in `level`, or less if yet to act, or everything if that is
+    // all they had (all-in). Some players have folded, with whatever they had put in.
     let most = alive_seats.iter().map(|&s| chips[s]).max().unwrap_or(0);
+    let base = if street_cards == 0 {
+        0
+    } else {
+        rng.log_between(big_blind.min(most), most)
+    };
     let level = match rng.between(0, 3) {
-        0 => 0,
-        1 => big_blind.min(most),
-        _ => rng.log_between(1, most.max(1)),
+        0 => base,
+        1 => base.max(big_blind.min(most)),
+        _ => base + rng.log_between(0, most - base),
     };
     let mut status = vec![PlayerStatus::Out; seats];
     let mut bets = vec![0u64; seats];
     for &seat in &alive_seats {
-        let reached = rng.chance(2);
-        let put_in = if reached {
+        let folded = rng.chance(4);
+        let put_in = if folded {
+            rng.between(0, level)
+        } else if rng.chance(2) {
             level
         } else {
-            rng.between(0, level)
+            rng.between(base, level)
         };
         bets[seat] = put_in.min(chips[seat]);
-        status[seat] = if rng.chance(4) {
+        status[seat] = if folded {
             PlayerStatus::Folded
         } else {
             PlayerStatus::Active
         };
     }
-    // The receiver: an active player with chips behind (one who has not reached the current
-    // bet, or may check), and at least one opponent still in the hand.
+    // The receiver: an active player with chips behind, and at least one opponent still in
+    // the hand.
     let receiver = alive_seats[rng.between(0, alive as u64 - 1) as usize];
     status[receiver] = PlayerStatus::Active;
     if bets[receiver] >= chips[receiver] {
         bets[receiver] = chips[receiver] - 1;
     }
-    let opponents_in = alive_seats
+    let others: Vec<usize> = alive_seats
         .iter()
-        .any(|&s| s != receiver && status[s] == PlayerStatus::Active);
-    if !opponents_in {
-        let others: Vec<usize> = alive_seats
-            .iter()
-            .copied()
-            .filter(|&s| s != receiver)
-            .collect();
+        .copied()
+        .filter(|&s| s != receiver)
+        .collect();
+    if !others.iter().any(|&s| status[s] == PlayerStatus::Active) {
         let other = others[rng.between(0, others.len() as u64 - 1) as usize];
         status[other] = PlayerStatus::Active;
+    }
+    // Preflop, the blinds are in: someone has bet.
+    if bets.iter().all(|&bet| bet == 0) {
+        let poster = others[rng.between(0, others.len() as u64 - 1) as usize];
+        bets[poster] = big_blind.min(chips[poster]);
+    }
+    // A dealer asks only a player who has something to decide: when every opponent still in
+    // is all-in, the receiver faces a bet (an all-in bet is at least 1 chip).
+    let opponents_all_in = others
+        .iter()
+        .filter(|&&s| status[s] == PlayerStatus::Active)
+        .all(|&s| bets[s] == chips[s]);
+    if opponents_all_in {
+        let largest = others
+            .iter()
+            .filter(|&&s| status[s] == PlayerStatus::Active)
+            .map(|&s| bets[s])
+            .max()
+            .unwrap_or(1);
+        bets[receiver] = bets[receiver].min(largest - 1);
     }
     let current_buy_in = bets.iter().copied().max().unwrap_or(0);
     // Spec §4: the small blind preflop, the big blind on later streets, then at least the
@@ -426,6 +453,15 @@ mod tests {
             assert!(me.can_act() && me.stack > Chips::ZERO, "case {number}");
             assert_eq!(state.my_cards().len(), 2);
             assert!(state.active_opponents().count() >= 1, "case {number}");
+            assert!(
+                state.current_buy_in > Chips::ZERO,
+                "case {number}: blinds are in"
+            );
+            let someone_else_can_act = state.active_opponents().any(|p| p.can_act());
+            assert!(
+                someone_else_can_act || state.call_amount() > Chips::ZERO,
+                "case {number}: nothing to decide"
+            );
             streets[state.community_cards.len()] += 1;
             live_stacks += usize::from(case.starting_stack == LIVE_STARTING_STACK);
         }
