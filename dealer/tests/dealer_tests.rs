@@ -23,6 +23,7 @@ mod event_serve;
 mod event_store;
 mod interop_python;
 mod k8s_manifests;
+mod kit_bounds;
 mod observe_outputs;
 mod observe_phh;
 mod observe_records;

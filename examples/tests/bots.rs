@@ -1,7 +1,10 @@
 //! Every example bot answers every recorded and hand-made situation with a meaningful bet.
 
 use examples::bots::{BotKind, EquityBot, RandomBot};
-use player::testing::{assert_legal_bets, check_bet, heads_up, load, table};
+use player::testing::{
+    assert_legal_bets, check_answer, check_bet, check_dealer_states, heads_up, load, table,
+    DealerStates,
+};
 use player::{BetAction, Chips, Player};
 
 /// The real captures (kept once, in `shared`) and the player kit's recordings.
@@ -51,15 +54,29 @@ fn every_kind_answers_a_sweep_of_spots_meaningfully() {
                         .stack(0, stack)
                         .bets([20, 20 + facing, 20])
                         .build();
-                    let answer = bot.bet_request(&state);
-                    if let Err(problem) = check_bet(&state, answer) {
+                    // A panic is caught and reported here, once, with the spot.
+                    if let Err(problem) = check_answer(bot.as_ref(), &state) {
                         panic!(
-                            "{kind}, board [{board}], stack {stack}, facing {facing}: {problem}"
+                            "{kind}, board [{board}], stack {stack}, facing {facing}: \
+                             {problem}\ngame_state: {}",
+                            state.to_json()
                         );
                     }
                 }
             }
         }
+    }
+}
+
+/// Every kind, the team's strategy included, on random states a Lean Poker dealer can send
+/// (chips bounded by the seats' starting stacks): one message naming the first bad state.
+#[test]
+fn every_kind_answers_states_a_dealer_can_send_meaningfully() {
+    for kind in BotKind::ALL {
+        let bot = quick(kind);
+        let report = check_dealer_states(bot.as_ref(), &DealerStates::default());
+        assert!(report.first_failure.is_none(), "{kind}: {report}");
+        assert_eq!(report.checked, DealerStates::default().cases);
     }
 }
 

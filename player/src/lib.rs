@@ -87,6 +87,11 @@
 //! next `bet_request`, may overlap with them: design for that rather than relying on order.
 #![warn(missing_docs)]
 
+// `player::…` paths work inside this crate too, so code reads the same in `src/strategy.rs`
+// (the file a team edits), in the README's snippets, in doctests and in a team's other crates:
+// a snippet pasted from one place into another compiles unchanged.
+extern crate self as player;
+
 mod auth;
 pub mod cli;
 mod from_fn;
@@ -113,6 +118,12 @@ pub use server::{
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeSnippets;
+
+/// The Rust snippets of the repository's `README.md`, likewise. (Where each snippet of either
+/// page goes, and that it compiles there, is `tests/readme_snippets.rs`.)
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct RootReadmeSnippets;
 
 /// The shared crate (wire format, cards, rules), re-exported so a bot needs one dependency.
 pub use shared;

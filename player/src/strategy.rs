@@ -16,17 +16,22 @@
 //! `shared::eval::evaluate(&cards)` names and ranks a hand, `shared::equity` estimates the
 //! chance to win against random opponents.
 //!
+//! Keep two names, whatever you change: `TemplatePlayer`, with `Default` (`main.rs` serves
+//! `TemplatePlayer::default()`), and `VERSION`. Nothing else in the workspace uses this file.
+//!
 //! Tests: `player/tests/strategy.rs` holds the checks that hold for any strategy (every answer
-//! on real recorded games is a legal bet); add your own spots there; drop game logs into
-//! `player/tests/fixtures/` or point `PLAYER_RECORDINGS` at them
-//! (`cargo test -p lean-poker-player strategy`). The tests at the end of this file pin
+//! on real recorded games and on random states a dealer can send is a legal bet); add your own
+//! spots there; drop game logs into `player/tests/fixtures/` or point `PLAYER_RECORDINGS` at
+//! them (`cargo test -p lean-poker-player strategy`). The tests at the end of this file pin
 //! what the *template* plays: when you change the strategy, rewrite or delete them with it.
 //!
 //! Answer `0` to check or fold. Every answer is checked in tests by
 //! [`check_bet`](crate::testing::check_bet): no chip should be ignored by the dealer.
 
-use crate::{Card, Chips, GameState, Player, Rank, Street};
-use shared::equity::Scenario;
+// `player::…`, as in every snippet of the README: the crate names itself `player` (lib.rs),
+// so code moves between this file, tests and other crates without changing its paths.
+use player::shared::equity::Scenario;
+use player::{Card, Chips, GameState, Player, Rank, Street};
 
 /// Shown on the leaderboard: bump it on every deploy so you can see it went live.
 pub const VERSION: &str = "Rust template 1";
@@ -174,7 +179,7 @@ mod tests {
     use super::*;
 
     fn score(notation: &str) -> f64 {
-        let cards = shared::card::parse_cards(notation).unwrap();
+        let cards = player::shared::card::parse_cards(notation).unwrap();
         preflop_score(cards[0], cards[1])
     }
 
@@ -197,8 +202,8 @@ mod tests {
 #[cfg(test)]
 mod template_behaviour {
     use super::*;
-    use crate::testing::{check_bet, heads_up, table};
-    use crate::BetAction;
+    use player::testing::{check_bet, heads_up, table};
+    use player::BetAction;
 
     fn bot() -> TemplatePlayer {
         TemplatePlayer::default()

@@ -6,6 +6,7 @@ mod common;
 mod dockerfile;
 mod interop_python;
 mod procfile;
+mod readme_snippets;
 mod service;
 mod strategy;
 mod testing_kit;

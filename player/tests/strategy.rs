@@ -12,19 +12,16 @@
 //! `PLAYER_RECORDINGS=path/to/logs cargo test -p lean-poker-player strategy`.
 
 use player::strategy::{TemplatePlayer, VERSION};
-use player::testing::{assert_legal_bets, check_bet, heads_up, load, load_env};
+use player::testing::{
+    assert_answers_dealer_states, assert_legal_bets, check_answer, heads_up, load, load_env,
+    DealerStates,
+};
 use player::Player;
 
+/// Your bot as `main.rs` builds it. These checks use nothing but `Default`, `bet_request` and
+/// `version`, so they compile and hold whatever your strategy's fields are.
 fn bot() -> TemplatePlayer {
     TemplatePlayer::default()
-}
-
-/// Fewer equity deals, for tests that ask about hundreds of states in a debug build.
-fn quick_bot() -> TemplatePlayer {
-    TemplatePlayer {
-        equity_trials: 100,
-        ..TemplatePlayer::default()
-    }
 }
 
 #[test]
@@ -36,10 +33,20 @@ fn answers_every_recorded_state_with_a_meaningful_bet() {
 
 #[test]
 fn answers_recordings_from_the_environment() {
-    // Set PLAYER_RECORDINGS to run over your own logs; without it this checks nothing.
+    // Set PLAYER_RECORDINGS to run over your own logs (a `dealer run` folder, a game folder,
+    // a log.json or a requests.jsonl; relative to here or to the repository root); without it
+    // this checks nothing.
     if let Some(recorded) = load_env(player::testing::RECORDINGS_ENV) {
         assert_legal_bets(&bot(), &recorded);
     }
+}
+
+/// Hundreds of random states of the kind a Lean Poker dealer sends (2 to 10 seats, stacks
+/// from 1 chip to the largest a dealer deals, every street): no panic and a meaningful bet in
+/// each. A failure names the first bad state, with its JSON, once.
+#[test]
+fn answers_every_state_a_dealer_can_send_with_a_meaningful_bet() {
+    assert_answers_dealer_states(&bot(), &DealerStates::default());
 }
 
 #[test]
@@ -59,9 +66,13 @@ fn every_answer_in_a_sweep_of_situations_is_meaningful() {
                         .stack(0, stack)
                         .bets([20, 20 + bet])
                         .build();
-                    let answer = quick_bot().bet_request(&state);
-                    if let Err(problem) = check_bet(&state, answer) {
-                        panic!("{hand} on [{board}], stack {stack}, facing {bet}: {problem}");
+                    // A panic is caught and reported here, once, with the spot.
+                    if let Err(problem) = check_answer(&bot(), &state) {
+                        panic!(
+                            "{hand} on [{board}], stack {stack}, facing {bet}: {problem}\n\
+                             game_state: {}",
+                            state.to_json()
+                        );
                     }
                     checked += 1;
                 }

@@ -1,7 +1,6 @@
 //! Loading recorded game states from files.
 //!
-//! Accepted shapes, recognised by content (not by file name) except JSONL, which is recognised
-//! by the extension `.jsonl` or `.ndjson`:
+//! Accepted shapes:
 //!
 //! | file | shape |
 //! |---|---|
@@ -14,12 +13,31 @@
 //! Both record types come from `shared::records`, the one definition of these formats, which
 //! the dealer writes by.
 //!
-//! A directory is searched recursively, in name order, for `.json`, `.jsonl` and `.ndjson`
-//! files; everything else (an `INDEX.md`, hand histories, player logs) is skipped. So is a
-//! `.json` file in it that holds no game state at all (a dealer's `results.json`), and a
-//! `log.json` beside a `requests.jsonl` (a dealer's game folder: the same decisions, with
-//! less in them), so a whole `dealer run` folder loads as it is. A file named on its own is
-//! always loaded, and one that holds no game state is an error.
+//! # What a path may name
+//!
+//! A file, a `dealer run` folder, a folder of runs, a game folder (`game-3/`), or any folder
+//! of recordings. A directory is searched recursively, in name order, and each file is
+//! recognised by its name and its content:
+//!
+//! - `requests.jsonl` is always read; another `.jsonl` or `.ndjson` file only when its first
+//!   line is a record with a `game_state` (so a game's `decks.jsonl` is skipped);
+//! - `log.json` is read, except beside a `requests.jsonl` (a dealer's game folder: the same
+//!   decisions, with less in them); another `.json` only when it holds game states (so
+//!   `game.json`, `result.json`, `results.json`, `abandoned.json` and configs are skipped);
+//! - everything else (hand histories in `hands/`, players' logs, `INDEX.md`) is skipped, and
+//!   so are gzip-compressed files (`log.json.gz`, `requests.jsonl.gz`, as `dealer serve
+//!   --data` leaves old games): the player crate has no gzip decoder, which would only slow
+//!   down every deploy build, so `gunzip -k` them first.
+//!
+//! A file named on its own is always read, and one that holds no game state (or is
+//! compressed) is an error; so is a directory with no recording in it at all.
+//!
+//! A relative path is tried from the current directory first and then from the workspace root
+//! (the nearest folder up whose `Cargo.toml` has a `[workspace]`, found from the current
+//! directory and from `CARGO_MANIFEST_DIR`): `cargo test` runs a package's tests in the
+//! package's folder (`player/`), while `dealer run` writes `games/` in the folder it was
+//! started from, usually the repository root. So `PLAYER_RECORDINGS=games/<run>` works from
+//! either. When nothing is found, the error names every path tried.
 //!
 //! # Decisions in a viewer log
 //!
@@ -152,6 +170,30 @@ pub enum LoadError {
         /// What was expected.
         message: String,
     },
+    /// A relative or absolute path that exists nowhere it was looked for.
+    #[error("{path}: no such file or directory (tried {})", tried_list(tried))]
+    NotFound {
+        /// The path as given.
+        path: PathBuf,
+        /// Every place it was looked for, in order.
+        tried: Vec<PathBuf>,
+    },
+    /// A directory with no recording in it.
+    #[error("{path}: no recorded game states in it (read: requests.jsonl, log.json and other files holding game_state JSON){}", gz_note(*gzipped))]
+    NoRecordings {
+        /// The directory.
+        path: PathBuf,
+        /// Gzip-compressed files skipped in it.
+        gzipped: usize,
+    },
+    /// A file named on its own that the kit cannot read as a recording.
+    #[error("{path}: {reason}", path = path.display())]
+    NotRecording {
+        /// The file.
+        path: PathBuf,
+        /// Why it is not one.
+        reason: String,
+    },
     /// A `game_state` that does not parse.
     #[error("{at}, column {column}: invalid game_state at {path}: {message}", path = error.path, message = error.message)]
     State {
@@ -164,23 +206,95 @@ pub enum LoadError {
     },
 }
 
+fn tried_list(tried: &[PathBuf]) -> String {
+    let shown: Vec<String> = tried.iter().map(|p| p.display().to_string()).collect();
+    shown.join(", ")
+}
+
+fn gz_note(gzipped: usize) -> String {
+    if gzipped == 0 {
+        String::new()
+    } else {
+        format!(
+            "; {gzipped} gzip-compressed file(s) skipped: the kit reads no gzip, `gunzip -k` them"
+        )
+    }
+}
+
 /// Loads every recorded state under `path` (a file or a directory, see the module docs).
 ///
 /// # Errors
-/// The first [`LoadError`], naming the file and line.
+/// The first [`LoadError`], naming the file and line; [`LoadError::NotFound`] with every path
+/// tried; [`LoadError::NoRecordings`] for a directory without any.
 pub fn try_load(path: impl AsRef<Path>) -> Result<Vec<Recorded>, LoadError> {
-    let path = path.as_ref();
+    let path = resolve(path.as_ref())?;
     let mut out = Vec::new();
-    let metadata = std::fs::metadata(path).map_err(|source| LoadError::Io {
-        path: path.to_path_buf(),
+    let metadata = std::fs::metadata(&path).map_err(|source| LoadError::Io {
+        path: path.clone(),
         source,
     })?;
     if metadata.is_dir() {
-        load_dir(path, &mut out)?;
+        let mut gzipped = 0;
+        load_dir(&path, &mut out, &mut gzipped)?;
+        if out.is_empty() {
+            return Err(LoadError::NoRecordings { path, gzipped });
+        }
     } else {
-        load_file(path, &mut out)?;
+        load_file(&path, &mut out)?;
     }
     Ok(out)
+}
+
+/// Where `path` is: as given when it exists, else (for a relative path) under the workspace
+/// root (see the module docs).
+fn resolve(path: &Path) -> Result<PathBuf, LoadError> {
+    if path.exists() {
+        return Ok(path.to_path_buf());
+    }
+    if path.is_absolute() {
+        return Err(LoadError::NotFound {
+            path: path.to_path_buf(),
+            tried: vec![path.to_path_buf()],
+        });
+    }
+    let current = std::env::current_dir().ok();
+    let mut tried: Vec<PathBuf> = vec![current
+        .as_deref()
+        .map_or_else(|| path.to_path_buf(), |dir| dir.join(path))];
+    let starts = [
+        current,
+        std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from),
+    ];
+    for root in starts
+        .iter()
+        .flatten()
+        .filter_map(|dir| workspace_root(dir))
+    {
+        let candidate = root.join(path);
+        if !tried.contains(&candidate) {
+            if candidate.exists() {
+                return Ok(candidate);
+            }
+            tried.push(candidate);
+        }
+    }
+    Err(LoadError::NotFound {
+        path: path.to_path_buf(),
+        tried,
+    })
+}
+
+/// The nearest folder at or above `dir` whose `Cargo.toml` declares a `[workspace]`.
+fn workspace_root(dir: &Path) -> Option<PathBuf> {
+    dir.ancestors()
+        .find(|folder| {
+            std::fs::read_to_string(folder.join("Cargo.toml")).is_ok_and(|manifest| {
+                manifest
+                    .lines()
+                    .any(|line| line.trim_start().starts_with("[workspace]"))
+            })
+        })
+        .map(Path::to_path_buf)
 }
 
 /// [`try_load`] for tests: panics with the error (file and line) instead of returning it.
@@ -202,12 +316,21 @@ pub fn load_env(variable: &str) -> Option<Vec<Recorded>> {
     let value = std::env::var_os(variable).filter(|value| !value.is_empty())?;
     let mut out = Vec::new();
     for path in std::env::split_paths(&value) {
-        out.extend(load(path));
+        if path.as_os_str().is_empty() {
+            continue; // `a::b` or a trailing separator
+        }
+        match try_load(&path) {
+            Ok(recorded) => out.extend(recorded),
+            Err(error) => panic!(
+                "cannot load the recorded states {variable} names ({}): {error}",
+                path.display()
+            ),
+        }
     }
     Some(out)
 }
 
-fn load_dir(dir: &Path, out: &mut Vec<Recorded>) -> Result<(), LoadError> {
+fn load_dir(dir: &Path, out: &mut Vec<Recorded>, gzipped: &mut usize) -> Result<(), LoadError> {
     let io_error = |source| LoadError::Io {
         path: dir.to_path_buf(),
         source,
@@ -217,23 +340,61 @@ fn load_dir(dir: &Path, out: &mut Vec<Recorded>) -> Result<(), LoadError> {
         entries.push(entry.map_err(io_error)?.path());
     }
     entries.sort();
-    let has_requests = entries.iter().any(|path| {
-        path.file_name()
-            .is_some_and(|name| name == "requests.jsonl")
-    });
+    let has_requests = entries
+        .iter()
+        .any(|path| file_name(path) == "requests.jsonl");
     for path in entries {
         if path.is_dir() {
-            load_dir(&path, out)?;
+            load_dir(&path, out, gzipped)?;
+        } else if is_gzip(&path) {
+            // Only compressed recordings are worth a word in an error; a `.tar.gz` is not one.
+            let stem = Path::new(path.file_stem().unwrap_or_default());
+            if is_json(stem) || is_jsonl(stem) || is_json(&path) || is_jsonl(&path) {
+                *gzipped += 1;
+            }
         } else if is_jsonl(&path) {
-            load_file(&path, out)?;
+            if file_name(&path) == "requests.jsonl" || holds_request_records(&read(&path)?) {
+                load_file(&path, out)?;
+            }
         } else if is_json(&path) {
-            let beside_requests = has_requests && path.file_name().is_some_and(|n| n == "log.json");
+            let beside_requests = has_requests && file_name(&path) == "log.json";
             if !beside_requests {
                 load_json_file(&path, out, NotRecorded::Skip)?;
             }
         }
     }
     Ok(())
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// Whether a JSONL text's first record has a `game_state` (a `requests.jsonl` under another
+/// name), rather than being some other log (a game's `decks.jsonl`).
+fn holds_request_records(text: &str) -> bool {
+    let Some(first) = text.lines().find(|line| !line.trim().is_empty()) else {
+        return false;
+    };
+    serde_json::from_str::<HashMap<String, &RawValue>>(first)
+        .is_ok_and(|keys| keys.contains_key("game_state"))
+}
+
+/// Gzip-compressed: named `.gz`, or a `.json`/`.jsonl` file starting with gzip's magic bytes
+/// `1f 8b` (other files are not opened).
+fn is_gzip(path: &Path) -> bool {
+    if extension(path) == "gz" {
+        return true;
+    }
+    if !is_json(path) && !is_jsonl(path) {
+        return false;
+    }
+    let mut magic = [0u8; 2];
+    std::fs::File::open(path)
+        .and_then(|mut file| std::io::Read::read_exact(&mut file, &mut magic))
+        .is_ok_and(|()| magic == [0x1f, 0x8b])
 }
 
 /// What to do with a `.json` file that holds no game state at all.
@@ -267,8 +428,25 @@ fn read(path: &Path) -> Result<String, LoadError> {
 }
 
 fn load_file(path: &Path, out: &mut Vec<Recorded>) -> Result<(), LoadError> {
+    if is_gzip(path) {
+        return Err(LoadError::NotRecording {
+            path: path.to_path_buf(),
+            reason: "gzip-compressed: the testing kit reads no gzip (the player crate has no \
+                     decoder, to keep deploy builds short); `gunzip -k` it and load the result"
+                .to_string(),
+        });
+    }
     if is_jsonl(path) {
-        load_jsonl(path, &read(path)?, out)
+        let text = read(path)?;
+        if file_name(path) != "requests.jsonl" && !holds_request_records(&text) {
+            return Err(LoadError::NotRecording {
+                path: path.to_path_buf(),
+                reason: "not a requests.jsonl: its first line has no game_state (a game's \
+                         decks.jsonl holds cards, not decisions)"
+                    .to_string(),
+            });
+        }
+        load_jsonl(path, &text, out)
     } else {
         load_json_file(path, out, NotRecorded::Fail)
     }
@@ -280,8 +458,17 @@ fn load_json_file(
     not_recorded: NotRecorded,
 ) -> Result<(), LoadError> {
     let text = read(path)?;
-    if not_recorded == NotRecorded::Skip && !holds_game_states(&text) {
-        return Ok(());
+    if !holds_game_states(&text) {
+        return match not_recorded {
+            NotRecorded::Skip => Ok(()),
+            NotRecorded::Fail => Err(LoadError::NotRecording {
+                path: path.to_path_buf(),
+                reason: "no game_state in it: not a recording (a dealer's results.json, \
+                         game.json and result.json describe games; log.json and \
+                         requests.jsonl record them)"
+                    .to_string(),
+            }),
+        };
     }
     let first = out.len();
     load_json(path, &text, out)?;

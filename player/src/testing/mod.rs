@@ -7,7 +7,12 @@
 //!   [`GameState::validate`](shared::GameState::validate) and round-trip through JSON.
 //! - [`assert_legal_bets`]: runs a player over recorded states and checks every answer is a
 //!   legal, *meaningful* bet ([`check_bet`] defines that precisely), naming the file and line of
-//!   each failure.
+//!   each failure; [`check_answer`] does it for one state, catching a panic without printing
+//!   it.
+//! - [`DealerStates`] and [`assert_answers_dealer_states`]: hundreds of random states of the
+//!   kind a Lean Poker dealer really sends (chips bounded by the seats' starting stacks), for
+//!   checking a strategy beyond the spots someone thought of; a failure is reported once, with
+//!   the state's JSON.
 //!
 //! ```
 //! use player::strategy::TemplatePlayer;
@@ -25,10 +30,17 @@
 
 mod build;
 mod check;
+mod dealer_states;
 mod load;
 
 pub use build::{heads_up, table, BuildError, StateBuilder};
-pub use check::{assert_legal_bets, check_bet, check_bets, BetCheckReport, BetProblem};
+pub use check::{
+    assert_legal_bets, check_answer, check_bet, check_bets, AnswerError, BetCheckReport, BetProblem,
+};
+pub use dealer_states::{
+    assert_answers_dealer_states, check_dealer_states, DealerStateFailure, DealerStates,
+    DealerStatesReport, LIVE_STARTING_STACK, MAX_SEATS, MAX_STARTING_STACK,
+};
 pub use load::{
     load, load_env, try_load, DealerRecord, LoadError, Origin, Recorded, RecordedAction, Source,
     RECORDINGS_ENV,
