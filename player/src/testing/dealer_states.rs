@@ -41,7 +41,7 @@ use std::fmt;
 /// up to 10 teams as well). A dealer test keeps the two equal.
 pub const MAX_SEATS: usize = 10;
 
-/// The largest starting stack our dealer accepts (`dealer::config::MAX_STARTING_STACK`, which a
+/// The largest starting stack our dealer accepts (`engine::rules::MAX_STARTING_STACK`, which a
 /// dealer test keeps equal to this): `10^15` chips, so `seats × starting stack` is at most
 /// `10^16`, more than 1,800 times below `u64::MAX`.
 pub const MAX_STARTING_STACK: Chips = Chips(1_000_000_000_000_000);
