@@ -66,7 +66,7 @@ pub mod bench_support {
     /// form a suffix of that table, so the innermost loop runs over whole suffixes (hundreds of
     /// hands) instead of the few cards after the sixth, and each hand costs one load, two
     /// integer operations and `visit`. `deck` must not repeat a card (the keys would then count
-    /// it twice and `strength()` report an error).
+    /// it twice: `strength()` gives the strength of another hand, or an error).
     #[inline(always)]
     pub fn for_each_seven_card_hand(deck: &[Card], mut visit: impl FnMut(super::HandKey)) {
         let singles: Vec<super::HandKey> = deck
