@@ -9,13 +9,15 @@
 //!
 //! The design (see `src/eval/fast.rs` for how the tables are read):
 //!
-//! * Every card has a 64-bit key; a hand's key is the sum of its cards' keys. Bits 0..7 count
-//!   the cards, biased (see `COUNT_BIAS`); bits 7..23 hold four 4-bit suit counters (starting
-//!   at 3, so a nibble reaches 8 exactly when a suit has five cards: a flush); bits 23..64 hold
-//!   `rank_sum * MULTIPLIER` (mod 2^41), where each rank has a multiplier chosen so that every
+//! * Every card has a 64-bit key; a hand's key is the sum of its cards' keys. Bits 0..6 count
+//!   the cards (at most 52); bits 7..23 hold four 4-bit suit counters (starting at 3, so a
+//!   nibble reaches 8 exactly when a suit has five cards: a flush); bits 23..64 hold
+//!   `rank_sum * MULTIPLIER` (mod 2^41), where each rank has a key chosen so that every
 //!   multiset of up to seven ranks (each at most four times) has a different sum. Multiplying
 //!   by an odd constant is a bijection, and because it is linear it is folded into the
-//!   per-card keys: evaluation never multiplies.
+//!   per-card keys: evaluation never multiplies. "At most seven cards and no flush", the hot
+//!   path's only test, is one `test` of the key against one mask (the count's bits worth 8 and
+//!   more, and the flush bits).
 //! * The per-card tables are indexed by the card's code `rank value | suit << 8`: a `Card`'s
 //!   two bytes read as one little-endian `u16` (see `Card`'s layout). A card set is a 64-bit mask with one 16-bit lane per suit: the card's bit is
 //!   its slot `suit * 16 + rank value - 2`, so a suit's ranks are one shift away.
@@ -28,7 +30,12 @@
 //!   slots. Buckets are placed largest first with random displacements until none collide.
 //!   4,096 two-byte displacements (8 KiB) stay in the L1 cache next to the card tables; with
 //!   8,192 four-byte ones (32 KiB, the whole L1 of many cores) evaluation was about 7% slower,
-//!   and 2,048 buckets (about 36 multisets each) cannot be placed.
+//!   and 2,048 buckets (about 36 multisets each) cannot be placed. (The slot's bits cannot be
+//!   the key's lowest, which would save a shift: a field that narrow only sees the rank sum
+//!   modulo its width, and thousands of multisets share their sum modulo 2^19.)
+//! * The hash holds every rank multiset of zero to seven cards, those of fewer than five with
+//!   strength 0: the hot path tests only "at most seven cards, no flush" and lets a 0 from the
+//!   table say "fewer than five", where a second compare of the count used to be.
 //!
 //! Table values are dense hand strengths: 1 for the weakest five-card hand (7-5-4-3-2) up to
 //! 7,462 for a royal flush. They come from the reference evaluator (`src/eval/reference.rs`),
@@ -58,19 +65,13 @@ const RANK_KEYS: [u64; 13] = [
 ];
 const BUCKET_BITS: u32 = 12;
 const SLOT_BITS: u32 = 17;
-/// The card count sits lowest, below the suit counters, so that one mask and one compare tell
-/// "five to seven cards and no flush" (the common case) from everything else: with any flush
-/// bit set the masked value is far above the valid counts.
+/// The card count sits lowest, unbiased: at most 52 cards fit its six bits.
 const COUNT_SHIFT: u32 = 0;
-/// The count field starts at `64 - 5`, so that five to seven cards leave 0, 1 or 2 in its low
-/// six bits (`COUNT_MASK`), and fewer or more cards (at most 52) leave 3 or above: the test is
-/// a mask and a compare, with no subtraction in the hot path. Bit 6 takes the carry of the
-/// fifth card; the field (up to `59 + 52 = 111`) never reaches the suit counters.
-const COUNT_BIAS: u64 = 64 - 5;
-const COUNT_MASK: u64 = 63 << COUNT_SHIFT;
+/// The count's bits worth 8 and more: clear exactly when the hand holds at most seven cards.
+const COUNT_OVER_SEVEN: u64 = 0x38 << COUNT_SHIFT;
 const SUIT_SHIFT: u32 = 7;
 /// Suit counters start at 3 so that bit 3 of a nibble means "five or more of this suit".
-const INITIAL_KEY: u64 = (0x3333 << SUIT_SHIFT) | (COUNT_BIAS << COUNT_SHIFT);
+const INITIAL_KEY: u64 = 0x3333 << SUIT_SHIFT;
 const FLUSH_BITS: u64 = 0x8888 << SUIT_SHIFT;
 const HASH_SHIFT: u32 = 23;
 
@@ -118,7 +119,7 @@ fn generate() -> (String, Vec<u8>) {
         }
     }
 
-    // Every rank multiset of 5 to 7 cards, with its non-flush strength.
+    // Every rank multiset of 0 to 7 cards, with its non-flush strength (0 below five cards).
     let mut multisets = Vec::new();
     let mut counts = [0u8; 13];
     collect_multisets(0, 7, &mut counts, &mut multisets);
@@ -130,7 +131,13 @@ fn generate() -> (String, Vec<u8>) {
                 .zip(RANK_KEYS)
                 .map(|(&c, key)| u64::from(c) * key)
                 .sum();
-            (rank_sum, dense(spread_without_flush(counts)))
+            let cards: u8 = counts.iter().sum();
+            let strength = if cards >= 5 {
+                dense(spread_without_flush(counts))
+            } else {
+                0
+            };
+            (rank_sum, strength)
         })
         .collect();
     let mut sums: Vec<u64> = entries.iter().map(|e| e.0).collect();
@@ -167,7 +174,11 @@ fn generate() -> (String, Vec<u8>) {
     );
     let _ = writeln!(out, "pub(super) const INITIAL_KEY: u64 = {INITIAL_KEY:#x};");
     let _ = writeln!(out, "pub(super) const FLUSH_BITS: u64 = {FLUSH_BITS:#x};");
-    let _ = writeln!(out, "pub(super) const COUNT_MASK: u64 = {COUNT_MASK:#x};");
+    let _ = writeln!(
+        out,
+        "pub(super) const COUNT_OVER_SEVEN: u64 = {COUNT_OVER_SEVEN:#x};"
+    );
+    let _ = writeln!(out, "pub(super) const COUNT_SHIFT: u32 = {COUNT_SHIFT};");
     let _ = writeln!(out, "pub(super) const SUIT_SHIFT: u32 = {SUIT_SHIFT};");
     let _ = writeln!(out, "pub(super) const HASH_SHIFT: u32 = {HASH_SHIFT};");
     let _ = writeln!(
@@ -225,13 +236,11 @@ fn classify(suits: [u16; 4]) -> u32 {
         .canonical()
 }
 
-/// Every way to hold up to `left` more cards from ranks `rank..13`, keeping those with at
-/// least five cards in total.
+/// Every way to hold up to `left` more cards from ranks `rank..13` (each rank at most four
+/// times).
 fn collect_multisets(rank: usize, left: u8, counts: &mut [u8; 13], out: &mut Vec<[u8; 13]>) {
     if rank == 13 {
-        if counts.iter().sum::<u8>() >= 5 {
-            out.push(*counts);
-        }
+        out.push(*counts);
         return;
     }
     for count in 0..=left.min(4) {

@@ -25,11 +25,13 @@ pub(super) struct Tables {
     card_bits: [u64; 1024],
     /// Per-bucket XOR displacement of the perfect hash.
     displacements: [u16; 4096],
-    /// Strength of every rank multiset of five to seven cards (no flush), by hash slot: the
+    /// Strength of every rank multiset of up to seven cards (no flush; 0 for fewer than five
+    /// cards), by hash slot: the
     /// `u16`s as little-endian byte pairs, read in place (decoding 131,072 values at compile
     /// time would cost the cold build more than the other tables together; an unaligned
-    /// two-byte load costs a lookup nothing).
-    lookup: &'static [u8; 2 * 131072],
+    /// two-byte load costs a lookup nothing). Held by value, copied from the file as one
+    /// block: behind a reference, every lookup first loaded the pointer.
+    lookup: [u8; 2 * 131072],
     /// Strength of the best hand within one suit, by 13-bit rank pattern (five or more bits).
     flush: [u16; 8192],
     /// The reference evaluator's canonical number of each strength (index 0 unused).
@@ -79,7 +81,7 @@ impl Tables {
             card_bits: u64s(bytes, CARD_BITS),
             displacements: u16s(bytes, DISPLACEMENTS),
             lookup: match bytes.split_at(LOOKUP).1.first_chunk() {
-                Some(lookup) => lookup,
+                Some(lookup) => *lookup,
                 None => panic!("tables.bin is cut off"),
             },
             flush: u16s(bytes, FLUSH),
@@ -138,25 +140,36 @@ pub(super) fn code_bit(code: usize) -> u64 {
     TABLES.card_bits[code & 1023]
 }
 
-/// Whether a key holds five, six or seven cards: its biased count field (see
-/// `tests/eval_tables.rs`) leaves 0, 1 or 2 under `COUNT_MASK` exactly then.
+/// How many cards a key holds (its count field; see `tests/eval_tables.rs`).
 #[inline(always)]
-pub(super) fn five_to_seven(key: u64) -> bool {
-    key & COUNT_MASK < 3
+pub(super) fn count(key: u64) -> u64 {
+    (key >> COUNT_SHIFT) & 63
 }
 
-/// Whether a key holds five, six or seven cards and no flush: the common case, in one mask
-/// and one compare (the count field sits right below the flush bits, so any flush bit puts
-/// the masked value far above the valid counts).
+/// Whether a key holds five, six or seven cards.
 #[inline(always)]
-pub(super) fn five_to_seven_no_flush(key: u64) -> bool {
-    key & (COUNT_MASK | FLUSH_BITS) < 3
+pub(super) fn five_to_seven(key: u64) -> bool {
+    (5..=7).contains(&count(key))
+}
+
+/// Whether a key holds at most seven cards and no flush: the common case, one `test` of the
+/// key against a mask. (Fewer than five cards pass too; their rank multisets are in the hash
+/// with strength 0.)
+#[inline(always)]
+pub(super) fn at_most_seven_no_flush(key: u64) -> bool {
+    key & (COUNT_OVER_SEVEN | FLUSH_BITS) == 0
+}
+
+/// Whether a key of at most seven cards holds a flush.
+#[inline(always)]
+pub(super) fn has_flush(key: u64) -> bool {
+    key & FLUSH_BITS != 0
 }
 
 /// The strength of five to seven distinct cards given by key and card set.
 #[inline(always)]
 pub(super) fn strength(key: u64, mask: u64) -> u16 {
-    if key & FLUSH_BITS != 0 {
+    if has_flush(key) {
         flush_strength(key, mask)
     } else {
         rank_strength(key)
@@ -171,7 +184,11 @@ pub(super) const RANK_IN_EVERY_SUIT: u64 = 0x0001_0001_0001_0001;
 #[inline(always)]
 pub(super) fn flush_suit(key: u64) -> usize {
     // The flush bit is bit 3 of the suit's counter.
-    (((key & FLUSH_BITS).trailing_zeros().wrapping_sub(SUIT_SHIFT) / 4) & 3) as usize
+    (((key & FLUSH_BITS)
+        .trailing_zeros()
+        .wrapping_sub(SUIT_SHIFT + 3)
+        / 4)
+        & 3) as usize
 }
 
 /// The strength of five to seven distinct cards holding a flush.
@@ -182,8 +199,8 @@ pub(super) fn flush_strength(key: u64, mask: u64) -> u16 {
     TABLES.flush[((mask >> (flush_suit(key) * 16)) & 0x1FFF) as usize]
 }
 
-/// The strength of five to seven distinct cards without a flush: the perfect hash of their
-/// rank multiset.
+/// The strength of at most seven distinct cards without a flush: the perfect hash of their
+/// rank multiset (0 for fewer than five cards).
 #[inline(always)]
 pub(super) fn rank_strength(key: u64) -> u16 {
     let bucket = (key >> BUCKET_SHIFT) as usize;

@@ -66,7 +66,7 @@ pub mod bench_support {
     /// form a suffix of that table, so the innermost loop runs over whole suffixes (hundreds of
     /// hands) instead of the few cards after the sixth, and each hand costs one load, two
     /// integer operations and `visit`. `deck` must not repeat a card (the keys would then count
-    /// it twice and `strength()` report an error).
+    /// it twice: `strength()` gives the strength of another hand, or an error).
     #[inline(always)]
     pub fn for_each_seven_card_hand(deck: &[Card], mut visit: impl FnMut(super::HandKey)) {
         let singles: Vec<super::HandKey> = deck
@@ -325,11 +325,11 @@ impl fmt::Display for Hand {
 /// [`EvalError::CardCount`] for fewer than five or more than seven cards,
 /// [`EvalError::DuplicateCard`] when a card appears twice.
 pub fn evaluate(cards: &[Card]) -> Result<Hand, EvalError> {
-    let (set, repeated) = HandKey::sum(cards);
-    if (5..=7).contains(&cards.len()) && !repeated {
-        Ok(Hand::from_fast(set.strength_unchecked(), set))
-    } else {
-        Err(strength_error(cards))
+    match HandKey::sum(cards) {
+        Some(set) if (5..=7).contains(&cards.len()) => {
+            Ok(Hand::from_fast(set.strength_unchecked(), set))
+        }
+        _ => Err(strength_error(cards)),
     }
 }
 
@@ -340,18 +340,26 @@ pub fn evaluate(cards: &[Card]) -> Result<Hand, EvalError> {
 /// As [`evaluate`].
 #[inline]
 pub fn strength_of(cards: &[Card]) -> Result<HandStrength, EvalError> {
-    let (set, repeated) = HandKey::sum(cards);
-    // The duplicate check is only exact for up to seven cards (see `HandKey::sum`), so the
-    // length is checked first; it costs nothing for arrays.
-    let valid = (5..=7).contains(&cards.len()) && !repeated;
-    // The common case (no flush) takes one more branch.
-    if valid & fast::five_to_seven_no_flush(set.key) {
-        Ok(HandStrength(fast::rank_strength(set.key)))
-    } else if valid {
-        Ok(HandStrength(fast::flush_strength(set.key, set.mask)))
-    } else {
-        Err(strength_error(cards))
+    // The length test costs nothing for arrays; a repeated card leaves `sum` early.
+    match HandKey::sum(cards) {
+        Some(set) if (5..=7).contains(&cards.len()) => {
+            // The count is known: only the flush bits are left to test.
+            if !fast::has_flush(set.key) {
+                Ok(HandStrength(fast::rank_strength(set.key)))
+            } else {
+                flush(set)
+            }
+        }
+        _ => Err(strength_error(cards)),
     }
+}
+
+/// The strength of five to seven distinct cards holding a flush (about 3% of seven-card
+/// hands): out of line, so that [`strength_of`]'s common path falls through and stays short.
+#[cold]
+#[inline(never)]
+fn flush(set: HandKey) -> Result<HandStrength, EvalError> {
+    Ok(HandStrength(fast::flush_strength(set.key, set.mask)))
 }
 
 /// Why `cards` could not be evaluated (the cold path of [`strength_of`]).

@@ -1,0 +1,203 @@
+//! The evaluator's speed targets (issue 18) through the public API a bot calls, without
+//! criterion: each round runs every case once, one after the other, and the report gives the
+//! min / median / max over the rounds, so that cases (and binaries built from two commits, run
+//! alternately) share the same moments of a noisy machine.
+//!
+//! `cargo bench -p lean-poker-shared --bench eval_speed -- [ROUNDS] [CASE-SUBSTRING]`
+//!
+//! Cases: 10 M random seven-card hands through `strength_of(&[Card; 7])` and `HandKey + Card`;
+//! all 133,784,560 seven-card hands by incremental nested loops (`HandKey + Card` per level);
+//! equity of AhKh against three random hands, 100,000 trials, ours and `rs_poker`'s
+//! `MonteCarloGame`. The file uses only API that existed before issue 18, so the same file
+//! built at an older commit measures the "before" side (see `benches/README.md`).
+
+use shared::equity::Scenario;
+use shared::eval::{strength_of, HandKey};
+use shared::Card;
+use std::hint::black_box;
+use std::time::Instant;
+
+const HANDS: usize = 10_000_000;
+const ALL_HANDS: u64 = 133_784_560;
+
+/// splitmix64, seeded: the same hands on every run and in every binary.
+fn random_hands(count: usize) -> Vec<[Card; 7]> {
+    let mut state = 0x0BAD_5EED_u64;
+    let mut next = move || {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let mut deck: Vec<Card> = Card::deck().collect();
+    (0..count)
+        .map(|_| {
+            for i in 0..7 {
+                let j = i + (next() % (52 - i) as u64) as usize;
+                deck.swap(i, j);
+            }
+            [
+                deck[0], deck[1], deck[2], deck[3], deck[4], deck[5], deck[6],
+            ]
+        })
+        .collect()
+}
+
+/// Every seven-card hand of the deck by seven nested loops, one `HandKey + Card` per level
+/// (the way a bot enumerates run-outs): returns the sum of the strength indexes.
+#[inline(never)]
+fn enumerate_all(deck: &[Card; 52]) -> u64 {
+    let mut sum = 0u64;
+    for a in 0..52 {
+        let k1 = HandKey::EMPTY + deck[a];
+        for b in a + 1..52 {
+            let k2 = k1 + deck[b];
+            for c in b + 1..52 {
+                let k3 = k2 + deck[c];
+                for d in c + 1..52 {
+                    let k4 = k3 + deck[d];
+                    for e in d + 1..52 {
+                        let k5 = k4 + deck[e];
+                        for f in e + 1..52 {
+                            let k6 = k5 + deck[f];
+                            for &card in &deck[f + 1..] {
+                                let k7 = k6 + card;
+                                sum += u64::from(k7.strength().map_or(0, |s| s.index()));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    sum
+}
+
+#[inline(never)]
+fn random_strength_of(hands: &[[Card; 7]]) -> u16 {
+    let mut acc = 0u16;
+    for hand in hands {
+        acc ^= strength_of(hand).map_or(0, |s| s.index());
+    }
+    acc
+}
+
+#[inline(never)]
+fn random_hand_key(hands: &[[Card; 7]]) -> u16 {
+    let mut acc = 0u16;
+    for hand in hands {
+        let key = hand.iter().fold(HandKey::EMPTY, |key, &card| key + card);
+        acc ^= key.strength().map_or(0, |s| s.index());
+    }
+    acc
+}
+
+struct Case {
+    name: &'static str,
+    /// What one run counts (hands, or trials), for the rate.
+    items: f64,
+    /// The unit of the rate column.
+    unit: &'static str,
+    run: Box<dyn FnMut() -> u64>,
+    seconds: Vec<f64>,
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1).filter(|arg| arg != "--bench");
+    let rounds: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(7);
+    let filter = args.next().unwrap_or_default();
+
+    let hands = random_hands(HANDS);
+    let deck: [Card; 52] = std::array::from_fn(|i| Card::deck().nth(i).expect("52 cards"));
+    let ak = shared::card::parse_cards("Ah Kh").expect("cards");
+    let preflop = Scenario::new(&ak, &[], 3).expect("scenario");
+    let rs_hands = {
+        let hero: Vec<rs_poker::core::Card> = ak.iter().map(|&card| card.into()).collect();
+        vec![
+            rs_poker::core::Hand::new_with_cards(hero),
+            rs_poker::core::Hand::default(),
+            rs_poker::core::Hand::default(),
+            rs_poker::core::Hand::default(),
+        ]
+    };
+    let mut rs_game = rs_poker::holdem::MonteCarloGame::new(rs_hands).expect("game");
+
+    let hands_a = hands.clone();
+    let hands_b = hands;
+    let mut seed = 0;
+    let mut cases = vec![
+        Case {
+            name: "10M random: strength_of(&[Card; 7])",
+            items: HANDS as f64,
+            unit: "M hands/s",
+            run: Box::new(move || u64::from(random_strength_of(black_box(&hands_a)))),
+            seconds: Vec::new(),
+        },
+        Case {
+            name: "10M random: HandKey + Card x7, strength()",
+            items: HANDS as f64,
+            unit: "M hands/s",
+            run: Box::new(move || u64::from(random_hand_key(black_box(&hands_b)))),
+            seconds: Vec::new(),
+        },
+        Case {
+            name: "all 133,784,560 hands: nested HandKey + Card",
+            items: ALL_HANDS as f64,
+            unit: "M hands/s",
+            run: Box::new(move || enumerate_all(black_box(&deck))),
+            seconds: Vec::new(),
+        },
+        Case {
+            name: "equity AhKh vs 3 random, 100k: ours",
+            items: 100_000.0,
+            unit: "M trials/s",
+            run: Box::new(move || {
+                seed += 1;
+                let result = preflop.monte_carlo(100_000, seed).expect("equity");
+                (result.equity() * 1e6) as u64
+            }),
+            seconds: Vec::new(),
+        },
+        Case {
+            name: "equity AhKh vs 3 random, 100k: rs_poker",
+            items: 100_000.0,
+            unit: "M trials/s",
+            run: Box::new(move || {
+                let equity = rs_game.estimate_equity(100_000);
+                (equity[0] * 1e6) as u64
+            }),
+            seconds: Vec::new(),
+        },
+    ];
+    cases.retain(|case| case.name.contains(filter.as_str()));
+
+    for _ in 0..rounds {
+        for case in &mut cases {
+            let start = Instant::now();
+            black_box((case.run)());
+            case.seconds.push(start.elapsed().as_secs_f64());
+        }
+    }
+    println!("{rounds} rounds; min / median / max");
+    for case in &mut cases {
+        case.seconds.sort_by(f64::total_cmp);
+        let [fast, median, slow] = [
+            case.seconds[0],
+            case.seconds[case.seconds.len() / 2],
+            case.seconds[case.seconds.len() - 1],
+        ];
+        let rate = |seconds: f64| case.items / seconds / 1e6;
+        println!(
+            "{:<46} {:>9.3} / {:>9.3} / {:>9.3} ms   {:>7.1} / {:>7.1} / {:>7.1} {}",
+            case.name,
+            fast * 1e3,
+            median * 1e3,
+            slow * 1e3,
+            rate(slow),
+            rate(median),
+            rate(fast),
+            case.unit
+        );
+    }
+}
