@@ -113,7 +113,7 @@ fn body_is_form(request: &HttpRequest) -> bool {
     }
 }
 
-/// The last `cards` value of a form-encoded text.
+/// The last `cards` value of a form-encoded text (Rack keeps the last of a repeated key).
 fn param(form: &[u8]) -> Option<String> {
     form_urlencoded::parse(form)
         .filter(|(key, _)| key == "cards")
@@ -121,6 +121,7 @@ fn param(form: &[u8]) -> Option<String> {
         .map(|(_, value)| value.into_owned())
 }
 
+/// The HTTP response for [`rank`]'s answer: JSON when ranked, a text line when refused.
 fn answer(cards: Option<&str>) -> HttpResponse {
     let (status, body) = rank(cards);
     let content_type = if status.is_success() {
