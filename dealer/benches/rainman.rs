@@ -40,6 +40,9 @@ fn start(plain_body: String) -> SocketAddr {
                 )
             })
             .workers(1)
+            // The connection idles while the evaluator alone is measured and analysed, longer
+            // than actix's 5 s default on a loaded machine; it must still be open after.
+            .keep_alive(std::time::Duration::from_secs(120))
             .disable_signals()
             .listen(listener)
             .expect("listen")

@@ -1,11 +1,11 @@
-//! Hand evaluation: hand-written cases, descriptions, Rain Man fields (spec §8), and
-//! agreement with `rs_poker` on random hands.
+//! Hand evaluation: hand-written cases, descriptions, and agreement with `rs_poker` and the
+//! reference evaluator on random hands (Rain Man's fields are in `rain_man.rs`).
 
 use rs_poker::core::Rankable;
 use shared::card::parse_cards;
+use shared::eval::bench_support::reference_best_five;
 use shared::eval::{
-    evaluate, rain_man_rank, rain_man_rank_json, strength_of, Category, EvalError, HandKey,
-    HandStrength, RainManRank,
+    evaluate, rain_man_rank, strength_of, Category, EvalError, HandKey, HandStrength,
 };
 use shared::{Card, Rank};
 use std::cmp::Ordering;
@@ -350,134 +350,12 @@ fn hand_key_is_a_set_of_up_to_seven_cards() {
     assert!(HandKey::from_cards(&cards("Ac Kd 9h 7s 4d 3c 2h 5h")).is_err());
 }
 
-/// A Rain Man expectation: cards, rank, value, second_value, kickers, cards_used.
-type RainManCase<'a> = (&'a str, u8, u8, u8, &'a [u8], &'a str);
-
-fn rain_man(text: &str) -> RainManRank {
-    rain_man_rank(&cards(text)).unwrap()
-}
-
 fn short(cards: &[Card]) -> String {
     cards
         .iter()
         .map(|c| c.to_string())
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-#[test]
-fn spec_8_rain_man_fields_per_category() {
-    // (cards, rank, value, second_value, kickers, cards_used least significant first)
-    let cases: [RainManCase; 12] = [
-        (
-            "Kh Jh 8c 7d 4s",
-            0,
-            13,
-            13,
-            &[13, 11, 8, 7, 4],
-            "4s 7d 8c Jh Kh",
-        ),
-        ("4h 4s Ks Td 5s", 1, 4, 4, &[13, 10, 5], "5s Td Ks 4s 4h"),
-        ("Jh Jc 4c 4s 9h", 2, 11, 4, &[9], "9h 4s 4c Jc Jh"),
-        ("2d 2s 2c Ks 6h", 3, 2, 2, &[13, 6], "6h Ks 2c 2s 2d"),
-        ("Qc Js Ts 9h 8h", 4, 12, 12, &[], "8h 9h Ts Js Qc"),
-        ("As 2d 3c 4h 5s", 4, 5, 5, &[], "As 2d 3c 4h 5s"),
-        (
-            "Qc Tc 7c 6c 4c",
-            5,
-            12,
-            12,
-            &[12, 10, 7, 6, 4],
-            "4c 6c 7c Tc Qc",
-        ),
-        ("3c 3s 3d 6c 6h", 6, 3, 6, &[], "6c 6h 3s 3c 3d"),
-        ("9c 9s 9d 9h Jh", 7, 9, 9, &[11], "Jh 9h 9d 9c 9s"),
-        ("Qc Jc Tc 9c 8c", 8, 12, 12, &[], "8c 9c Tc Jc Qc"),
-        // Seven cards: the two pair kicker comes from a third pair.
-        ("Kd Kh 9s 9d 7c 7h 2s", 2, 13, 9, &[7], "7c 9d 9s Kh Kd"),
-        // The gem's own test: trips and a pair out of six cards.
-        ("6h 6s 6d Td Tc Jh", 6, 6, 10, &[], "Tc Td 6h 6d 6s"),
-    ];
-    for (text, rank, value, second_value, kickers, used) in cases {
-        let answer = rain_man(text);
-        assert_eq!(answer.rank, rank, "{text}");
-        assert_eq!(answer.value, value, "{text}");
-        assert_eq!(answer.second_value, second_value, "{text}");
-        assert_eq!(answer.kickers, kickers, "{text}");
-        // Suits within a rank may come in any order; compare ranks exactly, suits as sets.
-        let got: Vec<u8> = answer.cards_used.iter().map(|c| c.rank.value()).collect();
-        let want: Vec<u8> = cards(used).iter().map(|c| c.rank.value()).collect();
-        assert_eq!(got, want, "{text}: {}", short(&answer.cards_used));
-        let mut got_set = answer.cards_used.clone();
-        let mut want_set = cards(used);
-        got_set.sort();
-        want_set.sort();
-        assert_eq!(got_set, want_set, "{text}");
-        assert_eq!(answer.category().map(Category::rain_man_rank), Some(rank));
-        // `cards` echoes every card, sorted by value.
-        assert_eq!(answer.cards.len(), cards(text).len());
-        assert!(answer.cards.windows(2).all(|w| w[0].rank <= w[1].rank));
-    }
-}
-
-#[test]
-fn spec_8_rain_man_readme_example() {
-    // The example request of the Rain Man README: a straight flush nine high out of six cards.
-    let json = r#"[{"rank":"5","suit":"diamonds"},{"rank":"6","suit":"diamonds"},
-        {"rank":"7","suit":"diamonds"},{"rank":"7","suit":"spades"},
-        {"rank":"8","suit":"diamonds"},{"rank":"9","suit":"diamonds"}]"#;
-    let answer = rain_man_rank_json(json).unwrap();
-    assert_eq!(answer.rank, 8);
-    assert_eq!(answer.value, 9);
-    assert_eq!(answer.second_value, 9);
-    assert_eq!(short(&answer.cards_used), "5d 6d 7d 8d 9d");
-    let text = serde_json::to_string(&answer).unwrap();
-    assert!(
-        text.starts_with(r#"{"rank":8,"value":9,"second_value":9,"kickers":[],"cards_used":[{"rank":"5","suit":"diamonds"},"#),
-        "{text}"
-    );
-    let back: RainManRank = serde_json::from_str(&text).unwrap();
-    assert_eq!(back, answer);
-    // Older answers without `cards` still read.
-    let old = r#"{"rank":1,"value":4,"second_value":4,"kickers":[13,10,5],"cards_used":[]}"#;
-    let old: RainManRank = serde_json::from_str(old).unwrap();
-    assert_eq!(old.category(), Some(Category::Pair));
-    assert!(old.cards.is_empty());
-}
-
-#[test]
-fn spec_8_rain_man_rejects_bad_requests() {
-    let four = r#"[{"rank":"5","suit":"diamonds"},{"rank":"6","suit":"diamonds"},
-        {"rank":"7","suit":"diamonds"},{"rank":"7","suit":"spades"}]"#;
-    let error = rain_man_rank_json(four).unwrap_err();
-    assert_eq!(error, EvalError::NotEnoughCards(4));
-    assert!(error
-        .to_string()
-        .starts_with("Bad request: not enough cards"));
-    assert_eq!(rain_man_rank_json("[]"), Err(EvalError::NotEnoughCards(0)));
-    assert!(matches!(
-        rain_man_rank_json("{}"),
-        Err(EvalError::InvalidCards(_))
-    ));
-    assert!(matches!(
-        rain_man_rank_json("not json"),
-        Err(EvalError::InvalidCards(_))
-    ));
-    let bad_rank = r#"[{"rank":"T","suit":"diamonds"}]"#;
-    assert!(matches!(
-        rain_man_rank_json(bad_rank),
-        Err(EvalError::InvalidCards(_))
-    ));
-    let dup = r#"[{"rank":"5","suit":"diamonds"},{"rank":"5","suit":"diamonds"},
-        {"rank":"7","suit":"diamonds"},{"rank":"7","suit":"spades"},{"rank":"A","suit":"spades"}]"#;
-    assert!(matches!(
-        rain_man_rank_json(dup),
-        Err(EvalError::DuplicateCard(_))
-    ));
-    // More than seven cards are fine for Rain Man.
-    let answer = rain_man("2c 3d 5h 7s 9c Jd Kh Ac");
-    assert_eq!((answer.rank, answer.value), (0, 14));
-    assert_eq!(answer.kickers, [14, 13, 11, 9, 7]);
 }
 
 fn theirs(cards: &[Card]) -> rs_poker::core::Rank {
@@ -618,7 +496,7 @@ fn all_five_card_hands() {
 }
 
 /// `evaluate` picks the best five from the fast strength; the reference evaluator (behind
-/// `rain_man_rank`) picks them from scratch. They agree on category, the five cards and their
+/// `bench_support::reference_best_five`) picks them from scratch. They agree on category, the five cards and their
 /// order, for random hands of five to seven cards, and for hands drawn from two suits only
 /// (mostly flushes and straight flushes).
 #[test]
@@ -643,17 +521,13 @@ fn evaluate_agrees_with_the_reference_evaluator() {
             rng.hand(count)
         };
         let hand = evaluate(&cards).unwrap();
-        let reference = rain_man_rank(&cards).unwrap();
-        assert_eq!(hand.rain_man(), reference, "{}", short(&cards));
-        assert_eq!(hand.category().rain_man_rank(), reference.rank);
-        let mut reference_five = reference.cards_used.clone();
-        reference_five.reverse();
-        assert_eq!(
-            hand.best_five().to_vec(),
-            reference_five,
-            "{}",
-            short(&cards)
-        );
+        let (reference, reference_five) = reference_best_five(&cards).unwrap();
+        assert_eq!(hand.strength(), reference, "{}", short(&cards));
+        assert_eq!(hand.best_five(), reference_five, "{}", short(&cards));
+        // On distinct cards Rain Man's gem classifies as a poker evaluator does.
+        let rain_man = rain_man_rank(&hand.cards()).unwrap();
+        assert_eq!(hand.rain_man(), rain_man, "{}", short(&cards));
+        assert_eq!(hand.category().rain_man_rank(), rain_man.rank);
         assert_eq!(strength_of(&hand.best_five()), Ok(hand.strength()));
         if matches!(hand.category(), Category::Flush | Category::StraightFlush) {
             flushes += 1;

@@ -8,5 +8,6 @@ mod equity;
 mod eval;
 mod eval_exhaustive;
 mod eval_tables;
+mod rain_man;
 mod records;
 mod state_properties;

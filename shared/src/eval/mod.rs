@@ -17,8 +17,9 @@
 //! 64-bit key, a hand's key is the sum of its cards' keys, and the strength is one test (count
 //! and flush together) plus two table loads (a perfect hash over rank multisets, or a 13-bit
 //! flush pattern). [`evaluate`] reads the category and the five ranks off the strength and
-//! picks the cards the way the reference does; [`rain_man_rank`] (any number of cards) uses
-//! the reference itself. Details in `tests/eval_tables.rs` and `fast.rs`. No `unsafe`
+//! picks the cards the way the reference does (the tests compare them through
+//! `bench_support::reference_best_five`); [`rain_man_rank`] follows the Rain Man service's
+//! own algorithms instead, quirks included. Details in `tests/eval_tables.rs` and `fast.rs`. No `unsafe`
 //! anywhere.
 //!
 //! ```
@@ -53,6 +54,8 @@ pub use strength::{Category, HandStrength};
 pub mod bench_support {
     use super::fast;
     use crate::card::Card;
+
+    pub use super::rain_man::reference_best_five;
 
     /// A card's code (`rank value | suit << 8`), the evaluator's table index.
     pub fn code(card: Card) -> u16 {
@@ -244,7 +247,7 @@ impl Hand {
     /// all from the flush suit for a flush or straight flush (with seven cards or fewer a hand
     /// holding a flush has nothing better), otherwise for each rank in turn the card of that
     /// rank with the lowest suit index not yet taken. The tests compare every pick with the
-    /// reference (through [`rain_man_rank`]).
+    /// reference (through `bench_support::reference_best_five`).
     fn from_fast(strength: HandStrength, set: HandKey) -> Hand {
         let canonical = strength.canonical();
         let category =
@@ -303,7 +306,8 @@ impl Hand {
         self.strength.description()
     }
 
-    /// The answer Rain Man would give for these cards; see [`RainManRank`].
+    /// The answer Rain Man would give for these cards given in [`Hand::cards`] order (the
+    /// order decides only how cards of one rank are listed); see [`RainManRank`].
     pub fn rain_man(&self) -> RainManRank {
         RainManRank::from_hand(self)
     }
