@@ -87,7 +87,11 @@
 //! next `bet_request`, may overlap with them: design for that rather than relying on order.
 #![warn(missing_docs)]
 
+#[cfg(feature = "arena")]
+pub mod arena;
 mod auth;
+#[cfg(feature = "house-bots")]
+pub mod bots;
 pub mod cli;
 mod from_fn;
 mod logging;
