@@ -33,7 +33,7 @@ mod saved;
 mod stats;
 
 pub use saved::{Comparison, History, RunKey, SavedRun, SavedRunError};
-pub use stats::{compare, Interval, Verdict, MAX_SUGGESTED_GAMES};
+pub use stats::{compare, Interval, MoreGames, Verdict, MAX_SUGGESTED_GAMES};
 
 use crate::bots::BotKind;
 use crate::strategy_pool::panic_message;
@@ -67,7 +67,8 @@ pub const DEFAULT_VS: [BotKind; 5] = [
 pub const DEFAULT_GAMES: u32 = 600;
 
 /// The run seed without `--seed`: fixed, so that two runs of the same command play the same
-/// deals and the comparison between them is paired deal by deal.
+/// deals (an unchanged strategy gives identical results, and a changed one is compared on the
+/// same cards).
 pub const DEFAULT_SEED: u64 = 1;
 
 /// Your entrant's name in the reports.

@@ -1,5 +1,6 @@
-//! The runs `cargo arena` remembers, one file per set of options (`target/arena/`), so that
-//! the next run of the same command can say whether the edit in between made the bot better.
+//! The runs `cargo arena` remembers, one file per set of options, so that
+//! the next run of the same command can say whether the edit in between made the bot better
+//! (`cargo arena` keeps them in `target/arena/runs/`, beside its build).
 //!
 //! A file keeps two runs: the latest, and the baseline, the last run that played differently
 //! from it. Why two: after "can't tell yet, play N more" a team runs the same code again with

@@ -1,5 +1,5 @@
 //! The arithmetic of the arena's figures: means with Student-t intervals over deal sets, and the
-//! paired test that says whether a run is better than the last one.
+//! two-sample test that says whether a run is better than the last one.
 //!
 //! Why deal sets and not games or hands: the rotations of one duplicate deal set share their
 //! cards, so their results are correlated (that is the point: the luck cancels within a set).
@@ -91,22 +91,20 @@ pub const MAX_SUGGESTED_GAMES: u64 = 1_000_000;
 pub enum Verdict {
     /// Chips per 100 hands are higher, with 95% confidence.
     Better {
-        /// The mean difference (this run minus the last) and its 95% interval.
+        /// The difference of the means (this run minus the last) and its 95% interval.
         difference: Interval,
     },
     /// Chips per 100 hands are lower, with 95% confidence.
     Worse {
-        /// The mean difference (this run minus the last) and its 95% interval.
+        /// The difference of the means (this run minus the last) and its 95% interval.
         difference: Interval,
     },
     /// The interval of the difference still contains 0.
     CantTellYet {
-        /// The mean difference (this run minus the last) and its 95% interval.
+        /// The difference of the means (this run minus the last) and its 95% interval.
         difference: Interval,
-        /// The games this run would need in all for the difference seen now to be
-        /// significant with 80% power; `None` when that is more than [`MAX_SUGGESTED_GAMES`]
-        /// (or the difference is 0).
-        games_needed: Option<u64>,
+        /// What would tell.
+        more: MoreGames,
     },
     /// Every deal set both runs played came out exactly the same: the strategy played the
     /// same (or its changes never mattered).
@@ -116,41 +114,85 @@ pub enum Verdict {
     },
 }
 
-/// Compares the per-set chips/100 of this run with the last run's, deal set by deal set (both
-/// runs played the same deals: the seed is part of the saved run's key, so set `d` has the
-/// same cards in both). A paired t-test on the common sets: the same deals in both runs take
-/// most of the card luck out of the difference. `None` with fewer than two common sets.
-/// `rotations` turns deal sets into games for the estimate of how many more are needed.
+/// What it would take to tell a difference that cannot be told yet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "what", rename_all = "snake_case")]
+pub enum MoreGames {
+    /// This many games in this run (all together, not more) would show the difference seen
+    /// now with 80% power.
+    Play {
+        /// Games in all.
+        games: u64,
+    },
+    /// The last run's own uncertainty is larger than the difference: no length of this run
+    /// can tell; the last run would need more games.
+    PreviousTooShort,
+    /// It would take more than [`MAX_SUGGESTED_GAMES`] (or the means are equal).
+    TooSmallToMeasure,
+}
+
+/// Compares the per-set chips/100 of this run with the last run's: Welch's two-sample t-test
+/// on the per-set values (the sets are the independent samples, see the module docs). The two
+/// runs share their seed, so set `d` has the same cards in both and their results are
+/// positively correlated; an unpaired test ignores that and is conservative, and it lets the
+/// runs differ in length, which a team needs when it answers "play N more". An exact match on
+/// every common set is reported as [`Verdict::Identical`]. `None` when a run has fewer than
+/// two sets. `rotations` turns deal sets into games.
 pub fn compare(current: &[f64], previous: &[f64], rotations: usize) -> Option<Verdict> {
-    let common = current.len().min(previous.len());
-    if common < 2 {
+    let (n1, n0) = (current.len(), previous.len());
+    if n1 < 2 || n0 < 2 {
         return None;
     }
-    let differences: Vec<f64> = current[..common]
+    let common = n1.min(n0);
+    // Equal to a part in 10^12, not exactly: a saved run's values come back through JSON,
+    // whose float parsing may miss the last bit; different play never comes that close.
+    let same = |a: f64, b: f64| (a - b).abs() <= 1e-12 * a.abs().max(b.abs()).max(1.0);
+    if current[..common]
         .iter()
         .zip(&previous[..common])
-        .map(|(now, before)| now - before)
-        .collect();
-    if differences.iter().all(|d| *d == 0.0) {
+        .all(|(a, b)| same(*a, *b))
+    {
         return Some(Verdict::Identical { deal_sets: common });
     }
-    let difference = Interval::of(&differences);
+    let (m1, s1) = mean_and_sd(current);
+    let (m0, s0) = mean_and_sd(previous);
+    let (a, b) = (s1 * s1 / n1 as f64, s0 * s0 / n0 as f64);
+    let se = (a + b).sqrt();
+    // Welch-Satterthwaite degrees of freedom.
+    let df = if a + b > 0.0 {
+        (a + b).powi(2) / (a * a / (n1 as f64 - 1.0) + b * b / (n0 as f64 - 1.0))
+    } else {
+        f64::INFINITY
+    };
+    let difference = Interval {
+        mean: m1 - m0,
+        half_width: t_975(df.max(1.0)) * se,
+    };
     if difference.low() > 0.0 {
         return Some(Verdict::Better { difference });
     }
     if difference.high() < 0.0 {
         return Some(Verdict::Worse { difference });
     }
-    let (mean, sd) = mean_and_sd(&differences);
-    let games_needed = (mean != 0.0)
-        .then(|| ((Z_975 + Z_80) * sd / mean.abs()).powi(2).ceil())
-        .map(|sets| sets.max(common as f64 + 1.0) * rotations as f64)
-        .filter(|games| *games <= MAX_SUGGESTED_GAMES as f64)
-        .map(|games| games as u64);
-    Some(Verdict::CantTellYet {
-        difference,
-        games_needed,
-    })
+    // Sets n such that (z_0.975 + z_0.8) * sqrt(s1² / n + s0² / n0) = |difference|: the
+    // previous run is what it is, only this one can grow.
+    let target = (difference.mean.abs() / (Z_975 + Z_80)).powi(2);
+    let more = if difference.mean == 0.0 {
+        MoreGames::TooSmallToMeasure
+    } else if target <= b {
+        MoreGames::PreviousTooShort
+    } else {
+        let sets = (s1 * s1 / (target - b)).ceil().max(n1 as f64 + 1.0);
+        let games = sets * rotations as f64;
+        if games > MAX_SUGGESTED_GAMES as f64 {
+            MoreGames::TooSmallToMeasure
+        } else {
+            MoreGames::Play {
+                games: games as u64,
+            }
+        }
+    };
+    Some(Verdict::CantTellYet { difference, more })
 }
 
 #[cfg(test)]
@@ -192,16 +234,23 @@ mod tests {
             compare(&before, &gain, 6),
             Some(Verdict::Worse { .. })
         ));
-        let noise: Vec<f64> = before
-            .iter()
-            .enumerate()
-            .map(|(i, x)| x + if i % 2 == 0 { 30.0 } else { -29.0 })
+        let noisy: Vec<f64> = (0..50)
+            .map(|i| if i % 2 == 0 { 100.0 } else { -100.0 } + f64::from(i % 5))
             .collect();
-        match compare(&noise, &before, 6) {
+        let shifted: Vec<f64> = noisy.iter().map(|x| x + 8.0).collect();
+        match compare(&shifted, &noisy, 6) {
             Some(Verdict::CantTellYet {
-                games_needed: Some(games),
+                more: MoreGames::Play { games },
                 ..
             }) => assert!(games > 300 && games % 6 == 0, "{games}"),
+            other => panic!("{other:?}"),
+        }
+        // A two-set previous run: its own spread hides any difference this run could show.
+        match compare(&shifted, &[-100.0, 100.0], 6) {
+            Some(Verdict::CantTellYet {
+                more: MoreGames::PreviousTooShort,
+                ..
+            }) => {}
             other => panic!("{other:?}"),
         }
         assert_eq!(
@@ -209,5 +258,10 @@ mod tests {
             Some(Verdict::Identical { deal_sets: 50 })
         );
         assert_eq!(compare(&before[..1], &before, 6), None);
+        let read_back: Vec<f64> = before.iter().map(|x| x * (1.0 + 1e-15)).collect();
+        assert_eq!(
+            compare(&read_back, &before, 6),
+            Some(Verdict::Identical { deal_sets: 50 })
+        );
     }
 }

@@ -1,11 +1,12 @@
 //! `cargo arena`: your strategy (player/src/strategy.rs) against house bots, in process, with a
 //! verdict against the last run of the same command. See `player::arena` and player/README.md.
 //!
-//! The alias (.cargo/config.toml) is `cargo run --release -p lean-poker-player --features arena
-//! --bin arena --`: run it from the repository root, where `target/arena/` keeps the runs.
+//! The alias (.cargo/config.toml) is `cargo run --profile arena -p lean-poker-player --features
+//! arena --bin arena --`: run it from the repository root, where `target/arena/runs/` keeps the
+//! runs.
 
 use player::arena::{
-    Arena, ArenaReport, Comparison, History, Interval, SavedRun, Verdict, DEFAULT_GAMES,
+    Arena, ArenaReport, Comparison, History, Interval, MoreGames, SavedRun, Verdict, DEFAULT_GAMES,
     DEFAULT_SEED, DEFAULT_VS, EXAMPLES_KEPT,
 };
 use player::bots::BotKind;
@@ -36,7 +37,7 @@ Options:
   -h, --help         this text
 
 Every run is compared with the last run of the same --vs, --seed and --plain (remembered in
-target/arena/): better, worse, or can't tell yet (and how many games would tell).
+target/arena/runs/): better, worse, or can't tell yet (and how many games would tell).
 ";
 
 /// The command line, read.
@@ -152,7 +153,7 @@ fn run(options: Options) -> Result<(), String> {
     let player = TemplatePlayer::default();
     let report = arena.run(&player).map_err(|e| e.to_string())?;
     let current = SavedRun::of(&report, player.version());
-    let dir = target_dir().join("arena");
+    let dir = target_dir().join("arena").join("runs");
     let previous = match History::load(&dir, &report.key) {
         Ok(previous) => previous,
         Err(error) => {
@@ -162,7 +163,7 @@ fn run(options: Options) -> Result<(), String> {
     };
     let (comparison, history) = History::record(previous, report.key.clone(), current);
     print_report(&report, &player.version(), options.threads);
-    print_comparison(&comparison);
+    print_comparison(&comparison, report.games);
     if options.save {
         history.save(&dir).map_err(|e| e.to_string())?;
     }
@@ -282,7 +283,7 @@ fn print_hand(example: &player::arena::HandReport) {
     }
 }
 
-fn print_comparison(comparison: &Comparison) {
+fn print_comparison(comparison: &Comparison, report_games: u64) {
     println!();
     match comparison {
         Comparison::FirstRun => println!(
@@ -292,7 +293,7 @@ fn print_comparison(comparison: &Comparison) {
             "verdict: the same as the last run (identical results on the {deal_sets} deal sets both played); edit the strategy and run again"
         ),
         Comparison::LastRun { verdict, games } => {
-            println!("verdict against the last run ({games} games): {}", verdict_text(verdict))
+            println!("verdict against the last run ({games} games): {}", verdict_text(verdict, report_games))
         }
         Comparison::Baseline {
             verdict,
@@ -300,12 +301,12 @@ fn print_comparison(comparison: &Comparison) {
             same_as_last_on,
         } => println!(
             "verdict: plays as the last run did (identical on {same_as_last_on} deal sets); against the run before it ({games} games): {}",
-            verdict_text(verdict)
+            verdict_text(verdict, report_games)
         ),
     }
 }
 
-fn verdict_text(verdict: &Option<Verdict>) -> String {
+fn verdict_text(verdict: &Option<Verdict>, report_games: u64) -> String {
     match verdict {
         None => "too few deal sets in common to compare (play more games)".to_string(),
         Some(Verdict::Better { difference }) => {
@@ -317,21 +318,22 @@ fn verdict_text(verdict: &Option<Verdict>) -> String {
         Some(Verdict::Identical { deal_sets }) => {
             format!("no difference (identical results on {deal_sets} deal sets)")
         }
-        Some(Verdict::CantTellYet {
-            difference,
-            games_needed: Some(games),
-        }) => format!(
-            "can't tell yet ({} chips/100 hands), play about {games} games in all (--games {games})",
-            interval(difference)
-        ),
-        Some(Verdict::CantTellYet {
-            difference,
-            games_needed: None,
-        }) => format!(
-            "can't tell ({} chips/100 hands): the difference is too small to measure with fewer than {} games",
-            interval(difference),
-            player::arena::MAX_SUGGESTED_GAMES
-        ),
+        Some(Verdict::CantTellYet { difference, more }) => {
+            let difference = interval(difference);
+            match more {
+                MoreGames::Play { games } => format!(
+                    "can't tell yet ({difference} chips/100 hands), play {} more: run again with --games {games}",
+                    games.saturating_sub(report_games)
+                ),
+                MoreGames::PreviousTooShort => format!(
+                    "can't tell ({difference} chips/100 hands): the last run was too short for any run to tell; compare the two versions with more --games each"
+                ),
+                MoreGames::TooSmallToMeasure => format!(
+                    "can't tell ({difference} chips/100 hands): the difference is too small to measure with fewer than {} games",
+                    player::arena::MAX_SUGGESTED_GAMES
+                ),
+            }
+        }
     }
 }
 
