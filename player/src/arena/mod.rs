@@ -762,6 +762,17 @@ mod tests {
     }
 
     #[test]
+    fn a_folder_does_not_beat_a_calling_station() {
+        // The template's test (strategy.rs) with the folder in its place: it must fail.
+        let report = Arena::new(vec![BotKind::CallingStation])
+            .games(20)
+            .run(&Folder)
+            .unwrap();
+        assert!(!report.wins_chips_with_confidence());
+        assert!(report.you().chips_per_100.mean < 0.0);
+    }
+
+    #[test]
     fn every_seat_holds_every_entrant_once_per_set() {
         for set in plan(5, 4, 4) {
             for seat in 0..4 {
