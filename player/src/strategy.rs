@@ -290,6 +290,7 @@ mod template_behaviour {
     /// (`player::arena`): heads-up duplicate games, and the low end of the 95% interval of the
     /// chips won per 100 hands must be above 0. Pin what your bot must beat the same way.
     #[test]
+    #[cfg(feature = "arena")]
     fn beats_a_calling_station_with_95_percent_confidence() {
         use crate::arena::Arena;
         use crate::bots::BotKind;
