@@ -345,6 +345,8 @@ impl Arena {
         let entrants = seating.len();
         let mut outcome = GameOutcome {
             hands: vec![0; entrants],
+            bet_requests: vec![0; entrants],
+            think_time: vec![Duration::ZERO; entrants],
             ..GameOutcome::default()
         };
         let yours = seating.iter().position(|&e| e == 0).unwrap_or(0);
@@ -362,7 +364,10 @@ impl Arena {
                     let Some(state) = game.bet_request_state() else {
                         break;
                     };
+                    let started = Instant::now();
                     let (answer, failure) = ask(seat_player(seat.0), state, self.time_budget);
+                    outcome.bet_requests[seating[seat.0]] += 1;
+                    outcome.think_time[seating[seat.0]] += started.elapsed();
                     if seat.0 == yours {
                         outcome.answers += 1;
                         if let Some(what) = failure {
@@ -486,6 +491,10 @@ struct GameOutcome {
     net_chips: Vec<i64>,
     /// Hands each entrant was dealt in.
     hands: Vec<u64>,
+    /// Bet requests each entrant answered.
+    bet_requests: Vec<u64>,
+    /// Time each entrant spent in `bet_request`.
+    think_time: Vec<Duration>,
     /// Entrants, first place first.
     finishing_order: Vec<usize>,
     /// Your bet answers.
@@ -548,6 +557,22 @@ pub struct EntrantReport {
     pub chips_per_100: Interval,
     /// Hands it was dealt in.
     pub hands: u64,
+    /// Bet requests it answered.
+    pub bet_requests: u64,
+    /// Seconds it spent in `bet_request`, all threads together: where the arena's time goes
+    /// (the engine's own share is small).
+    pub think_seconds: f64,
+}
+
+impl EntrantReport {
+    /// Its mean time per `bet_request`, in microseconds.
+    pub fn micros_per_decision(&self) -> f64 {
+        if self.bet_requests == 0 {
+            0.0
+        } else {
+            self.think_seconds * 1e6 / self.bet_requests as f64
+        }
+    }
 }
 
 /// Everything a run found: the figures `cargo arena` prints (and writes with `--json`).
@@ -611,6 +636,8 @@ impl ArenaReport {
         let mut points = vec![0u64; entrants];
         let mut places = vec![vec![0u64; entrants]; entrants];
         let mut hands = vec![0u64; entrants];
+        let mut bet_requests = vec![0u64; entrants];
+        let mut think_time = vec![Duration::ZERO; entrants];
         let mut per_set: Vec<Vec<f64>> = vec![Vec::with_capacity(sets.len()); entrants];
         for set in sets {
             let mut orders: Vec<Vec<&str>> = Vec::with_capacity(set.games.len());
@@ -628,6 +655,8 @@ impl ArenaReport {
                     points[entrant] += u64::from(game.points[entrant]);
                     places[entrant][game.places[entrant].saturating_sub(1).min(entrants - 1)] += 1;
                     hands[entrant] += game.hands[entrant];
+                    bet_requests[entrant] += game.bet_requests[entrant];
+                    think_time[entrant] += game.think_time[entrant];
                     set_chips[entrant] += game.net_chips[entrant];
                     set_hands[entrant] += game.hands[entrant];
                 }
@@ -659,6 +688,8 @@ impl ArenaReport {
                 places: places[entrant].clone(),
                 chips_per_100: Interval::of(&per_set[entrant]),
                 hands: hands[entrant],
+                bet_requests: bet_requests[entrant],
+                think_seconds: think_time[entrant].as_secs_f64(),
             });
         }
         report.your_chips_per_100_by_set = std::mem::take(&mut per_set[0]);
@@ -753,7 +784,27 @@ mod tests {
             one.your_chips_per_100_by_set,
             three.your_chips_per_100_by_set
         );
-        assert_eq!(one.entrants, three.entrants);
+        for (a, b) in one.entrants.iter().zip(&three.entrants) {
+            assert_eq!(
+                (
+                    &a.name,
+                    a.points,
+                    &a.places,
+                    a.rating,
+                    a.chips_per_100,
+                    a.hands
+                ),
+                (
+                    &b.name,
+                    b.points,
+                    &b.places,
+                    b.rating,
+                    b.chips_per_100,
+                    b.hands
+                )
+            );
+            assert_eq!(a.bet_requests, b.bet_requests);
+        }
         let points: u64 = one.entrants.iter().map(|e| e.points).sum();
         assert_eq!(points, 9 * 8, "5 + 3 points per game");
         for entrant in &one.entrants {

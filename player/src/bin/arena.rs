@@ -223,7 +223,10 @@ fn print_report(report: &ArenaReport, version: &str, threads: Option<usize>) {
     for place in 1..=seats {
         header.push_str(&format!("{:>6}", ordinal(place)));
     }
-    header.push_str(&format!("{:>17}{:>24}", "rating", "chips/100 hands (95%)"));
+    header.push_str(&format!(
+        "{:>17}{:>24}{:>12}",
+        "rating", "chips/100 hands (95%)", "µs/decision"
+    ));
     println!("{header}");
     for entrant in &report.entrants {
         let mut line = format!("{:<18}{:>7}", entrant.name, entrant.points);
@@ -231,12 +234,13 @@ fn print_report(report: &ArenaReport, version: &str, threads: Option<usize>) {
             line.push_str(&format!("{count:>6}"));
         }
         line.push_str(&format!(
-            "{:>17}{:>24}",
+            "{:>17}{:>24}{:>12.0}",
             format!(
                 "{:.1} ± {:.1}",
                 entrant.rating.rating, entrant.rating.uncertainty
             ),
-            interval(&entrant.chips_per_100)
+            interval(&entrant.chips_per_100),
+            entrant.micros_per_decision()
         ));
         println!("{line}");
     }
