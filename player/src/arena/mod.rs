@@ -74,6 +74,10 @@ pub const DEFAULT_SEED: u64 = 1;
 /// Your entrant's name in the reports.
 pub const YOUR_NAME: &str = "you";
 
+/// The most games one run plays: about three hours of play on two cores, and a bound on the
+/// plan kept in memory.
+pub const MAX_GAMES: u32 = 1_000_000;
+
 /// Hands kept in a report as examples of each kind of problem (the counts are complete).
 pub const EXAMPLES_KEPT: usize = 5;
 
@@ -209,6 +213,12 @@ impl Arena {
         if self.games == 0 {
             return Err(ArenaError::NoGames);
         }
+        if self.games > MAX_GAMES {
+            return Err(ArenaError::TooManyGames {
+                games: self.games,
+                seats,
+            });
+        }
         if self.threads == 0 {
             return Err(ArenaError::NoThreads);
         }
@@ -218,13 +228,7 @@ impl Arena {
         if !self.duplicate {
             return Ok((self.games, 1));
         }
-        let sets = self.games.div_ceil(seats as u32);
-        sets.checked_mul(seats as u32)
-            .ok_or(ArenaError::TooManyGames {
-                games: self.games,
-                seats,
-            })?;
-        Ok((sets, seats))
+        Ok((self.games.div_ceil(seats as u32), seats))
     }
 
     /// The entrants' names: yours first, then each house bot by kind (a second one of a kind
