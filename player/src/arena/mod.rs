@@ -357,9 +357,9 @@ impl Arena {
         loop {
             match game.step() {
                 Step::Event(GameEvent::HandStarted { .. }) => {
-                    for seat in 0..seating.len() {
+                    for (seat, &entrant) in seating.iter().enumerate() {
                         if game.stack(Seat(seat)).is_some_and(|s| !s.is_zero()) {
-                            outcome.hands[seating[seat]] += 1;
+                            outcome.hands[entrant] += 1;
                         }
                     }
                 }
