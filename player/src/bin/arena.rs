@@ -151,7 +151,16 @@ fn run(options: Options) -> Result<(), String> {
     }
     quiet_arena_panics();
     let player = TemplatePlayer::default();
-    let report = arena.run(&player).map_err(|e| e.to_string())?;
+    let report = match arena.run(&player) {
+        Ok(report) => report,
+        Err(error) => {
+            // No empty report left behind for a run that never played.
+            if let Some(path) = &options.json {
+                let _ = std::fs::remove_file(path);
+            }
+            return Err(error.to_string());
+        }
+    };
     let current = SavedRun::of(&report, player.version());
     let dir = target_dir().join("arena").join("runs");
     let previous = match History::load(&dir, &report.key) {
