@@ -113,10 +113,8 @@ pub enum ArenaError {
     /// Zero threads.
     #[error("the number of threads must be at least 1")]
     NoThreads,
-    /// More games than the plan can number.
-    #[error(
-        "too many games: {games} rounded up to whole deal sets of {seats} does not fit in a u32"
-    )]
+    /// More games than [`MAX_GAMES`].
+    #[error("too many games: {games} (at most {MAX_GAMES} in one run, here with {seats} seats)")]
     TooManyGames {
         /// The games asked for.
         games: u32,
