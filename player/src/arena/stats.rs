@@ -131,8 +131,12 @@ pub enum MoreGames {
         games: u64,
     },
     /// The last run's own uncertainty is larger than the difference: no length of this run
-    /// can tell; the last run would need more games.
-    PreviousTooShort,
+    /// alone can tell; both versions need more games.
+    PreviousTooShort {
+        /// Games with each version (equal runs) that would show the difference seen now
+        /// with 80% power; `None` beyond [`MAX_SUGGESTED_GAMES`].
+        games_each: Option<u64>,
+    },
     /// It would take more than [`MAX_SUGGESTED_GAMES`] (or the means are equal).
     TooSmallToMeasure,
 }
@@ -186,7 +190,11 @@ pub fn compare(current: &[f64], previous: &[f64], rotations: usize) -> Option<Ve
     let more = if difference.mean == 0.0 {
         MoreGames::TooSmallToMeasure
     } else if target <= b {
-        MoreGames::PreviousTooShort
+        let sets = ((s1 * s1 + s0 * s0) / target).ceil();
+        let games = sets * rotations as f64;
+        MoreGames::PreviousTooShort {
+            games_each: (games <= MAX_SUGGESTED_GAMES as f64).then_some(games as u64),
+        }
     } else {
         let sets = (s1 * s1 / (target - b)).ceil().max(n1 as f64 + 1.0);
         let games = sets * rotations as f64;
@@ -267,9 +275,12 @@ mod tests {
         // A two-set previous run: its own spread hides any difference this run could show.
         match compare(&shifted, &[-100.0, 100.0], 6) {
             Some(Verdict::CantTellYet {
-                more: MoreGames::PreviousTooShort,
+                more:
+                    MoreGames::PreviousTooShort {
+                        games_each: Some(games),
+                    },
                 ..
-            }) => {}
+            }) => assert!(games > 600 && games % 6 == 0, "{games}"),
             other => panic!("{other:?}"),
         }
         assert_eq!(

@@ -338,8 +338,14 @@ fn verdict_text(verdict: &Option<Verdict>, report_games: u64) -> String {
                     "can't tell yet ({difference} chips/100 hands), play {} more: run again with --games {games}",
                     games.saturating_sub(report_games)
                 ),
-                MoreGames::PreviousTooShort => format!(
-                    "can't tell ({difference} chips/100 hands): the last run was too short for any run to tell; compare the two versions with more --games each"
+                MoreGames::PreviousTooShort {
+                    games_each: Some(games),
+                } => format!(
+                    "can't tell yet ({difference} chips/100 hands): the last run is too short for this difference; about {games} games with each version would tell (run both with --games {games})"
+                ),
+                MoreGames::PreviousTooShort { games_each: None } => format!(
+                    "can't tell ({difference} chips/100 hands): the difference is too small to measure with fewer than {} games per version",
+                    player::arena::MAX_SUGGESTED_GAMES
                 ),
                 MoreGames::TooSmallToMeasure => format!(
                     "can't tell ({difference} chips/100 hands): the difference is too small to measure with fewer than {} games",
