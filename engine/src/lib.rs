@@ -122,6 +122,7 @@ mod hand_eval;
 mod model;
 mod pots;
 mod ranking;
+pub mod rating;
 pub mod result;
 pub mod rules;
 mod seat_buf;

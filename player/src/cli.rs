@@ -113,7 +113,7 @@ pub fn main(player: impl Player) -> ExitCode {
 
 /// Where the health check connects: the configured port, on loopback unless `PLAYER_HOST`
 /// names a specific address.
-fn health_check_address() -> Result<SocketAddr, crate::RulesError> {
+fn health_check_address() -> Result<SocketAddr, crate::ConfigError> {
     let configured = address_from_env()?;
     let ip = if configured.ip().is_unspecified() {
         IpAddr::V4(Ipv4Addr::LOCALHOST)

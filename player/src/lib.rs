@@ -92,7 +92,11 @@
 // a snippet pasted from one place into another compiles unchanged.
 extern crate self as player;
 
+#[cfg(feature = "arena")]
+pub mod arena;
 mod auth;
+#[cfg(feature = "house-bots")]
+pub mod bots;
 pub mod cli;
 mod from_fn;
 mod logging;
@@ -107,7 +111,7 @@ pub mod testing;
 pub use from_fn::{from_fn, FnPlayer};
 pub use logging::init_logging;
 pub use server::{
-    address_from_env, local_url, serve, BoundServer, RulesError, RunningServer, ServeError,
+    address_from_env, local_url, serve, BoundServer, ConfigError, RunningServer, ServeError,
     ServerBuilder, ServerTask, ShutdownHandle, AUTH_ENV, DEFAULT_BODY_LIMIT, DEFAULT_MAX_IN_FLIGHT,
     DEFAULT_PORT, DEFAULT_TIME_BUDGET, HOST_ENV, MAX_IN_FLIGHT_ENV, PORT_ENV, TIME_BUDGET_ENV,
     WORKERS_ENV,

@@ -290,4 +290,27 @@ mod template_behaviour {
             .build();
         assert_eq!(action(&hopeless), BetAction::Fold);
     }
+
+    /// "My bot beats a calling station with 95% confidence", pinned with the arena
+    /// (`player::arena`): heads-up duplicate games, and the low end of the 95% interval of the
+    /// chips won per 100 hands must be above 0. Pin what your bot must beat the same way.
+    #[test]
+    #[cfg(feature = "arena")]
+    fn beats_a_calling_station_with_95_percent_confidence() {
+        use crate::arena::Arena;
+        use crate::bots::BotKind;
+        let report = Arena::new(vec![BotKind::CallingStation])
+            .games(20)
+            .run(&bot())
+            .unwrap();
+        let chips = report.you().chips_per_100;
+        assert!(
+            report.wins_chips_with_confidence(),
+            "{:+.0} ± {:.0} chips/100 hands",
+            chips.mean,
+            chips.half_width
+        );
+        assert_eq!(report.misread_answers, 0, "{:?}", report.misread_examples);
+        assert_eq!(report.failed_calls, 0, "{:?}", report.failed_call_examples);
+    }
 }

@@ -29,7 +29,7 @@ pub const DEFAULT_MAX_IN_FLIGHT: usize = 64;
 /// A configuration value (usually an environment variable) that cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("{name}={value:?} is not {expected}")]
-pub struct RulesError {
+pub struct ConfigError {
     /// The setting, e.g. `PORT`.
     pub name: &'static str,
     /// The value that was given.
@@ -43,7 +43,7 @@ pub struct RulesError {
 pub enum ServeError {
     /// A setting is invalid.
     #[error("invalid configuration: {0}")]
-    Config(#[from] RulesError),
+    Config(#[from] ConfigError),
     /// The address could not be bound (in use, no permission).
     #[error("cannot listen on {address}: {source}")]
     Bind {
@@ -70,8 +70,8 @@ pub(super) fn parse<T: std::str::FromStr>(
     name: &'static str,
     value: &str,
     expected: &'static str,
-) -> Result<T, RulesError> {
-    value.trim().parse().map_err(|_| RulesError {
+) -> Result<T, ConfigError> {
+    value.trim().parse().map_err(|_| ConfigError {
         name,
         value: value.to_string(),
         expected,
@@ -82,7 +82,7 @@ pub(super) fn parse<T: std::str::FromStr>(
 pub(super) fn address_from(
     lookup: &impl Fn(&str) -> Option<String>,
     default: SocketAddr,
-) -> Result<SocketAddr, RulesError> {
+) -> Result<SocketAddr, ConfigError> {
     let mut address = default;
     if let Some(value) = lookup(PORT_ENV) {
         let port: u16 = parse(PORT_ENV, &value, "a port number (0-65535)")?;
@@ -98,8 +98,8 @@ pub(super) fn address_from(
 /// The address [`serve`](super::serve) listens on, from `PORT` and `PLAYER_HOST` (default `0.0.0.0:1337`).
 ///
 /// # Errors
-/// A [`RulesError`] for a value that does not parse.
-pub fn address_from_env() -> Result<SocketAddr, RulesError> {
+/// A [`ConfigError`] for a value that does not parse.
+pub fn address_from_env() -> Result<SocketAddr, ConfigError> {
     address_from(
         &|name: &str| std::env::var(name).ok(),
         SocketAddr::new(IpAddr::V4(Ipv4Addr::UNSPECIFIED), DEFAULT_PORT),

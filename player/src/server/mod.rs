@@ -25,7 +25,7 @@ mod config;
 mod running;
 
 pub use config::{
-    address_from_env, RulesError, ServeError, AUTH_ENV, DEFAULT_BODY_LIMIT, DEFAULT_MAX_IN_FLIGHT,
+    address_from_env, ConfigError, ServeError, AUTH_ENV, DEFAULT_BODY_LIMIT, DEFAULT_MAX_IN_FLIGHT,
     DEFAULT_PORT, DEFAULT_TIME_BUDGET, HOST_ENV, MAX_IN_FLIGHT_ENV, PORT_ENV, TIME_BUDGET_ENV,
     WORKERS_ENV,
 };
@@ -100,9 +100,9 @@ impl ServerBuilder {
     /// Applies the environment variables that are set (see the constants in this crate).
     ///
     /// # Errors
-    /// A [`RulesError`] for a value that does not parse (a typo must not silently fall back to
+    /// A [`ConfigError`] for a value that does not parse (a typo must not silently fall back to
     /// a default port).
-    pub fn from_env(self) -> Result<ServerBuilder, RulesError> {
+    pub fn from_env(self) -> Result<ServerBuilder, ConfigError> {
         self.apply_env(|name| std::env::var(name).ok())
     }
 
@@ -113,7 +113,7 @@ impl ServerBuilder {
     pub fn apply_env(
         mut self,
         lookup: impl Fn(&str) -> Option<String>,
-    ) -> Result<ServerBuilder, RulesError> {
+    ) -> Result<ServerBuilder, ConfigError> {
         self.address = address_from(&lookup, self.address)?;
         if let Some(value) = lookup(AUTH_ENV) {
             self.secret = Secret::new(value);
@@ -123,7 +123,7 @@ impl ServerBuilder {
             let millis: u64 = parse(TIME_BUDGET_ENV, &value, EXPECTED)?;
             // Zero would answer every bet_request with the fallback: surely a mistake.
             if millis == 0 {
-                return Err(RulesError {
+                return Err(ConfigError {
                     name: TIME_BUDGET_ENV,
                     value,
                     expected: EXPECTED,
@@ -134,7 +134,7 @@ impl ServerBuilder {
         if let Some(value) = lookup(WORKERS_ENV) {
             let workers: usize = parse(WORKERS_ENV, &value, "a positive number of threads")?;
             if workers == 0 {
-                return Err(RulesError {
+                return Err(ConfigError {
                     name: WORKERS_ENV,
                     value,
                     expected: "a positive number of threads",
@@ -145,7 +145,7 @@ impl ServerBuilder {
         if let Some(value) = lookup(MAX_IN_FLIGHT_ENV) {
             let max: usize = parse(MAX_IN_FLIGHT_ENV, &value, "a positive number of calls")?;
             if max == 0 {
-                return Err(RulesError {
+                return Err(ConfigError {
                     name: MAX_IN_FLIGHT_ENV,
                     value,
                     expected: "a positive number of calls",

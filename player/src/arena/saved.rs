@@ -1,0 +1,310 @@
+//! The runs `cargo arena` remembers, one file per set of options, so that
+//! the next run of the same command can say whether the edit in between made the bot better
+//! (`cargo arena` keeps them in `target/arena/runs/`, beside its build).
+//!
+//! A file keeps two runs: the latest, and the baseline, the last run that played differently
+//! from it. Why two: after "can't tell yet, play N more" a team runs the same code again with
+//! more games; that run plays exactly like the latest on their common deal sets, and comparing
+//! the code with itself would say nothing. Such a run is compared with the baseline instead,
+//! and replaces the latest without moving the baseline.
+
+use super::stats::{compare, Interval, Verdict};
+use super::ArenaReport;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// What makes two runs comparable: the same opponents in the same order, the same seed (so
+/// deal set `d` has the same cards in both) and the same kind of run. The number of games is
+/// not part of it: a longer run is compared on the deal sets both played.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunKey {
+    /// The house bots' kinds, in `--vs` order.
+    pub vs: Vec<String>,
+    /// The run seed.
+    pub seed: u64,
+    /// Duplicate deals (`true`) or plain games.
+    pub duplicate: bool,
+}
+
+impl RunKey {
+    /// The file name this key's runs are saved under, e.g.
+    /// `calling-station+raiser.seed-1.duplicate.json` (kind names are plain ASCII words).
+    pub fn file_name(&self) -> String {
+        format!(
+            "{}.seed-{}.{}.json",
+            self.vs.join("+"),
+            self.seed,
+            if self.duplicate { "duplicate" } else { "plain" }
+        )
+    }
+}
+
+/// One run as remembered for the next comparison.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SavedRun {
+    /// Your bot's `version()` at the time.
+    pub version: String,
+    /// Games played.
+    pub games: u64,
+    /// Your chips per 100 hands, with its 95% interval.
+    pub chips_per_100: Interval,
+    /// Your chips per 100 hands in each deal set, in order.
+    pub your_chips_per_100_by_set: Vec<f64>,
+}
+
+impl SavedRun {
+    /// What to remember of `report`.
+    pub fn of(report: &ArenaReport, version: String) -> SavedRun {
+        SavedRun {
+            version,
+            games: report.games,
+            chips_per_100: report.you().chips_per_100,
+            your_chips_per_100_by_set: report.your_chips_per_100_by_set.clone(),
+        }
+    }
+}
+
+/// The runs remembered under one [`RunKey`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct History {
+    /// The options the runs were played with.
+    pub key: RunKey,
+    /// The last run.
+    pub latest: SavedRun,
+    /// The last run before it that played differently (`None` until there is one).
+    pub baseline: Option<SavedRun>,
+}
+
+/// How a new run compares with the remembered ones.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "against", rename_all = "snake_case")]
+pub enum Comparison {
+    /// Nothing remembered under this key: the first run.
+    FirstRun,
+    /// Compared with the last run.
+    LastRun {
+        /// The verdict (`None`: fewer than two deal sets in common).
+        verdict: Option<Verdict>,
+        /// The last run's games.
+        games: u64,
+    },
+    /// The run played exactly like the last one on their common deal sets, so it is compared
+    /// with the run before that one, the last that played differently.
+    Baseline {
+        /// The verdict (`None`: fewer than two deal sets in common).
+        verdict: Option<Verdict>,
+        /// The baseline's games.
+        games: u64,
+        /// Deal sets on which this run and the last one played the same.
+        same_as_last_on: usize,
+    },
+    /// The run played exactly like the last one, and nothing older is remembered.
+    SameAsLast {
+        /// Deal sets compared.
+        deal_sets: usize,
+    },
+}
+
+/// A remembered run that cannot be read or written.
+#[derive(Debug, Error)]
+pub enum SavedRunError {
+    /// The file or its folder could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// The file is not a saved run (another version's format, or damaged).
+    #[error("{path} is not a saved arena run ({source}); delete it to start afresh")]
+    Format {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: serde_json::Error,
+    },
+}
+
+impl History {
+    /// The runs saved under `key` in `dir`, or `None` when there are none yet.
+    ///
+    /// # Errors
+    /// A file that cannot be read or is no saved run.
+    pub fn load(dir: &Path, key: &RunKey) -> Result<Option<History>, SavedRunError> {
+        let path = dir.join(key.file_name());
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(source) => return Err(SavedRunError::Io { path, source }),
+        };
+        let history: History =
+            serde_json::from_str(&text).map_err(|source| SavedRunError::Format {
+                path: path.clone(),
+                source,
+            })?;
+        // A file renamed by hand to another key's name would compare different deals.
+        Ok((history.key == *key).then_some(history))
+    }
+
+    /// Writes the runs to `dir` (created if missing), under their key's file name.
+    ///
+    /// # Errors
+    /// The folder or the file cannot be written.
+    pub fn save(&self, dir: &Path) -> Result<PathBuf, SavedRunError> {
+        let path = dir.join(self.key.file_name());
+        let io = |source| SavedRunError::Io {
+            path: path.clone(),
+            source,
+        };
+        std::fs::create_dir_all(dir).map_err(io)?;
+        let text = serde_json::to_string_pretty(self).map_err(|source| SavedRunError::Format {
+            path: path.clone(),
+            source,
+        })?;
+        std::fs::write(&path, text).map_err(io)?;
+        Ok(path)
+    }
+
+    /// Compares `current` with the remembered runs (`previous`), and gives the history to save
+    /// after it (see the [module docs](self) for why a run identical to the last one is
+    /// compared with the baseline).
+    pub fn record(
+        previous: Option<History>,
+        key: RunKey,
+        current: SavedRun,
+    ) -> (Comparison, History) {
+        let Some(previous) = previous else {
+            let history = History {
+                key,
+                latest: current,
+                baseline: None,
+            };
+            return (Comparison::FirstRun, history);
+        };
+        let rotations = rotations(&key);
+        let against_last = compare(
+            &current.your_chips_per_100_by_set,
+            &previous.latest.your_chips_per_100_by_set,
+            rotations,
+        );
+        match against_last {
+            Some(Verdict::Identical { deal_sets }) => {
+                let comparison = match &previous.baseline {
+                    Some(baseline) => Comparison::Baseline {
+                        verdict: compare(
+                            &current.your_chips_per_100_by_set,
+                            &baseline.your_chips_per_100_by_set,
+                            rotations,
+                        ),
+                        games: baseline.games,
+                        same_as_last_on: deal_sets,
+                    },
+                    None => Comparison::SameAsLast { deal_sets },
+                };
+                // The longer of two identical runs is the better record of the code.
+                let latest = if current.your_chips_per_100_by_set.len()
+                    >= previous.latest.your_chips_per_100_by_set.len()
+                {
+                    current
+                } else {
+                    previous.latest
+                };
+                let history = History {
+                    key,
+                    latest,
+                    baseline: previous.baseline,
+                };
+                (comparison, history)
+            }
+            verdict => {
+                let comparison = Comparison::LastRun {
+                    verdict,
+                    games: previous.latest.games,
+                };
+                let history = History {
+                    key,
+                    latest: current,
+                    baseline: Some(previous.latest),
+                };
+                (comparison, history)
+            }
+        }
+    }
+}
+
+/// Games per deal set for a key's runs: the seats in a duplicate run, 1 in a plain one.
+fn rotations(key: &RunKey) -> usize {
+    if key.duplicate {
+        key.vs.len() + 1
+    } else {
+        1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(per_set: &[f64]) -> SavedRun {
+        SavedRun {
+            version: "v".into(),
+            games: per_set.len() as u64 * 2,
+            chips_per_100: Interval::of(per_set),
+            your_chips_per_100_by_set: per_set.to_vec(),
+        }
+    }
+
+    fn key() -> RunKey {
+        RunKey {
+            vs: vec!["calling-station".into()],
+            seed: 1,
+            duplicate: true,
+        }
+    }
+
+    #[test]
+    fn a_rerun_of_the_same_code_is_compared_with_the_baseline() {
+        let old = run(&[0.0, 10.0, 20.0, 5.0]);
+        let new = run(&[50.0, 60.0, 70.0, 55.0]);
+        let (first, history) = History::record(None, key(), old.clone());
+        assert_eq!(first, Comparison::FirstRun);
+        let (second, history) = History::record(Some(history), key(), new.clone());
+        assert!(matches!(
+            second,
+            Comparison::LastRun {
+                verdict: Some(Verdict::Better { .. }),
+                ..
+            }
+        ));
+        assert_eq!(history.baseline, Some(old.clone()));
+        // The same code with more games: identical on the four common sets.
+        let longer = run(&[50.0, 60.0, 70.0, 55.0, 65.0]);
+        let (third, history) = History::record(Some(history), key(), longer.clone());
+        match third {
+            Comparison::Baseline {
+                verdict: Some(Verdict::Better { .. }),
+                same_as_last_on: 4,
+                ..
+            } => {}
+            other => panic!("{other:?}"),
+        }
+        assert_eq!((history.latest, history.baseline), (longer, Some(old)));
+    }
+
+    #[test]
+    fn saved_runs_read_back_and_other_keys_are_not_mixed_up() {
+        let dir = std::env::temp_dir().join(format!("arena-saved-{}", std::process::id()));
+        let (_, history) = History::record(None, key(), run(&[1.0, 2.0]));
+        let path = history.save(&dir).unwrap();
+        assert!(path.ends_with("calling-station.seed-1.duplicate.json"));
+        assert_eq!(History::load(&dir, &key()).unwrap(), Some(history));
+        let other = RunKey { seed: 2, ..key() };
+        assert_eq!(History::load(&dir, &other).unwrap(), None);
+        std::fs::write(&path, "{").unwrap();
+        let error = History::load(&dir, &key()).unwrap_err().to_string();
+        assert!(error.contains("delete it"), "{error}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
