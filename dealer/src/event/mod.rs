@@ -2,11 +2,11 @@
 //! between the event's players until stopped, with everything kept in a database so that a
 //! restart continues where the event was.
 //!
-//! - [`config`]: the event's TOML file and checked settings;
+//! - [`settings`]: the event's TOML file and checked settings;
 //! - [`store`]: the SQLite database (players, games, standings, points; one transaction per
 //!   finished game);
 //! - [`players`]: player status and what the page shows of a player;
-//! - [`tables`]: seating a round (balanced tables, reshuffled every round, house bots filling);
+//! - [`seating`]: seating a round (balanced tables, reshuffled every round, house bots filling);
 //! - [`health`]: the background `check` of every player, so a dead URL sits out with its
 //!   reason instead of costing every game the `wait_ms` wait;
 //! - [`scheduler`]: the rounds: tables played concurrently, each game recorded as it ends;

@@ -1,5 +1,5 @@
 //! The rounds: every round seats the players who can play ([`super::health::can_play`]) at
-//! balanced tables ([`super::tables`]), plays the tables at the same time, and records each
+//! balanced tables ([`super::seating`]), plays the tables at the same time, and records each
 //! game as it ends. Until stopped.
 //!
 //! A game is inserted in the database as `running` before it starts and its folder is
