@@ -428,3 +428,70 @@ fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+/// The SDK's recordings loader (`PLAYER_RECORDINGS`) reads a folder written by this dealer with
+/// every output on: the run folder, a folder of runs, each game folder and each recording file.
+/// The outputs are listed from `--outputs`' own values, so an output added later is on here too
+/// and cannot break a team's tests unnoticed.
+#[test]
+fn the_recordings_loader_reads_a_run_with_every_output() {
+    use clap::ValueEnum;
+    let runs = tempfile::tempdir().unwrap();
+    let every: Vec<String> = dealer::settings::OutputFile::value_variants()
+        .iter()
+        .filter_map(|file| file.to_possible_value())
+        .map(|value| value.get_name().to_string())
+        .filter(|name| name != "none")
+        .collect();
+    assert!(every.len() >= 6, "{every:?}");
+    let outputs = every.join(",");
+    let out = runs.path().join("run");
+    let run = dealer(
+        &[
+            "-q",
+            "run",
+            "--reproducible",
+            "--seed",
+            "5",
+            "--games",
+            "2",
+            "--hand-limit",
+            "6",
+            "--outputs",
+            &outputs,
+            "--bot",
+            "a=raiser",
+            "--bot",
+            "b=calling-station",
+            "--bot",
+            "c=random",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        runs.path(),
+    );
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+
+    let from_run = player::testing::try_load(&out).unwrap();
+    assert!(from_run.iter().any(|record| record.is_bet_request()));
+    let from_runs = player::testing::try_load(runs.path()).unwrap();
+    assert_eq!(from_runs.len(), from_run.len());
+    let mut from_games = 0;
+    for game in ["game-1", "game-2"] {
+        let dir = out.join(game);
+        let records = player::testing::try_load(&dir).unwrap();
+        assert!(!records.is_empty(), "{game}");
+        from_games += records.len();
+        assert!(!player::testing::try_load(dir.join("requests.jsonl"))
+            .unwrap()
+            .is_empty());
+        assert!(!player::testing::try_load(dir.join("log.json"))
+            .unwrap()
+            .is_empty());
+    }
+    assert_eq!(from_games, from_run.len());
+}
