@@ -7,7 +7,7 @@
 //!
 //! | PLACE | checked by |
 //! |---|---|
-//! | `player/src/strategy.rs` | a scratch copy of the workspace (`shared` and `player`) with the block as the whole `strategy.rs`: `cargo check --all-targets`, so `main.rs`, the benches and every test (the ones in `tests/strategy.rs` above all) must compile against it |
+//! | `player/src/strategy.rs` | a scratch copy of the workspace (`shared`, `engine` and `player`) with the block as the whole `strategy.rs`: `cargo check --all-targets`, so `main.rs`, the benches and every test (the ones in `tests/strategy.rs` above all) must compile against it |
 //! | `a test in player/tests/strategy.rs` | the same scratch build, the block as the body of a `#[test]` there (and the doctest) |
 //! | `a function body`, `a program` | the doctest of `player/src/lib.rs`, which includes both READMEs and runs every block |
 //!
@@ -170,7 +170,7 @@ fn write_if_changed(path: &Path, text: &str) {
     }
 }
 
-/// A scratch workspace of `shared` and `player` with `strategy` as `player/src/strategy.rs`
+/// A scratch workspace of `shared`, `engine` and `player` with `strategy` as `player/src/strategy.rs`
 /// and `tests` appended to `player/tests/strategy.rs`, checked with `cargo check
 /// --all-targets`. The cargo output when it fails.
 fn check_scratch(strategy: &str, tests: &[&Snippet]) -> Result<(), String> {
@@ -178,6 +178,8 @@ fn check_scratch(strategy: &str, tests: &[&Snippet]) -> Result<(), String> {
     let base = Path::new(env!("CARGO_TARGET_TMPDIR")).join("readme-snippets");
     let scratch = base.join("workspace");
     copy_tree(&root.join("shared"), &scratch.join("shared"));
+    // The rules engine too: the player's arena feature (on in its tests) plays on it.
+    copy_tree(&root.join("engine"), &scratch.join("engine"));
     copy_tree(&root.join("player"), &scratch.join("player"));
     for file in ["Cargo.lock", "README.md"] {
         write_if_changed(
@@ -192,7 +194,7 @@ fn check_scratch(strategy: &str, tests: &[&Snippet]) -> Result<(), String> {
         .lines()
         .find(|line| line.trim_start().starts_with("members"))
         .expect("the root Cargo.toml lists its members");
-    let manifest = manifest.replace(members_line, r#"members = ["shared", "player"]"#);
+    let manifest = manifest.replace(members_line, r#"members = ["shared", "engine", "player"]"#);
     write_if_changed(&scratch.join("Cargo.toml"), &manifest);
 
     write_if_changed(&scratch.join(STRATEGY_FILE), strategy);
