@@ -244,15 +244,20 @@ impl History {
     }
 
     /// The totals of `players` (id, name) after at most `max_points` games evenly spread over
-    /// the event (always the last one).
+    /// the event: always the first game (the start of the event stays on the chart however far
+    /// it is sampled down) and the last (the standings now); one point is the last game only.
     pub fn sample(&self, players: &[(i64, String)], max_points: usize) -> PointsHistory {
         let max_points = max_points.max(1);
         let count = self.games.len();
         let wanted: Vec<usize> = if count <= max_points {
             (0..count).collect()
+        } else if max_points == 1 {
+            vec![count - 1]
         } else {
-            (1..=max_points)
-                .map(|i| i * count / max_points - 1)
+            // From 0 to count - 1 in max_points steps; strictly increasing, as count - 1 >=
+            // max_points here.
+            (0..max_points)
+                .map(|i| i * (count - 1) / (max_points - 1))
                 .collect()
         };
         let index: HashMap<i64, usize> = players
@@ -286,5 +291,42 @@ impl History {
             }
         }
         PointsHistory { games, series }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn history(games: u32) -> History {
+        let mut history = History::default();
+        for game in 1..=games {
+            history.record(game, &[(1, i64::from(game)), (2, 0)]);
+        }
+        history
+    }
+
+    #[test]
+    fn a_sampled_chart_keeps_the_first_and_the_last_game() {
+        let players = [(1, "ann".to_string()), (2, "bob".to_string())];
+        let all = history(1032);
+        assert_eq!(all.sample(&players, 2).games, [1, 1032]);
+        let five = all.sample(&players, 5);
+        assert_eq!(five.games, [1, 258, 516, 774, 1032]);
+        assert_eq!(five.series[0].points, [1, 258, 516, 774, 1032]);
+        assert_eq!(all.sample(&players, 1).games, [1032]);
+        assert_eq!(all.sample(&players, 0).games, [1032]);
+        let few = history(3);
+        assert_eq!(few.sample(&players, 300).games, [1, 2, 3]);
+        assert_eq!(few.sample(&players, 2).games, [1, 3]);
+        assert!(History::default().sample(&players, 2).games.is_empty());
+        for max in 2..40 {
+            let games = all.sample(&players, max).games;
+            assert_eq!(games.len(), max);
+            assert!(
+                games.windows(2).all(|pair| pair[0] < pair[1]),
+                "{max}: {games:?}"
+            );
+        }
     }
 }
