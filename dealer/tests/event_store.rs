@@ -161,7 +161,33 @@ fn names_are_unique_and_statuses_change() {
         Err(StoreError::Refused(_))
     ));
     store.rename_player(ann, "anne").unwrap();
+    // A removed player added again comes back as itself, at the new address; a paused one's
+    // name stays taken.
+    let bob = store
+        .players()
+        .unwrap()
+        .into_iter()
+        .find(|p| p.name == "bob")
+        .unwrap()
+        .id;
+    store.set_status(bob, Enrollment::Removed).unwrap();
+    let again = store
+        .add_player("bob", &Contact::Bot(BotKind::Raiser), 2)
+        .unwrap();
+    assert_eq!(again, bob);
+    let back = store
+        .players()
+        .unwrap()
+        .into_iter()
+        .find(|p| p.id == bob)
+        .unwrap();
+    assert_eq!(back.status, Enrollment::Active);
+    assert_eq!(back.contact, Contact::Bot(BotKind::Raiser));
     store.set_status(ann, Enrollment::Paused).unwrap();
+    assert!(matches!(
+        store.add_player("anne", &Contact::Bot(BotKind::Raiser), 3),
+        Err(StoreError::Refused(_))
+    ));
     assert!(matches!(
         store.set_status(99, Enrollment::Active),
         Err(StoreError::UnknownPlayer(99))
@@ -284,4 +310,48 @@ fn config_players_are_imported_once() {
     let seed = event.seed();
     drop(event);
     assert_eq!(event_in(dir.path(), "seed = 1").seed(), seed);
+}
+
+#[test]
+fn a_banned_player_is_last_seen_before_the_game_that_banned_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (store, _) = EventStore::open(dir.path()).unwrap();
+    let ann = store
+        .add_player("ann", &Contact::Bot(BotKind::Raiser), 1)
+        .unwrap();
+    let bob = store
+        .add_player("bob", &Contact::Bot(BotKind::Folder), 1)
+        .unwrap();
+    let last_seen = |id: i64| {
+        store
+            .players()
+            .unwrap()
+            .into_iter()
+            .find(|p| p.id == id)
+            .unwrap()
+            .last_seen
+    };
+    for (ended_at, bob_banned) in [(2, false), (9, true)] {
+        let (number, _, _) = store
+            .start_game(&new_game(&["ann", "bob"]), |n| n.into())
+            .unwrap();
+        let mut bob_seat = seat(1, Some(bob), "bob", 2);
+        if bob_banned {
+            bob_seat.banned = Some("timeout after 2000 ms".into());
+        }
+        store
+            .record_finished(&FinishedGame {
+                number,
+                hands: 3,
+                ended_at,
+                seats: vec![seat(0, Some(ann), "ann", 1), bob_seat],
+            })
+            .unwrap();
+    }
+    assert_eq!(last_seen(ann), Some(9));
+    assert_eq!(
+        last_seen(bob),
+        Some(2),
+        "not moved by the game that banned it"
+    );
 }

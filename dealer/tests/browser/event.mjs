@@ -102,6 +102,29 @@ try {
   check(downRow.includes('Offline Team') && downRow.includes('down: check failed'), `the offline team is down with its reason: ${downRow}`);
   const lines = await page.$$eval('[data-testid=chart] polyline', (polylines) => polylines.length);
   equal(lines, 6, 'one line per team in the chart');
+
+  // A team keeps its colour across a reload (colours come from the player id, not the
+  // leaderboard's order), and no two teams share one.
+  const coloursOnPage = () => page.$$eval('[data-testid=leaderboard] tbody tr', (rows) => rows.map((row) => [
+    row.querySelector('[data-testid=name]').textContent, getComputedStyle(row.querySelector('.swatch')).backgroundColor]));
+  const coloursBefore = new Map(await coloursOnPage());
+  check(new Set(coloursBefore.values()).size === coloursBefore.size, `no two teams share a colour: ${[...coloursBefore]}`);
+  await page.reload();
+  await page.waitForSelector('#event-root[data-ready=true]');
+  await page.waitForSelector('[data-testid=leaderboard] tbody tr');
+  const coloursAfter = new Map(await coloursOnPage());
+  check([...coloursBefore].every(([name, colour]) => coloursAfter.get(name) === colour), 'every team keeps its colour across a reload');
+
+  // A 28-character name at 1024 x 768: shortened with the full name on hover, and the page
+  // does not scroll sideways ("Last seen" stays on screen).
+  const longName = 'The Quite Long Team Name 28c';
+  await organise('POST', '/api/event/players', { name: longName, bot: 'folder' });
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.waitForFunction((name) => [...document.querySelectorAll('[data-testid=leaderboard] [data-testid=name]')].some((cell) => cell.title === name), longName, { timeout: 15000 });
+  const layout = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, window: window.innerWidth }));
+  check(layout.page <= layout.window, `no horizontal scrolling at 1024 px: ${JSON.stringify(layout)}`);
+  await page.screenshot({ path: join(screenshots, 'event-1024.png'), fullPage: true });
+  await page.setViewportSize({ width: 1400, height: 1000 });
   await page.screenshot({ path: join(screenshots, 'event-leaderboard.png'), fullPage: true });
 
   // A game of the list opens in the viewer's table view.
@@ -126,12 +149,19 @@ try {
   await page.click('form button[type=submit]');
   await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=players] td.name')].some((td) => td.textContent === 'Late Team'));
   check(true, 'the organiser added a player from the page');
+  check(await page.inputValue('[data-testid=new-name]') === '' && await page.inputValue('[data-testid=new-url]') === '', 'the add form is emptied once the team is in');
   check(await page.evaluate((key) => sessionStorage.getItem(key), 'lean-poker-organiser-token') === TOKEN, 'the token is kept in sessionStorage');
   // Pause it with its button.
   const lateRow = page.locator('[data-testid=players] tr', { hasText: 'Late Team' });
   await lateRow.getByRole('button', { name: 'Pause' }).click();
   await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=players] tr')].some((tr) => tr.textContent.includes('Late Team') && tr.textContent.includes('paused')));
   check(true, 'the organiser paused a player from the page');
+  // Removed, then brought back from the page as itself.
+  await lateRow.getByRole('button', { name: 'Remove' }).click();
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=removed-player]')].some((tr) => tr.textContent.includes('Late Team')));
+  await page.locator('[data-testid=removed-player]', { hasText: 'Late Team' }).getByRole('button', { name: 'Bring back' }).click();
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=players] tr')].some((tr) => tr.textContent.includes('Late Team') && tr.textContent.includes('active')));
+  check(true, 'a removed team is brought back from the page');
 
   // Pause everyone; once no game runs, the page's leaderboard must equal the API's.
   const { body: players } = await api('/api/event/players');

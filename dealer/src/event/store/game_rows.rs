@@ -92,13 +92,16 @@ impl EventStore {
                 let mut total = None;
                 if let Some(id) = seat.player_id {
                     let present = seat.absent.is_none();
+                    // `last_seen` moves to the game's end only for a player that played it
+                    // through: a banned one (a dead player, most often) was last seen when it
+                    // last answered, which its health checks and earlier games recorded.
                     let version = (present && seat.version != "Unknown").then_some(&seat.version);
                     t.execute(
                         "UPDATE players SET
                             games = games + ?1, wins = wins + ?2, seconds = seconds + ?3,
                             points = points + ?4, bans = bans + ?5, absences = absences + ?6,
                             version = COALESCE(?7, version),
-                            last_seen = CASE WHEN ?1 = 1 THEN ?8 ELSE last_seen END
+                            last_seen = CASE WHEN ?1 = 1 AND ?5 = 0 THEN ?8 ELSE last_seen END
                          WHERE id = ?9",
                         params![
                             i64::from(present),

@@ -4,13 +4,15 @@ use super::{EventStore, StoreError};
 use crate::event::players::{Enrollment, EventRecord, StoredPlayer};
 use crate::event::settings::Contact;
 use crate::house::BotKind;
-use rusqlite::{params, Transaction};
+use rusqlite::{params, OptionalExtension, Transaction};
 
 impl EventStore {
-    /// Adds a player (active). Returns its id.
+    /// Adds a player (active). Returns its id. A removed player's name brings that player back
+    /// (active, at the given address, with its id, games and points).
     ///
     /// # Errors
-    /// [`StoreError::Refused`] when the name is taken; the database cannot be written.
+    /// [`StoreError::Refused`] when a player who is not removed has the name; the database
+    /// cannot be written.
     pub fn add_player(&self, name: &str, contact: &Contact, now: i64) -> Result<i64, StoreError> {
         self.write(|t| self.insert_player(t, name, contact, now))
     }
@@ -22,23 +24,36 @@ impl EventStore {
         contact: &Contact,
         now: i64,
     ) -> Result<i64, StoreError> {
-        let taken: bool = t
+        let holder: Option<(i64, String)> = t
             .query_row(
-                "SELECT COUNT(*) FROM players WHERE name = ?1",
+                "SELECT id, status FROM players WHERE name = ?1",
                 [name],
-                |r| r.get::<_, i64>(0),
+                |r| Ok((r.get(0)?, r.get(1)?)),
             )
-            .map_err(|e| self.db(e))?
-            > 0;
-        if taken {
-            return Err(StoreError::Refused(format!(
-                "a player is already named {name:?}"
-            )));
-        }
+            .optional()
+            .map_err(|e| self.db(e))?;
         let (url, token, bot) = match contact {
             Contact::Http { url, token } => (Some(url.as_str()), token.as_deref(), None),
             Contact::Bot(kind) => (None, None, Some(kind.name())),
         };
+        match holder {
+            // A removed team added again comes back as itself (same id, so the same colour on
+            // the page, and its games and points), at the address given now.
+            Some((id, status)) if status == Enrollment::Removed.as_str() => {
+                t.execute(
+                    "UPDATE players SET url = ?1, token = ?2, bot = ?3, status = 'active', down_reason = NULL WHERE id = ?4",
+                    params![url, token, bot, id],
+                )
+                .map_err(|e| self.db(e))?;
+                return Ok(id);
+            }
+            Some(_) => {
+                return Err(StoreError::Refused(format!(
+                    "a player is already named {name:?}"
+                )))
+            }
+            None => {}
+        }
         t.execute(
             "INSERT INTO players (name, url, token, bot, status, added_at) VALUES (?1, ?2, ?3, ?4, 'active', ?5)",
             params![name, url, token, bot, now],

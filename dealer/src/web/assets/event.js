@@ -69,15 +69,15 @@
       el('p', { class: 'muted', text: `${status.games_finished} games finished · tables of up to ${status.table_size} · seed ${status.seed}` }));
     const rows = data.players.map((p, i) => el('tr', { class: p.up ? '' : 'bad', 'data-player': p.id },
       el('td', { class: 'num', text: i + 1 }),
-      el('td', {}, swatch(p.id), el('span', { class: 'name', 'data-testid': 'name', text: p.name })),
+      el('td', {}, swatch(p.id), el('span', { class: 'name', 'data-testid': 'name', text: p.name, title: p.name })),
       el('td', { class: 'num strong', 'data-testid': 'points', text: p.points }),
       el('td', { class: 'num', 'data-testid': 'games', text: p.games }),
       el('td', { class: 'num', text: p.wins }),
       el('td', { class: 'num', text: p.seconds }),
       el('td', { class: 'num', text: p.bans }),
       el('td', { class: 'num', text: p.absences }),
-      el('td', { class: 'mono', text: p.version || '–' }),
-      el('td', { text: p.status === 'paused' ? 'paused' : (p.up ? 'up' : `down: ${p.down_reason || ''}`) }),
+      el('td', { class: 'mono version', text: p.version || '–', title: p.version || '' }),
+      el('td', { class: 'state', text: p.status === 'paused' ? 'paused' : (p.up ? 'up' : `down: ${p.down_reason || ''}`) }),
       el('td', { text: when(p.last_seen) })));
     replace(board, el('table', { class: 'grid leaderboard event-table', 'data-testid': 'leaderboard' },
       el('thead', {}, el('tr', {}, ['#', 'Team', 'Points', 'Games', 'Wins', '2nd', 'Bans', 'Absent', 'Version', 'Status', 'Last seen (UTC)'].map((h) => el('th', { text: h })))),
@@ -153,20 +153,35 @@
     const answer = await response.json().catch(() => ({}));
     message.textContent = response.ok ? 'Done.' : `Refused (${response.status}): ${answer.error || ''}`;
     refresh();
+    return response.ok;
   }
 
-  function addPlayer(event) {
+  async function addPlayer(event) {
     event.preventDefault();
     const target = urlInput.value.trim();
     const body = target.startsWith('bot:') ? { name: nameInput.value, bot: target.slice(4) } : { name: nameInput.value, url: target };
-    organise('POST', '/api/event/players', body);
+    // Cleared once the team is in, so the next team starts from an empty form; kept on a
+    // refusal, so a typo can be fixed.
+    if (await organise('POST', '/api/event/players', body)) {
+      nameInput.value = '';
+      urlInput.value = '';
+    }
   }
 
   function renderPlayers(players) {
-    const rows = players.filter((p) => p.status !== 'removed').map((p) => {
+    const rows = players.map((p) => {
+      if (p.status === 'removed') {
+        // Off the leaderboard, but one click brings the team back as itself (its games,
+        // points and colour); adding its name again does the same at a new address.
+        return el('tr', { class: 'removed', 'data-testid': 'removed-player' },
+          el('td', { class: 'name', text: p.name, title: p.name }),
+          el('td', { class: 'mono', text: p.address }),
+          el('td', { text: p.status }),
+          el('td', {}, el('button', { type: 'button', text: 'Bring back', onclick: () => organise('PATCH', `/api/event/players/${p.id}`, { status: 'active' }) })));
+      }
       const rename = el('input', { value: p.name, 'aria-label': `new name for ${p.name}` });
       return el('tr', {},
-        el('td', { class: 'name', text: p.name }),
+        el('td', { class: 'name', text: p.name, title: p.name }),
         el('td', { class: 'mono', text: p.address }),
         el('td', { text: p.status }),
         el('td', {},
