@@ -115,6 +115,19 @@ try {
   const coloursAfter = new Map(await coloursOnPage());
   check([...coloursBefore].every(([name, colour]) => coloursAfter.get(name) === colour), 'every team keeps its colour across a reload');
 
+  // Older games are a click away: once more than a page has ended, "Older" shows the next 20.
+  for (let i = 0; i < 600; i++) {
+    const { body } = await api('/api/event/games?per_page=1');
+    if (body && body.total > 20) break;
+    await sleep(100);
+  }
+  await page.waitForFunction(() => !document.querySelector('[data-testid=games-older]').disabled, null, { timeout: 15000 });
+  await page.click('[data-testid=games-older]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=games-paging]').textContent.includes('ended 21–'), null, { timeout: 15000 });
+  check(true, 'the games list pages to older games');
+  await page.click('[data-testid=games-newer]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=games-paging]').textContent.includes('ended 1–'), null, { timeout: 15000 });
+
   // A 28-character name at 1024 x 768: shortened with the full name on hover, and the page
   // does not scroll sideways ("Last seen" stays on screen).
   const longName = 'The Quite Long Team Name 28c';

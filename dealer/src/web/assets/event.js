@@ -127,12 +127,24 @@
       el('td', { text: when(game.ended_at || game.started_at) }));
   }
 
+  // Which page of ended games is shown (1: the newest); kept across refreshes.
+  let gamesPage = 1;
+  const GAMES_PER_PAGE = 20;
+
   function renderGames(page) {
     const head = el('thead', {}, el('tr', {}, ['Game', 'Round/table', 'State', 'Hands', 'Players (places)', 'Time (UTC)'].map((h) => el('th', { text: h }))));
+    const first = (page.page - 1) * page.per_page + 1;
+    const last = first + page.games.length - 1;
+    const shown = page.games.length ? `ended ${first}–${last} of ${page.total}, newest first` : `${page.total} ended`;
+    const go = (to) => () => { gamesPage = to; refresh(); };
+    const newer = el('button', { type: 'button', text: '← Newer', 'data-testid': 'games-newer', onclick: go(Math.max(1, page.page - 1)) });
+    newer.disabled = page.page <= 1;
+    const older = el('button', { type: 'button', text: 'Older →', 'data-testid': 'games-older', onclick: go(page.page + 1) });
+    older.disabled = page.page * page.per_page >= page.total;
     replace(games,
       el('table', { class: 'grid', 'data-testid': 'games' }, head,
-        el('tbody', {}, page.running.map(gameRow), page.games.map(gameRow))),
-      el('p', { class: 'muted', text: `${page.running.length} running · ${page.total} ended (newest ${page.games.length} shown)` }));
+        el('tbody', {}, page.page === 1 ? page.running.map(gameRow) : [], page.games.map(gameRow))),
+      el('p', { class: 'muted controls', 'data-testid': 'games-paging' }, `${page.running.length} running · ${shown} `, newer, ' ', older));
   }
 
   // ---------- Organiser ----------
@@ -209,7 +221,7 @@
     try {
       const [leaderboard, history, page, players] = await Promise.all([
         getJson('/api/event/leaderboard'), getJson('/api/event/history'),
-        getJson('/api/event/games?per_page=20'), getJson('/api/event/players')]);
+        getJson(`/api/event/games?per_page=${GAMES_PER_PAGE}&page=${gamesPage}`), getJson('/api/event/players')]);
       renderBoard(leaderboard);
       renderChart(history);
       renderGames(page);
