@@ -451,9 +451,8 @@ async fn kill_9_mid_game_then_restart_loses_no_finished_game_or_point() {
         .iter()
         .find(|run| run["running"].as_u64() >= Some(1))
         .unwrap_or_else(|| panic!("no run lists a running game: {runs}"));
-    let (_, summary) = server
-        .get(&format!("/api/runs/{}", run["id"].as_str().unwrap()))
-        .await;
+    let run_id = run["id"].as_str().unwrap().to_string();
+    let (_, summary) = server.get(&format!("/api/runs/{run_id}")).await;
     let listed = summary["games"]
         .as_array()
         .unwrap()
@@ -507,6 +506,18 @@ async fn kill_9_mid_game_then_restart_loses_no_finished_game_or_point() {
             assert!(
                 game["standings"].as_array().unwrap().is_empty(),
                 "not counted: {game}"
+            );
+            // The viewer's page of the game says why it stopped (from its abandoned.json),
+            // not "not in a results.json".
+            let (_, details) = server
+                .get(&format!("/api/runs/{run_id}/games/{number}"))
+                .await;
+            assert_eq!(details["status"], "interrupted", "{details}");
+            assert!(
+                details["interrupted"]["reason"]
+                    .as_str()
+                    .is_some_and(|reason| reason.contains("cut off")),
+                "{details}"
             );
         }
     }

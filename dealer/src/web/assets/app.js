@@ -194,6 +194,11 @@ async function gamePage(runId, gameId, options = {}) {
     header.push(el('p', { class: 'muted', 'data-testid': 'game-summary', text:
       `${result.standings.map((s) => `${s.place}. ${s.name} (${s.points} pts)`).join(' · ')} · ${result.hands_played} hands · ended: ${result.ended_by}` }));
   }
+  const stopped = details.interrupted;
+  if (!result && stopped) {
+    const hands = stopped.hands_played == null ? '' : ` after ${stopped.hands_played} hands`;
+    header.push(el('p', { class: 'notice', 'data-testid': 'game-interrupted', text: `Interrupted${hands}: ${stopped.reason}` }));
+  }
   if (details.players.length) {
     header.push(el('p', { class: 'players-links' }, 'Each team\'s requests and answers: ',
       details.players.map((p, i) => [i ? ' · ' : '', el('a', { href: playerHref(runId, gameId, p.name), 'data-testid': 'player-link', text: p.name })])));
@@ -213,10 +218,10 @@ async function gamePage(runId, gameId, options = {}) {
     return;
   }
   const live = details.status === 'running' ? { url: apiGame(runId, gameId), next: options.next } : null;
-  show(...header, tableView(log, result, live));
+  show(...header, tableView(log, result, live, details.interrupted));
 }
 
-function tableView(log, result, live) {
+function tableView(log, result, live, interrupted) {
   const entries = log.entries;
   const seats = Math.max(...entries.map((e) => e.game_state.players.length));
   let index = live ? entries.length - 1 : 0;
@@ -416,7 +421,7 @@ function tableView(log, result, live) {
 
   draw();
   const notes = [];
-  if (!result && !live) notes.push(el('p', { class: 'muted', text: 'This game is not in a results.json (a log from another dealer, or a game that was cut off).' }));
+  if (!result && !live && !interrupted) notes.push(el('p', { class: 'muted', text: 'This game is not in a results.json (a log from another dealer, or a game that was cut off).' }));
   if (log.partial && !live) notes.push(el('p', { class: 'notice', 'data-testid': 'partial', text: log.partial }));
   if (live) notes.push(el('p', { class: 'muted', text: 'Followed live: new entries appear as they are played; hole cards show at the showdown. Step back to look at earlier entries; "Live" comes back.' }));
   return el('section', { class: 'game' }, notes, controls, felt, message,

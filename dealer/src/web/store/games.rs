@@ -3,7 +3,7 @@
 use super::index::{current_status, GameStatus};
 use super::{compressed, FolderError, ResultsFolder, MAX_LOG_BYTES, MAX_PLAYER_LOG_BYTES};
 use crate::observe::GameOutputs;
-use crate::tournament::GameEntry;
+use crate::tournament::{GameEntry, InterruptedGame};
 use crate::web::log::{parse_log, GameLog};
 use crate::web::view::{self, PlayerRequests, RequestLine};
 use serde::Serialize;
@@ -21,6 +21,9 @@ pub struct GameDetails {
     pub status: GameStatus,
     /// The game's entry in `results.json`, when recorded.
     pub result: Option<GameEntry>,
+    /// Why it stopped, for an interrupted game whose run recorded it (`results.json`'s
+    /// `interrupted`, or an event game's `abandoned.json`).
+    pub interrupted: Option<InterruptedGame>,
     /// Whether `log.json` exists.
     pub has_log: bool,
     /// Whether `requests.jsonl` exists.
@@ -53,6 +56,7 @@ impl ResultsFolder {
             game,
             status: current_status(cache.status(game), &dir),
             result: cache.entries.get(&game).cloned(),
+            interrupted: cache.interruptions.get(&game).cloned(),
             has_log: compressed::exists(&GameOutputs::viewer_log_path(&dir)),
             has_requests: compressed::exists(&GameOutputs::requests_path(&dir)),
             players: self.player_files(&dir),

@@ -4,7 +4,7 @@ use super::folder_stamp::FolderStamp;
 use super::outcomes::{OutcomeCache, OutcomeFile};
 use super::{game_number, lock, FolderError, ResultsFolder, MAX_RESULTS_BYTES, ROOT_RUN_ID};
 use crate::observe::GameOutputs;
-use crate::tournament::{GameEntry, RunResults};
+use crate::tournament::{GameEntry, InterruptedGame, RunResults};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -119,6 +119,8 @@ pub(super) struct RunCache {
     summary: Arc<RunSummary>,
     games: BTreeMap<u32, GameFolder>,
     pub(super) entries: BTreeMap<u32, GameEntry>,
+    /// How interrupted games stopped, by number (from `results.json` or `abandoned.json`).
+    pub(super) interruptions: BTreeMap<u32, InterruptedGame>,
     /// Each game's status, by number.
     pub(super) statuses: BTreeMap<u32, GameStatus>,
 }
@@ -307,6 +309,7 @@ impl ResultsFolder {
         };
         let mut entries = BTreeMap::new();
         let mut interrupted = std::collections::BTreeSet::new();
+        let mut interruptions: BTreeMap<u32, InterruptedGame> = BTreeMap::new();
         let mut run_goes_on = false;
         let mut head = None;
         let mut item = RunListItem {
@@ -332,6 +335,12 @@ impl ResultsFolder {
                 .map(|total| total.name.clone());
             run_goes_on = !results.complete && results.stopped_because.is_none();
             interrupted.extend(results.interrupted.iter().map(|game| game.game));
+            interruptions.extend(
+                results
+                    .interrupted
+                    .iter()
+                    .map(|game| (game.game, game.clone())),
+            );
             for entry in std::mem::take(&mut results.games) {
                 entries.insert(entry.game, entry);
             }
@@ -350,8 +359,11 @@ impl ResultsFolder {
                 OutcomeFile::Finished(entry) => {
                     entries.insert(number, (**entry).clone());
                 }
-                OutcomeFile::Abandoned => {
+                OutcomeFile::Abandoned(record) => {
                     interrupted.insert(number);
+                    if let Some(record) = record {
+                        interruptions.insert(number, (**record).clone());
+                    }
                 }
                 OutcomeFile::Missing => {}
             }
@@ -419,6 +431,7 @@ impl ResultsFolder {
             }),
             games,
             entries,
+            interruptions,
             statuses,
         })
     }

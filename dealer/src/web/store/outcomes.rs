@@ -6,7 +6,7 @@
 use super::folder_stamp::FolderStamp;
 use super::{lock, ResultsFolder};
 use crate::event::outcome_files::{ABANDONED_FILE, RESULT_FILE};
-use crate::tournament::GameEntry;
+use crate::tournament::{GameEntry, InterruptedGame};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -18,8 +18,8 @@ pub(super) enum OutcomeFile {
     Missing,
     /// `result.json`.
     Finished(Box<GameEntry>),
-    /// `abandoned.json`.
-    Abandoned,
+    /// `abandoned.json`: why the game stopped (`None` when the file cannot be read).
+    Abandoned(Option<Box<InterruptedGame>>),
 }
 
 /// Each game folder's [`OutcomeFile`] with the folder stamp it was read at.
@@ -61,8 +61,13 @@ impl ResultsFolder {
                 }
             }
         }
-        if dir.join(ABANDONED_FILE).is_file() {
-            OutcomeFile::Abandoned
+        let abandoned = dir.join(ABANDONED_FILE);
+        if abandoned.is_file() {
+            let record = self
+                .read(&abandoned, super::MAX_RESULTS_BYTES)
+                .ok()
+                .and_then(|bytes| serde_json::from_slice::<InterruptedGame>(&bytes).ok());
+            OutcomeFile::Abandoned(record.map(Box::new))
         } else {
             OutcomeFile::Missing
         }
