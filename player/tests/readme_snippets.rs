@@ -141,9 +141,23 @@ fn the_markers_are_read_from_the_line_before_the_fence() {
     assert_eq!(found[1].place, None);
 }
 
-/// Copies `from` into `to`, recursively, leaving out `target/` folders.
+/// Makes `to` a copy of `from`, recursively, leaving out `target/` folders: the scratch copy is
+/// kept between runs, so what is gone from `from` (a file renamed or moved into a folder) is
+/// removed from `to` too.
 fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(to).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name();
+        if name == "target" || from.join(&name).exists() {
+            continue;
+        }
+        if entry.file_type().unwrap().is_dir() {
+            std::fs::remove_dir_all(entry.path()).unwrap();
+        } else {
+            std::fs::remove_file(entry.path()).unwrap();
+        }
+    }
     for entry in std::fs::read_dir(from).unwrap() {
         let entry = entry.unwrap();
         let (source, name) = (entry.path(), entry.file_name());

@@ -168,7 +168,7 @@ impl History {
     }
 
     /// Compares `current` with the remembered runs (`previous`), and gives the history to save
-    /// after it (see the [module docs](self) for why a run identical to the last one is
+    /// after it (see `arena/saved.rs` for why a run identical to the last one is
     /// compared with the baseline).
     pub fn record(
         previous: Option<History>,
