@@ -36,11 +36,12 @@
   const chart = el('section', { class: 'event-chart' });
   const games = el('section', { class: 'event-games' });
   const organiser = el('section', { class: 'event-organiser' });
+  const organiserTitle = el('h2', { text: 'Organiser' });
   replace(root,
     el('h1', { text: 'Leaderboard' }), banner, board,
     el('h2', { text: 'Points over the event' }), chart,
     el('h2', { text: 'Games' }), games,
-    el('h2', { text: 'Organiser' }), organiser);
+    organiserTitle, organiser);
 
   // A team's colour is a function of its player id, which the event's database gives once
   // and keeps all day: the same on every page, after a reload and on a second projector,
@@ -66,7 +67,12 @@
       status.storage_error
         ? el('div', { class: 'alert', role: 'alert', 'data-testid': 'storage-error', text: `Games cannot be recorded: ${status.storage_error}` })
         : null,
-      el('p', { class: 'muted', text: `${status.games_finished} games finished · tables of up to ${status.table_size} · seed ${status.seed}` }));
+      el('p', { class: 'muted', text: `${status.games_finished} games finished · tables of up to ${status.table_size} · seed ${status.seed}` }),
+      status.read_only
+        ? el('p', { class: 'muted', 'data-testid': 'read-only', text: 'Read-only: the standings as the event\'s database has them (dealer serve --out); no games are played here.' })
+        : null);
+    // Served read-only, nothing can be changed: no organiser controls to try.
+    organiserTitle.hidden = organiser.hidden = Boolean(status.read_only);
     const rows = data.players.map((p, i) => el('tr', { class: p.up ? '' : 'bad', 'data-player': p.id },
       el('td', { class: 'num', text: i + 1 }),
       el('td', {}, swatch(p.id), el('span', { class: 'name', 'data-testid': 'name', text: p.name, title: p.name })),
