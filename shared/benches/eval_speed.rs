@@ -116,6 +116,14 @@ fn random_hand_key(hands: &[[Card; 7]]) -> u16 {
     acc
 }
 
+const RANDOM_STRENGTH_OF: &str = "10M random: strength_of(&[Card; 7])";
+const RANDOM_RS_POKER: &str = "10M random: rs_poker rank()";
+const RANDOM_HAND_KEY: &str = "10M random: HandKey + Card x7, strength()";
+const ALL_HAND_KEY: &str = "all 133,784,560 hands: nested HandKey + Card";
+const ALL_RS_POKER: &str = "all 133,784,560 hands: rs_poker SevenCardAccum";
+const EQUITY_OURS: &str = "equity AhKh vs 3 random, 100k: ours";
+const EQUITY_RS_POKER: &str = "equity AhKh vs 3 random, 100k: rs_poker";
+
 struct Case {
     name: &'static str,
     /// What one run counts (hands, or trials), for the rate.
@@ -156,42 +164,42 @@ fn main() {
     let mut seed = 0;
     let mut cases = vec![
         Case {
-            name: "10M random: strength_of(&[Card; 7])",
+            name: RANDOM_STRENGTH_OF,
             items: HANDS as f64,
             unit: "M hands/s",
             run: Box::new(move || u64::from(random_strength_of(black_box(&hands_a)))),
             seconds: Vec::new(),
         },
         Case {
-            name: "10M random: rs_poker rank()",
+            name: RANDOM_RS_POKER,
             items: HANDS as f64,
             unit: "M hands/s",
             run: Box::new(move || u64::from(random_rs_poker_rank(black_box(&rs_poker_hands)))),
             seconds: Vec::new(),
         },
         Case {
-            name: "10M random: HandKey + Card x7, strength()",
+            name: RANDOM_HAND_KEY,
             items: HANDS as f64,
             unit: "M hands/s",
             run: Box::new(move || u64::from(random_hand_key(black_box(&hands_b)))),
             seconds: Vec::new(),
         },
         Case {
-            name: "all 133,784,560 hands: nested HandKey + Card",
+            name: ALL_HAND_KEY,
             items: ALL_HANDS as f64,
             unit: "M hands/s",
             run: Box::new(move || enumerate_all(black_box(&deck))),
             seconds: Vec::new(),
         },
         Case {
-            name: "all 133,784,560 hands: rs_poker SevenCardAccum",
+            name: ALL_RS_POKER,
             items: ALL_HANDS as f64,
             unit: "M hands/s",
             run: Box::new(move || enumerate_all_rs_poker(black_box(&rs_poker_deck))),
             seconds: Vec::new(),
         },
         Case {
-            name: "equity AhKh vs 3 random, 100k: ours",
+            name: EQUITY_OURS,
             items: 100_000.0,
             unit: "M trials/s",
             run: Box::new(move || {
@@ -202,7 +210,7 @@ fn main() {
             seconds: Vec::new(),
         },
         Case {
-            name: "equity AhKh vs 3 random, 100k: rs_poker",
+            name: EQUITY_RS_POKER,
             items: 100_000.0,
             unit: "M trials/s",
             run: Box::new(move || {
@@ -222,6 +230,35 @@ fn main() {
         }
     }
     println!("{rounds} rounds; min / median / max");
+    // Speed-ups against the yardstick, round by round: both ran seconds apart, so a ratio
+    // keeps what the machine's load does to both (issue 18's targets are ratios).
+    for (ours, yardstick, target) in [
+        (RANDOM_STRENGTH_OF, RANDOM_RS_POKER, 2.42),
+        (RANDOM_HAND_KEY, RANDOM_RS_POKER, 2.42),
+        (ALL_HAND_KEY, ALL_RS_POKER, 1.64),
+        (EQUITY_OURS, EQUITY_RS_POKER, 8.0),
+    ] {
+        let seconds = |name: &str| {
+            cases
+                .iter()
+                .find(|case| case.name == name)
+                .map(|case| case.seconds.clone())
+        };
+        if let (Some(our_seconds), Some(their_seconds)) = (seconds(ours), seconds(yardstick)) {
+            let mut ratios: Vec<f64> = their_seconds
+                .iter()
+                .zip(&our_seconds)
+                .map(|(theirs, ours)| theirs / ours)
+                .collect();
+            ratios.sort_by(f64::total_cmp);
+            println!(
+                "speed-up {ours:<46} {:>5.2} / {:>5.2} / {:>5.2} x the yardstick (target {target} x)",
+                ratios[0],
+                ratios[ratios.len() / 2],
+                ratios[ratios.len() - 1],
+            );
+        }
+    }
     for case in &mut cases {
         case.seconds.sort_by(f64::total_cmp);
         let [fast, median, slow] = [

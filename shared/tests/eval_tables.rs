@@ -85,7 +85,10 @@ const HASH_SHIFT: u32 = 24;
 fn the_count_field_tells_five_to_seven_cards_by_one_mask() {
     for cards in 0..=52u64 {
         let field = COUNT_START + COUNT_STEP * cards;
-        assert!(field < 1 << (SUIT_SHIFT - COUNT_SHIFT), "{cards} cards overflow");
+        assert!(
+            field < 1 << (SUIT_SHIFT - COUNT_SHIFT),
+            "{cards} cards overflow"
+        );
         assert_eq!(
             (field << COUNT_SHIFT) & NOT_FIVE_TO_SEVEN == 0,
             (5..=7).contains(&cards),
@@ -158,7 +161,11 @@ fn generate() -> (String, Vec<u8>) {
     sums.sort_unstable();
     sums.dedup();
     assert_eq!(sums.len(), entries.len(), "rank keys collide");
-    assert_eq!(entries.len(), 73_775, "rank multisets of five to seven cards");
+    assert_eq!(
+        entries.len(),
+        73_775,
+        "rank multisets of five to seven cards"
+    );
 
     let (multiplier, displacements, lookup) = build_perfect_hash(&entries);
 

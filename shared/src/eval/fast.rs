@@ -221,4 +221,3 @@ pub(super) fn dense(canonical: u32) -> Option<u16> {
         .and_then(|index| u16::try_from(index).ok())
         .filter(|&index| index != 0)
 }
-
