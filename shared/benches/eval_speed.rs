@@ -11,7 +11,7 @@
 //! three random hands, 100,000 trials, ours and `rs_poker`'s `MonteCarloGame`. `rs_poker` is
 //! the yardstick: holdem-hand-evaluator, which issue 18 compares with, cannot be built here,
 //! and the issue's figures put it at 2.42x `rank()` and 1.64x `SevenCardAccum`; the report
-//! ends with our speed-up over `rs_poker` round by round. The file uses only API that existed
+//! opens with our speed-up over `rs_poker` round by round. The file uses only API that existed
 //! before issue 18, so the same file built at an older commit measures the "before" side (see
 //! `benches/README.md`).
 
