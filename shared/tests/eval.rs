@@ -296,9 +296,9 @@ fn repeated_cards_are_errors_in_every_multiplicity() {
 }
 
 /// More than seven cards is an error whatever they are, including long slices whose repeats
-/// make the sum of card bits wrap around to their union and whose length wraps the key's
-/// six-bit card count to 5..=7 (e.g. 45 distinct cards, then the ace of diamonds 8 more times
-/// and the king of diamonds 16 more times: 8 * 2^60 + 16 * 2^59 = 2^64).
+/// make the sum of card bits wrap around to their union and whose length, counted modulo 64,
+/// is 5..=7 (e.g. 45 distinct cards, then the ace of diamonds 8 more times and the king of
+/// diamonds 16 more times: 8 * 2^60 + 16 * 2^59 = 2^64).
 #[test]
 fn long_slices_are_errors_even_when_the_checks_wrap() {
     let ace = cards("Ad")[0];

@@ -9,15 +9,18 @@
 //!
 //! The design (see `src/eval/fast.rs` for how the tables are read):
 //!
-//! * Every card has a 64-bit key; a hand's key is the sum of its cards' keys. Bits 0..6 count
-//!   the cards (at most 52); bits 7..23 hold four 4-bit suit counters (starting at 3, so a
-//!   nibble reaches 8 exactly when a suit has five cards: a flush); bits 23..64 hold
-//!   `rank_sum * MULTIPLIER` (mod 2^41), where each rank has a key chosen so that every
-//!   multiset of up to seven ranks (each at most four times) has a different sum. Multiplying
-//!   by an odd constant is a bijection, and because it is linear it is folded into the
-//!   per-card keys: evaluation never multiplies. "At most seven cards and no flush", the hot
-//!   path's only test, is one `test` of the key against one mask (the count's bits worth 8 and
-//!   more, and the flush bits).
+//! * Every card has a 64-bit key; a hand's key is the sum of its cards' keys. Bits 0..8 count
+//!   the cards, 3 per card from 17 (at most 17 + 3 * 52 = 173, so never past the field): at
+//!   that step and start the counts 5, 6 and 7 are exactly the ones whose field has none of
+//!   the bits of `0xD8` set (32, 35 and 38 against 29 for four cards and 41 for eight), so
+//!   "five to seven cards" is a mask test, found by a search over steps, starts and masks.
+//!   Bits 8..24 hold four 4-bit suit counters (starting at 3, so a nibble reaches 8 exactly
+//!   when a suit has five cards: a flush); bits 24..64 hold `rank_sum * MULTIPLIER` (mod
+//!   2^40), where each rank has a key chosen so that every multiset of up to seven ranks (each
+//!   at most four times) has a different sum. Multiplying by an odd constant is a bijection,
+//!   and because it is linear it is folded into the per-card keys: evaluation never
+//!   multiplies. "Five to seven cards and no flush", the hot path's only test, is one `test`
+//!   of the key against one mask (`0xD8` and the flush bits).
 //! * The per-card tables are indexed by the card's code `rank value | suit << 8`: a `Card`'s
 //!   two bytes read as one little-endian `u16` (see `Card`'s layout). A card set is a 64-bit mask with one 16-bit lane per suit: the card's bit is
 //!   its slot `suit * 16 + rank value - 2`, so a suit's ranks are one shift away.
@@ -33,9 +36,10 @@
 //!   and 2,048 buckets (about 36 multisets each) cannot be placed. (The slot's bits cannot be
 //!   the key's lowest, which would save a shift: a field that narrow only sees the rank sum
 //!   modulo its width, and thousands of multisets share their sum modulo 2^19.)
-//! * The hash holds every rank multiset of zero to seven cards, those of fewer than five with
-//!   strength 0: the hot path tests only "at most seven cards, no flush" and lets a 0 from the
-//!   table say "fewer than five", where a second compare of the count used to be.
+//! * The hash holds the rank multisets of five to seven cards only (73,775; the count test
+//!   keeps every other key away from it). It used to hold those of zero to four cards too,
+//!   with strength 0, and the hot path tested the looked-up value for 0 to say "fewer than
+//!   five": a compare and a branch on every evaluation, which the count's layout now saves.
 //!
 //! Table values are dense hand strengths: 1 for the weakest five-card hand (7-5-4-3-2) up to
 //! 7,462 for a royal flush. They come from the reference evaluator (`src/eval/reference.rs`),
@@ -65,15 +69,33 @@ const RANK_KEYS: [u64; 13] = [
 ];
 const BUCKET_BITS: u32 = 12;
 const SLOT_BITS: u32 = 17;
-/// The card count sits lowest, unbiased: at most 52 cards fit its six bits.
+/// The card count sits lowest: `COUNT_START + COUNT_STEP * cards`, at most 173 in its 8 bits.
 const COUNT_SHIFT: u32 = 0;
-/// The count's bits worth 8 and more: clear exactly when the hand holds at most seven cards.
-const COUNT_OVER_SEVEN: u64 = 0x38 << COUNT_SHIFT;
-const SUIT_SHIFT: u32 = 7;
+const COUNT_START: u64 = 17;
+const COUNT_STEP: u64 = 3;
+/// Clear in the count field exactly when it counts five, six or seven cards (checked below).
+const NOT_FIVE_TO_SEVEN: u64 = 0xD8 << COUNT_SHIFT;
+const SUIT_SHIFT: u32 = 8;
 /// Suit counters start at 3 so that bit 3 of a nibble means "five or more of this suit".
-const INITIAL_KEY: u64 = 0x3333 << SUIT_SHIFT;
+const INITIAL_KEY: u64 = (COUNT_START << COUNT_SHIFT) + (0x3333 << SUIT_SHIFT);
 const FLUSH_BITS: u64 = 0x8888 << SUIT_SHIFT;
-const HASH_SHIFT: u32 = 23;
+const HASH_SHIFT: u32 = 24;
+
+#[test]
+fn the_count_field_tells_five_to_seven_cards_by_one_mask() {
+    for cards in 0..=52u64 {
+        let field = COUNT_START + COUNT_STEP * cards;
+        assert!(
+            field < 1 << (SUIT_SHIFT - COUNT_SHIFT),
+            "{cards} cards overflow"
+        );
+        assert_eq!(
+            (field << COUNT_SHIFT) & NOT_FIVE_TO_SEVEN == 0,
+            (5..=7).contains(&cards),
+            "{cards} cards"
+        );
+    }
+}
 
 #[test]
 fn checked_in_tables_are_what_the_reference_evaluator_generates() {
@@ -119,10 +141,11 @@ fn generate() -> (String, Vec<u8>) {
         }
     }
 
-    // Every rank multiset of 0 to 7 cards, with its non-flush strength (0 below five cards).
+    // Every rank multiset of 5 to 7 cards, with its non-flush strength.
     let mut multisets = Vec::new();
     let mut counts = [0u8; 13];
     collect_multisets(0, 7, &mut counts, &mut multisets);
+    multisets.retain(|counts| counts.iter().sum::<u8>() >= 5);
     let entries: Vec<(u64, u16)> = multisets
         .iter()
         .map(|counts| {
@@ -131,19 +154,18 @@ fn generate() -> (String, Vec<u8>) {
                 .zip(RANK_KEYS)
                 .map(|(&c, key)| u64::from(c) * key)
                 .sum();
-            let cards: u8 = counts.iter().sum();
-            let strength = if cards >= 5 {
-                dense(spread_without_flush(counts))
-            } else {
-                0
-            };
-            (rank_sum, strength)
+            (rank_sum, dense(spread_without_flush(counts)))
         })
         .collect();
     let mut sums: Vec<u64> = entries.iter().map(|e| e.0).collect();
     sums.sort_unstable();
     sums.dedup();
     assert_eq!(sums.len(), entries.len(), "rank keys collide");
+    assert_eq!(
+        entries.len(),
+        73_775,
+        "rank multisets of five to seven cards"
+    );
 
     let (multiplier, displacements, lookup) = build_perfect_hash(&entries);
 
@@ -155,7 +177,7 @@ fn generate() -> (String, Vec<u8>) {
         for (rank, rank_key) in RANK_KEYS.iter().enumerate() {
             let code = (rank + 2) | suit << 8;
             card_keys[code] = (rank_key.wrapping_mul(multiplier) << HASH_SHIFT)
-                + (1u64 << COUNT_SHIFT)
+                + (COUNT_STEP << COUNT_SHIFT)
                 + (1u64 << (SUIT_SHIFT as usize + 4 * suit));
             card_bits[code] = 1u64 << (suit * 16 + rank);
         }
@@ -176,9 +198,8 @@ fn generate() -> (String, Vec<u8>) {
     let _ = writeln!(out, "pub(super) const FLUSH_BITS: u64 = {FLUSH_BITS:#x};");
     let _ = writeln!(
         out,
-        "pub(super) const COUNT_OVER_SEVEN: u64 = {COUNT_OVER_SEVEN:#x};"
+        "pub(super) const NOT_FIVE_TO_SEVEN: u64 = {NOT_FIVE_TO_SEVEN:#x};"
     );
-    let _ = writeln!(out, "pub(super) const COUNT_SHIFT: u32 = {COUNT_SHIFT};");
     let _ = writeln!(out, "pub(super) const SUIT_SHIFT: u32 = {SUIT_SHIFT};");
     let _ = writeln!(out, "pub(super) const HASH_SHIFT: u32 = {HASH_SHIFT};");
     let _ = writeln!(
@@ -290,7 +311,7 @@ fn try_displace(
     let bucket_count = 1usize << BUCKET_BITS;
     let mut buckets: Vec<Vec<(u32, u16)>> = vec![Vec::new(); bucket_count];
     for &(rank_sum, strength) in entries {
-        // The key's high 41 bits, as the evaluator sees them.
+        // The key's high 40 bits, as the evaluator sees them.
         let hashed = rank_sum.wrapping_mul(multiplier) << HASH_SHIFT;
         let bucket = (hashed >> (64 - BUCKET_BITS)) as usize;
         buckets[bucket].push(((hashed >> HASH_SHIFT) as u32, strength));

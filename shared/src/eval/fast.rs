@@ -25,8 +25,8 @@ pub(super) struct Tables {
     card_bits: [u64; 1024],
     /// Per-bucket XOR displacement of the perfect hash.
     displacements: [u16; 4096],
-    /// Strength of every rank multiset of up to seven cards (no flush; 0 for fewer than five
-    /// cards), by hash slot: the
+    /// Strength of every rank multiset of five to seven cards (no flush), by hash slot (0 in
+    /// unused slots): the
     /// `u16`s as little-endian byte pairs, read in place (decoding 131,072 values at compile
     /// time would cost the cold build more than the other tables together; an unaligned
     /// two-byte load costs a lookup nothing). Held by value, copied from the file as one
@@ -140,24 +140,18 @@ pub(super) fn code_bit(code: usize) -> u64 {
     TABLES.card_bits[code & 1023]
 }
 
-/// How many cards a key holds (its count field; see `tests/eval_tables.rs`).
-#[inline(always)]
-pub(super) fn count(key: u64) -> u64 {
-    (key >> COUNT_SHIFT) & 63
-}
-
-/// Whether a key holds five, six or seven cards.
+/// Whether a key holds five, six or seven cards: its count field has none of
+/// `NOT_FIVE_TO_SEVEN`'s bits (see `tests/eval_tables.rs` for the layout that makes it one test).
 #[inline(always)]
 pub(super) fn five_to_seven(key: u64) -> bool {
-    (5..=7).contains(&count(key))
+    key & NOT_FIVE_TO_SEVEN == 0
 }
 
-/// Whether a key holds at most seven cards and no flush: the common case, one `test` of the
-/// key against a mask. (Fewer than five cards pass too; their rank multisets are in the hash
-/// with strength 0.)
+/// Whether a key holds five to seven cards and no flush: the common case, one `test` of the
+/// key against a mask, after which [`rank_strength`] is the strength.
 #[inline(always)]
-pub(super) fn at_most_seven_no_flush(key: u64) -> bool {
-    key & (COUNT_OVER_SEVEN | FLUSH_BITS) == 0
+pub(super) fn five_to_seven_no_flush(key: u64) -> bool {
+    key & (NOT_FIVE_TO_SEVEN | FLUSH_BITS) == 0
 }
 
 /// Whether a key of at most seven cards holds a flush.
@@ -199,8 +193,8 @@ pub(super) fn flush_strength(key: u64, mask: u64) -> u16 {
     TABLES.flush[((mask >> (flush_suit(key) * 16)) & 0x1FFF) as usize]
 }
 
-/// The strength of at most seven distinct cards without a flush: the perfect hash of their
-/// rank multiset (0 for fewer than five cards).
+/// The strength of five to seven distinct cards without a flush: the perfect hash of their
+/// rank multiset. Any other key reads some slot of the table (in range, but meaningless).
 #[inline(always)]
 pub(super) fn rank_strength(key: u64) -> u16 {
     let bucket = (key >> BUCKET_SHIFT) as usize;

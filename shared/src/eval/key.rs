@@ -244,14 +244,11 @@ impl HandKey {
     /// [`EvalError::CardCount`] unless the set holds five, six or seven cards.
     #[inline(always)]
     pub fn strength(self) -> Result<HandStrength, EvalError> {
-        // The key's count field counts every card (at most 52, it never overflows); a suit
-        // counter past twelve cards carries upwards, away from it. Fewer than five cards pass
-        // the test and read 0 from the table.
-        if fast::at_most_seven_no_flush(self.key) {
-            let strength = fast::rank_strength(self.key);
-            if strength != 0 {
-                return Ok(HandStrength(strength));
-            }
+        // The key's count field counts every card (at most 52, it never overflows) and tells
+        // five to seven cards by one mask; a suit counter past twelve cards carries upwards,
+        // away from it.
+        if fast::five_to_seven_no_flush(self.key) {
+            return Ok(HandStrength(fast::rank_strength(self.key)));
         }
         self.flush_or_count_error()
     }
