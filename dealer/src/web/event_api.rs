@@ -33,6 +33,8 @@ use subtle::ConstantTimeEq;
 const EVENT_HTML: &str = include_str!("assets/event.html");
 const EVENT_JS: &str = include_str!("assets/event.js");
 const EVENT_CSS: &str = include_str!("assets/event.css");
+/// The teams' colours, the leaderboard and the points chart, shared by the event's pages.
+const STANDINGS_JS: &str = include_str!("assets/standings.js");
 
 /// The default number of games in the points chart.
 pub const DEFAULT_HISTORY_POINTS: usize = 300;
@@ -47,6 +49,7 @@ pub fn configure_assets(config: &mut web::ServiceConfig) {
     config
         .route("/event.js", super::asset(super::JAVASCRIPT, EVENT_JS))
         .route("/event.css", super::asset(super::CSS, EVENT_CSS))
+        .route("/standings.js", super::asset(super::JAVASCRIPT, STANDINGS_JS))
         .route(
             "/api/mode",
             web::get().to(|| async { HttpResponse::Ok().json(Mode { event: false }) }),
