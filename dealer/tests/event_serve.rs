@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-const TOKEN: &str = "organiser-s3cret";
+pub(super) const TOKEN: &str = "organiser-s3cret";
 
-struct Server {
+pub(super) struct Server {
     child: Child,
     base: String,
     log: PathBuf,
@@ -19,7 +19,7 @@ struct Server {
 }
 
 impl Server {
-    fn start(data: &Path, config: &str) -> Server {
+    pub(super) fn start(data: &Path, config: &str) -> Server {
         let config_path = data.with_extension("toml");
         std::fs::write(&config_path, config).unwrap();
         let log = data.with_extension("log");
@@ -59,7 +59,7 @@ impl Server {
         }
     }
 
-    async fn get(&self, path: &str) -> (u16, Value) {
+    pub(super) async fn get(&self, path: &str) -> (u16, Value) {
         let response = self
             .client
             .get(format!("{}{path}", self.base))
@@ -74,7 +74,7 @@ impl Server {
         )
     }
 
-    async fn organiser(
+    pub(super) async fn organiser(
         &self,
         method: reqwest::Method,
         path: &str,
@@ -99,7 +99,12 @@ impl Server {
     }
 
     /// Polls `/api/event` until `done` holds (panics after `within`).
-    async fn wait_for(&self, within: Duration, what: &str, done: impl Fn(&Value) -> bool) -> Value {
+    pub(super) async fn wait_for(
+        &self,
+        within: Duration,
+        what: &str,
+        done: impl Fn(&Value) -> bool,
+    ) -> Value {
         let start = Instant::now();
         loop {
             let (_, status) = self.get("/api/event").await;

@@ -18,6 +18,7 @@
 //! [`MAX_REQUEST_BODY`]. Request paths are never joined to file paths (see [`store`]), and
 //! no file whose real path is outside the folder is read. Binds 127.0.0.1 unless told otherwise.
 
+pub mod broadcast;
 pub mod event_api;
 mod follow;
 pub mod log;
