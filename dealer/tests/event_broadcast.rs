@@ -127,6 +127,8 @@ async fn the_director_scores_the_newest_ended_games_from_their_logs_and_the_data
     let (status, answer) = server.get("/api/event/broadcast?candidates=10").await;
     assert_eq!(status, 200, "{answer}");
     assert_eq!(answer["running"], 0);
+    let (_, status) = server.get("/api/event").await;
+    assert_eq!(answer["tournament_id"], status["tournament_id"]);
     let games = answer["games"].as_array().unwrap();
     let skipped = answer["skipped"].as_array().unwrap();
 

@@ -64,6 +64,9 @@ pub(super) struct BroadcastQuery {
 /// The answer: the candidates, best first.
 #[derive(Debug, Clone, Serialize)]
 pub struct Broadcast {
+    /// The event's tournament id: a page keeps which games it showed per event, as game
+    /// numbers start again at 1 in the next one.
+    pub tournament_id: String,
     /// Games being played now.
     pub running: usize,
     /// The newest ended games whose logs can be played, highest priority first.
@@ -450,6 +453,7 @@ impl Director {
         // Highest priority first; the newer game first among equals.
         games.sort_by(|a, b| b.priority.cmp(&a.priority).then(b.number.cmp(&a.number)));
         Ok(Broadcast {
+            tournament_id: event.status().tournament_id,
             running,
             games,
             skipped,

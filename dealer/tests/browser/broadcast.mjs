@@ -87,6 +87,14 @@ try {
   // No team yet: the page waits, saying so.
   await page.goto(`${base}broadcast`);
   await page.waitForSelector('#broadcast-root[data-ready=true]');
+  // Every kind of banner the page shows, as a person would have seen it go by.
+  await page.evaluate(() => {
+    window.__bannerKinds = [];
+    new MutationObserver(() => {
+      const kind = document.querySelector('[data-testid=banner]')?.dataset.kind;
+      if (kind && !window.__bannerKinds.includes(kind)) window.__bannerKinds.push(kind);
+    }).observe(document.getElementById('broadcast-root'), { subtree: true, attributes: true, childList: true });
+  });
   await page.waitForSelector('[data-testid=waiting]', { timeout: 15000 });
   check(await page.getAttribute('#broadcast-root', 'data-state') === 'waiting', 'with no game ended the page shows the waiting screen');
 
@@ -132,8 +140,12 @@ try {
   check(big.height <= big.innerHeight && big.bodyHeight <= big.innerHeight, `no vertical scrolling at 1920 x 1080: ${JSON.stringify(big)}`);
   await page.screenshot({ path: join(screenshots, 'broadcast-1920.png') });
 
-  // On to a newer game when this one ends.
+  // On to a newer game when this one ends, after the winner's banner; the bot that answers
+  // garbage was banned on screen.
   await until('the page moves on to a newer game', async () => Number(await page.getAttribute('#broadcast-root', 'data-game')) > firstGame, 180000);
+  await until('a ban is shown', async () => (await page.evaluate(() => window.__bannerKinds)).includes('banned'), 120000);
+  const kinds = await page.evaluate(() => window.__bannerKinds);
+  check(kinds.includes('all_in') && kinds.includes('winner') && kinds.includes('banned'), `the banners seen: ${kinds}`);
 
   // The teams' colours are the event page's, by player id, on the leaderboard and the seats.
   await page.waitForSelector('#broadcast-root[data-standings=true]');
@@ -178,9 +190,12 @@ try {
   equal(outside, 0, 'every seat is on screen at 1024 x 768');
   await page.screenshot({ path: join(screenshots, 'broadcast-1024.png') });
 
-  // The garbage bot is banned in some game: the director marks it.
+  // The director marks the garbage bot's bans, names the event, and finds first wins.
   const { body: director } = await api('/api/event/broadcast?candidates=40');
-  check(director.games.length > 0, 'the director has games');
+  const { body: status } = await api('/api/event');
+  equal(director.tournament_id, status.tournament_id, 'the director names the event');
+  const marked = director.games.flatMap((g) => g.highlights).filter((h) => h.kind === 'banned');
+  check(marked.length > 0 && marked.every((h) => h.player === 'Garbage Answers'), `the bans marked are the garbage bot's: ${JSON.stringify(marked.slice(0, 2))}`);
 
   // The server restarts: the page says it is not answering, then goes on.
   const port = new URL(base).port;

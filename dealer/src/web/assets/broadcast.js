@@ -36,17 +36,19 @@
   let speed = SPEEDS.includes(fromUrl) ? fromUrl : Number(localStorage.getItem(SPEED_KEY));
   if (!SPEEDS.includes(speed)) speed = 1;
   let skipQuiet = localStorage.getItem(SKIP_KEY) !== 'false';
-  const shown = (() => {
-    try {
-      const list = JSON.parse(localStorage.getItem(SHOWN_KEY) || '[]');
-      return Array.isArray(list) ? list.filter(Number.isInteger) : [];
-    } catch (error) {
-      return [];
-    }
-  })();
+  // The games this page showed, per event (game numbers start again at 1 in the next one):
+  // { event: tournament id, games: [numbers] }.
+  let shown = { event: null, games: [] };
+  try {
+    const kept = JSON.parse(localStorage.getItem(SHOWN_KEY) || 'null');
+    if (kept && Array.isArray(kept.games)) shown = { event: String(kept.event), games: kept.games.filter(Number.isInteger) };
+  } catch (error) { /* start afresh */ }
+  function forEvent(tournamentId) {
+    if (shown.event !== tournamentId) shown = { event: tournamentId, games: [] };
+  }
   function markShown(number) {
-    if (!shown.includes(number)) shown.push(number);
-    while (shown.length > SHOWN_KEPT) shown.shift();
+    if (!shown.games.includes(number)) shown.games.push(number);
+    while (shown.games.length > SHOWN_KEPT) shown.games.shift();
     localStorage.setItem(SHOWN_KEY, JSON.stringify(shown));
   }
 
@@ -259,7 +261,8 @@
   async function nextGame() {
     for (;;) {
       const answer = await persist(() => getJson('/api/event/broadcast'), (down) => { directorDown = down; });
-      const fresh = answer.games.find((g) => !shown.includes(g.number));
+      forEvent(answer.tournament_id);
+      const fresh = answer.games.find((g) => !shown.games.includes(g.number));
       if (fresh) return { game: fresh, replay: false };
       if (answer.games.length) return { game: answer.games[0], replay: true };
       waitingScreen(answer.running
