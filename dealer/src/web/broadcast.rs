@@ -657,4 +657,32 @@ mod tests {
         ];
         assert_eq!(score(&event), FIRST_WIN_SCORE + LEAD_CHANGE_SCORE);
     }
+
+    #[test]
+    fn pruned_and_abandoned_games_are_skipped_with_their_reason() {
+        let game = |state: &str, files: GameFiles| GameRow {
+            number: 7,
+            round: 2,
+            table: 1,
+            state: state.to_string(),
+            run: crate::event::store::GAMES_DIR,
+            started_at: 0,
+            ended_at: Some(1),
+            hands: Some(3),
+            winner: None,
+            reason: (state == "abandoned").then(|| "the server stopped".to_string()),
+            players: Vec::new(),
+            standings: Vec::new(),
+            files,
+        };
+        assert_eq!(skip_reason(&game("finished", GameFiles::Kept)), None);
+        assert_eq!(skip_reason(&game("finished", GameFiles::Compressed)), None);
+        assert!(
+            skip_reason(&game("finished", GameFiles::Pruned)).is_some_and(|r| r.contains("pruned"))
+        );
+        assert_eq!(
+            skip_reason(&game("abandoned", GameFiles::Kept)).as_deref(),
+            Some("abandoned: the server stopped")
+        );
+    }
 }
