@@ -67,8 +67,12 @@
     skipQuiet = skipBox.checked;
     localStorage.setItem(SKIP_KEY, String(skipQuiet));
   });
+  // A projector shows the page full screen; browsers allow it only from a click.
+  const fullScreen = el('button', { type: 'button', 'data-testid': 'full-screen', text: 'Full screen',
+    onclick: () => document.documentElement.requestFullscreen().catch(() => {}) });
+  document.addEventListener('fullscreenchange', () => { fullScreen.hidden = Boolean(document.fullscreenElement); });
   const controls = el('div', { class: 'bc-controls' },
-    el('label', {}, 'Speed ', speedSelect), el('label', {}, skipBox, ' skip quiet hands'),
+    el('label', {}, 'Speed ', speedSelect), el('label', {}, skipBox, ' skip quiet hands'), fullScreen,
     el('a', { href: '/event', text: 'Event page' }));
   const stage = el('section', { class: 'bc-stage', 'data-testid': 'stage' });
   const banner = el('div', { class: 'bc-banner hidden', role: 'status', 'data-testid': 'banner' });
@@ -285,7 +289,11 @@
         await sleep(1000);
         continue;
       }
-      if (!log.entries.length) continue;
+      if (!log.entries.length) {
+        // Nothing to play (should not happen for an ended game): do not ask again at once.
+        await sleep(1000);
+        continue;
+      }
       await play(game, log, replay);
     }
   }
