@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-pub(super) const TOKEN: &str = "organiser-s3cret";
+pub(crate) const TOKEN: &str = "organiser-s3cret";
 
-pub(super) struct Server {
+pub(crate) struct Server {
     child: Child,
     base: String,
     log: PathBuf,
@@ -19,18 +19,32 @@ pub(super) struct Server {
 }
 
 impl Server {
-    pub(super) fn start(data: &Path, config: &str) -> Server {
+    pub(crate) fn start(data: &Path, config: &str) -> Server {
         let config_path = data.with_extension("toml");
         std::fs::write(&config_path, config).unwrap();
-        let log = data.with_extension("log");
-        let mut child = Command::new(env!("CARGO_BIN_EXE_dealer"))
-            .env_remove("RUST_LOG")
-            .env_remove("DEALER_ADMIN_TOKEN")
+        let mut command = Command::new(env!("CARGO_BIN_EXE_dealer"));
+        command
             .args(["serve", "--bind", "127.0.0.1:0", "--admin-token", TOKEN])
             .arg("--config")
             .arg(&config_path)
             .arg("--data")
-            .arg(data)
+            .arg(data);
+        Server::launch(command, data.with_extension("log"))
+    }
+
+    /// `dealer serve --out DIR`: the read-only server of a folder.
+    pub(crate) fn read_only(out: &Path) -> Server {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_dealer"));
+        command
+            .args(["serve", "--bind", "127.0.0.1:0", "--out"])
+            .arg(out);
+        Server::launch(command, out.with_extension("read-only.log"))
+    }
+
+    fn launch(mut command: Command, log: PathBuf) -> Server {
+        let mut child = command
+            .env_remove("RUST_LOG")
+            .env_remove("DEALER_ADMIN_TOKEN")
             .stdout(Stdio::piped())
             .stderr(Stdio::from(std::fs::File::create(&log).unwrap()))
             .spawn()
@@ -59,7 +73,7 @@ impl Server {
         }
     }
 
-    pub(super) async fn get(&self, path: &str) -> (u16, Value) {
+    pub(crate) async fn get(&self, path: &str) -> (u16, Value) {
         let response = self
             .client
             .get(format!("{}{path}", self.base))
@@ -74,7 +88,7 @@ impl Server {
         )
     }
 
-    pub(super) async fn organiser(
+    pub(crate) async fn organiser(
         &self,
         method: reqwest::Method,
         path: &str,
@@ -99,7 +113,7 @@ impl Server {
     }
 
     /// Polls `/api/event` until `done` holds (panics after `within`).
-    pub(super) async fn wait_for(
+    pub(crate) async fn wait_for(
         &self,
         within: Duration,
         what: &str,
@@ -120,7 +134,7 @@ impl Server {
         }
     }
 
-    fn signal(&mut self, signal: &str) -> Option<i32> {
+    pub(crate) fn signal(&mut self, signal: &str) -> Option<i32> {
         let status = Command::new("kill")
             .args([signal, &self.child.id().to_string()])
             .status()
@@ -151,12 +165,12 @@ impl Drop for Server {
     }
 }
 
-const BOTS: &str = "seed = 9\nhand_limit = 40\npause_ms = 20\nrecheck_ms = 200\n\
+pub(crate) const BOTS: &str = "seed = 9\nhand_limit = 40\npause_ms = 20\nrecheck_ms = 200\n\
 [[bot]]\nname = \"ann\"\nkind = \"raiser\"\n\
 [[bot]]\nname = \"bob\"\nkind = \"random\"\n\
 [[bot]]\nname = \"cy\"\nkind = \"equity\"\n";
 
-fn db_points(data: &Path) -> Vec<(String, i64, i64)> {
+pub(crate) fn db_points(data: &Path) -> Vec<(String, i64, i64)> {
     let db = rusqlite::Connection::open(data.join("event.sqlite")).unwrap();
     let mut statement = db
         .prepare("SELECT name, points, games FROM players WHERE status <> 'removed' ORDER BY name")
@@ -167,7 +181,7 @@ fn db_points(data: &Path) -> Vec<(String, i64, i64)> {
     rows.map(Result::unwrap).collect()
 }
 
-fn integrity_ok(data: &Path) {
+pub(crate) fn integrity_ok(data: &Path) {
     let db = rusqlite::Connection::open(data.join("event.sqlite")).unwrap();
     let check: String = db
         .query_row("PRAGMA integrity_check", [], |r| r.get(0))

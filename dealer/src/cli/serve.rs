@@ -1,10 +1,12 @@
 //! `dealer serve`: an event ([`crate::event`]: games until stopped, the page and the
-//! organiser API), or with `--out DIR` the read-only viewer of earlier runs ([`crate::web`]),
-//! until Ctrl-C or SIGTERM.
+//! organiser API), or with `--out DIR` the read-only viewer of earlier runs ([`crate::web`]) —
+//! of an event's folder too, with its leaderboard and chart from its database opened
+//! read-only — until Ctrl-C or SIGTERM.
 
 use super::args::ServeArgs;
 use super::{signals, Failure};
 use crate::event::settings::{read_event_file, resolve_event, EventFile, EventFlags};
+use crate::event::store::DATABASE_FILE;
 use crate::event::{health, retention, scheduler, Event};
 use crate::progress::Screen;
 use crate::web::{event_api, serve_results, serve_results_with, WebOptions};
@@ -49,10 +51,19 @@ async fn serve_read_only(
         bind,
         workers: None,
     };
-    let server =
-        serve_results(out.clone(), options).map_err(|error| Failure::run(error.to_string()))?;
+    // An event's folder: its standings and chart too, from its database opened read-only.
+    let is_event = out.join(DATABASE_FILE).is_file();
+    let server = if is_event {
+        let event =
+            Event::open_read_only(out.clone()).map_err(|error| Failure::run(error.to_string()))?;
+        serve_results_with(out.clone(), options, Some(event_api::routes(event)))
+    } else {
+        serve_results(out.clone(), options)
+    }
+    .map_err(|error| Failure::run(error.to_string()))?;
+    let page = if is_event { "event" } else { "" };
     super::report::print(&format!(
-        "serving {} at {} (Ctrl-C to stop)\n",
+        "serving {} at {}{page} (read-only; Ctrl-C to stop)\n",
         out.display(),
         server.url()
     ));

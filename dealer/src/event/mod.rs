@@ -33,6 +33,7 @@ use players::{leaderboard_order, Enrollment, PlayerView};
 use queries::{History, PointsHistory};
 use serde::Serialize;
 use settings::{Contact, EventSettings};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 use store::{EventStore, StoreError};
 use thiserror::Error;
@@ -64,6 +65,9 @@ pub struct Event {
     changed: Notify,
     /// Woken after every round, so retention looks at the games that just ended.
     games_ended: Notify,
+    /// Served read-only (`dealer serve --out`): the database is only read, and every change
+    /// is refused.
+    read_only: bool,
 }
 
 /// `now` in ms since the epoch.
@@ -88,6 +92,9 @@ pub struct EventStatus {
     pub storage_error: Option<String>,
     /// Whether an organiser token is set (without one, the organiser API refuses everything).
     pub organiser_api: bool,
+    /// Whether the event is served read-only (`dealer serve --out`): its standings as the
+    /// database has them, no games played, no change accepted.
+    pub read_only: bool,
 }
 
 /// The leaderboard: players (removed ones left out) in order.
@@ -153,7 +160,58 @@ impl Event {
             storage_error: Mutex::new(None),
             changed: Notify::new(),
             games_ended: Notify::new(),
+            read_only: false,
         }))
+    }
+
+    /// Opens the event in `data` read-only (`dealer serve --out DIR` on an event's folder):
+    /// the leaderboard, the points chart and the games as the database has them, from a
+    /// connection SQLite opens read-only, so a finished event is shown without playing again
+    /// and an event still running elsewhere is not disturbed. Nothing is marked abandoned,
+    /// imported or upgraded; a game the database calls `running` is listed so.
+    ///
+    /// # Errors
+    /// `data` has no event database, or it cannot be read (see [`EventStore::open_read_only`]).
+    pub fn open_read_only(data: PathBuf) -> Result<Arc<Event>, EventError> {
+        let store = EventStore::open_read_only(&data)?;
+        let seed = store
+            .meta("seed")?
+            .and_then(|s| s.parse::<u64>().ok())
+            .unwrap_or_default();
+        // The table size recorded by the server that played (only the status line shows it).
+        let table_size = store
+            .meta("settings")?
+            .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
+            .and_then(|rules| rules["table_size"].as_u64())
+            .and_then(|size| usize::try_from(size).ok());
+        let flags = settings::EventFlags {
+            data: Some(data),
+            ..settings::EventFlags::default()
+        };
+        let mut settings = settings::resolve_event(flags, settings::EventFile::default())
+            .map_err(|error| StoreError::Refused(error.to_string()))?;
+        if let Some(table_size) = table_size {
+            settings.table_size = table_size;
+        }
+        let history = History::load(&store)?;
+        let client = HttpClient::new(settings.http)?;
+        Ok(Arc::new(Event {
+            tournament_id: crate::tournament::tournament_id(seed),
+            settings,
+            store,
+            seed,
+            client,
+            history: Mutex::new(history),
+            storage_error: Mutex::new(None),
+            changed: Notify::new(),
+            games_ended: Notify::new(),
+            read_only: true,
+        }))
+    }
+
+    /// Whether the event is served read-only ([`Event::open_read_only`]).
+    pub fn is_read_only(&self) -> bool {
+        self.read_only
     }
 
     /// The settings.
@@ -208,6 +266,7 @@ impl Event {
             table_size: self.settings.table_size,
             storage_error: self.storage_error(),
             organiser_api: self.settings.admin_token.is_some(),
+            read_only: self.read_only,
         }
     }
 

@@ -11,13 +11,15 @@
 //! | `PATCH /api/event/players/{id}` | organiser: `{"name"?, "status"?: "active" \| "paused" \| "removed"}` |
 //! | `DELETE /api/event/players/{id}` | organiser: remove (its games stay in the history) |
 //! | `GET /api/event/broadcast?candidates=N` | the projector's director: the N newest ended games (default 12) scored, with their hands and highlights, best first ([`super::broadcast::Broadcast`]) |
-//! | `GET /api/mode` | `{"event": true}` (`false` from the read-only viewer) |
+//! | `GET /api/mode` | `{"event": true, "read_only": false}` (`read_only` with `dealer serve --out` on an event's folder; `event: false` from the viewer of runs) |
 //! | `GET /event` | the event page (leaderboard, points chart, games, organiser buttons) |
 //! | `GET /broadcast` | the projector page: the newest games played back at a watchable pace, with the leaderboard and chart |
 //! | `GET`/`POST /rank` | Rain Man (spec §8), as `dealer rainman` serves it |
 //!
 //! Organiser requests need `Authorization: Bearer <token>`, compared in constant time; without
-//! it, or with a wrong one, or when the server has no token, the answer is 401. Bodies are
+//! it, or with a wrong one, or when the server has no token, the answer is 401. An event
+//! served read-only (`dealer serve --out DIR` on an event's folder: the same `GET`s, read
+//! from its database opened read-only) answers them 403. Bodies are
 //! JSON, at most [`super::MAX_REQUEST_BODY`] bytes. Errors are `{"error": "..."}`.
 
 use super::broadcast::Director;
@@ -67,15 +69,23 @@ pub fn configure_assets(config: &mut web::ServiceConfig) {
         .route("/broadcast.css", super::asset(super::CSS, BROADCAST_CSS))
         .route(
             "/api/mode",
-            web::get().to(|| async { HttpResponse::Ok().json(Mode { event: false }) }),
+            web::get().to(|| async {
+                HttpResponse::Ok().json(Mode {
+                    event: false,
+                    read_only: true,
+                })
+            }),
         );
 }
 
 /// What `/api/mode` answers.
-#[derive(Serialize)]
+#[derive(Serialize, Clone, Copy)]
 struct Mode {
-    /// Whether an event runs (`dealer serve --data`) rather than the read-only viewer.
+    /// Whether the server has an event (`dealer serve --data`, or `--out` on an event's
+    /// folder) rather than only runs to view.
     event: bool,
+    /// Whether nothing can be changed (`dealer serve --out`).
+    read_only: bool,
 }
 
 /// The event's routes (see the [module docs](self)), for [`super::serve_results_with`].
@@ -84,6 +94,10 @@ pub fn routes(event: Arc<Event>) -> super::ExtraRoutes {
     let director = web::Data::new(Director::new());
     Arc::new(move |config: &mut web::ServiceConfig| {
         let data = web::Data::from(Arc::clone(&event));
+        let mode = Mode {
+            event: true,
+            read_only: event.is_read_only(),
+        };
         config.service(
             web::scope("/api/event")
                 .app_data(data)
@@ -104,7 +118,7 @@ pub fn routes(event: Arc<Event>) -> super::ExtraRoutes {
             .route("/broadcast", super::asset(super::HTML, BROADCAST_HTML))
             .route(
                 "/api/mode",
-                web::get().to(|| async { HttpResponse::Ok().json(Mode { event: true }) }),
+                web::get().to(move || async move { HttpResponse::Ok().json(mode) }),
             );
         crate::rainman::configure(config);
     })
@@ -198,8 +212,15 @@ async fn players(event: web::Data<Event>) -> HttpResponse {
     .await
 }
 
-/// `Ok` when the request carries the organiser token; else the 401 to answer.
+/// `Ok` when the request carries the organiser token; else the 401 to answer (403 when the
+/// event is served read-only: no token can change it).
 fn authorise(event: &Event, request: &HttpRequest) -> Result<(), ApiError> {
+    if event.is_read_only() {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "this event is served read-only (dealer serve --out): start it with dealer serve --data to change its players",
+        ));
+    }
     let unauthorised = |message: &str| Err(ApiError::new(StatusCode::UNAUTHORIZED, message));
     let Some(expected) = &event.settings().admin_token else {
         return unauthorised("the organiser API is off: start dealer serve with --admin-token (or DEALER_ADMIN_TOKEN)");

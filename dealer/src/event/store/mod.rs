@@ -24,7 +24,7 @@ mod player_rows;
 pub use file_rows::{GameFiles, RetentionCandidate};
 
 use super::schema::{MIGRATIONS, SCHEMA};
-use rusqlite::{params, Connection, OptionalExtension, Transaction};
+use rusqlite::{params, Connection, OpenFlags, OptionalExtension, Transaction};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use thiserror::Error;
@@ -202,6 +202,60 @@ impl EventStore {
         };
         let abandoned = store.abandon_running(CUT_OFF)?;
         Ok((store, Opened { created, abandoned }))
+    }
+
+    /// Opens the database of an event that is over (or played by another server) for
+    /// reading only (`dealer serve --out DIR`): nothing is created, upgraded or marked
+    /// abandoned, and SQLite itself refuses every write.
+    ///
+    /// # Errors
+    /// `data` has no event database, it cannot be read, or its schema is not this dealer's
+    /// (an older one is upgraded by starting the event once with `--data`).
+    pub fn open_read_only(data: &Path) -> Result<EventStore, StoreError> {
+        let path = data.join(DATABASE_FILE);
+        if !path.is_file() {
+            return Err(StoreError::Refused(format!(
+                "{} has no event database ({DATABASE_FILE})",
+                data.display()
+            )));
+        }
+        let db = |source| StoreError::Database {
+            path: path.clone(),
+            source,
+        };
+        let connect = || -> Result<Connection, StoreError> {
+            let connection = Connection::open_with_flags(
+                &path,
+                OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+            )
+            .map_err(db)?;
+            connection
+                .execute_batch("PRAGMA busy_timeout = 5000; PRAGMA query_only = ON;")
+                .map_err(db)?;
+            Ok(connection)
+        };
+        let reader = connect()?;
+        let version: i64 = reader
+            .query_row("PRAGMA user_version", [], |row| row.get(0))
+            .map_err(db)?;
+        if version > SCHEMA_VERSION {
+            return Err(StoreError::NewerSchema {
+                path: path.clone(),
+                found: version,
+            });
+        }
+        if version < SCHEMA_VERSION {
+            return Err(StoreError::Refused(format!(
+                "event database {} has schema version {version}, from an older dealer: start the event once with `dealer serve --data {}` to upgrade it, then serve it read-only",
+                path.display(),
+                data.display()
+            )));
+        }
+        Ok(EventStore {
+            writer: Mutex::new(connect()?),
+            reader: Mutex::new(reader),
+            path,
+        })
     }
 
     /// The database file.

@@ -34,11 +34,12 @@
   const chart = el('section', { class: 'event-chart' });
   const games = el('section', { class: 'event-games' });
   const organiser = el('section', { class: 'event-organiser' });
+  const organiserTitle = el('h2', { text: 'Organiser' });
   replace(root,
     el('h1', { text: 'Leaderboard' }), banner, board,
     el('h2', { text: 'Points over the event' }), chart,
     el('h2', { text: 'Games' }), games,
-    el('h2', { text: 'Organiser' }), organiser);
+    organiserTitle, organiser);
 
   function renderBoard(data) {
     const status = data.event;
@@ -46,7 +47,12 @@
       status.storage_error
         ? el('div', { class: 'alert', role: 'alert', 'data-testid': 'storage-error', text: `Games cannot be recorded: ${status.storage_error}` })
         : null,
-      el('p', { class: 'muted', text: `${status.games_finished} games finished · tables of up to ${status.table_size} · seed ${status.seed}` }));
+      el('p', { class: 'muted', text: `${status.games_finished} games finished · tables of up to ${status.table_size} · seed ${status.seed}` }),
+      status.read_only
+        ? el('p', { class: 'muted', 'data-testid': 'read-only', text: 'Read-only: the standings as the event\'s database has them (dealer serve --out); no games are played here.' })
+        : null);
+    // Served read-only, nothing can be changed: no organiser controls to try.
+    organiserTitle.hidden = organiser.hidden = Boolean(status.read_only);
     replace(board, leaderboardTable(data.players,
       ['rank', 'team', 'points', 'games', 'wins', 'seconds', 'bans', 'absences', 'version', 'status', 'lastSeen']));
   }
