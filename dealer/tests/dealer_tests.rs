@@ -19,6 +19,7 @@ mod engine_pots;
 mod engine_properties;
 mod engine_ranking;
 mod event_archive;
+mod event_broadcast;
 mod event_retention;
 mod event_serve;
 mod event_store;

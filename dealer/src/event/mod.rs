@@ -318,6 +318,15 @@ impl Event {
             .sample(&players, max_points))
     }
 
+    /// The games numbered `since` or later after which another team led the event alone:
+    /// game → its player id (see [`History::lead_changes`]).
+    pub fn lead_changes(&self, since: u32) -> std::collections::HashMap<u32, i64> {
+        self.history
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .lead_changes(since)
+    }
+
     /// Adds a player.
     ///
     /// # Errors

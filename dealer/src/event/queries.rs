@@ -2,7 +2,7 @@
 //! (each player's total after each game, for the chart).
 
 use super::store::{EventStore, GameFiles, StoreError, GAMES_DIR};
-use rusqlite::{params, Connection};
+use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -14,6 +14,9 @@ pub const MAX_PER_PAGE: u32 = 200;
 pub struct SeatRow {
     /// The name it played under.
     pub name: String,
+    /// The event player's id (which keeps its colour on every page); `None` for a house bot
+    /// that filled the table.
+    pub player_id: Option<i64>,
     /// 1 = winner.
     pub place: u32,
     /// 5, 3 or 0.
@@ -136,6 +139,51 @@ pub fn games_page(store: &EventStore, page: u32, per_page: u32) -> Result<GamesP
     })
 }
 
+/// The newest `limit` ended games (finished or abandoned), newest first, with their
+/// standings: what the broadcast chooses from.
+///
+/// # Errors
+/// The database cannot be read.
+pub fn newest_ended(store: &EventStore, limit: u32) -> Result<Vec<GameRow>, StoreError> {
+    store.read(|c| {
+        let mut games: Vec<GameRow> = c
+            .prepare_cached(&format!(
+                "SELECT {GAME_COLUMNS} FROM games WHERE state <> 'running'
+                 ORDER BY number DESC LIMIT ?1"
+            ))?
+            .query_map(params![limit.clamp(1, MAX_PER_PAGE)], game_row)?
+            .collect::<rusqlite::Result<_>>()?;
+        add_standings(c, &mut games)?;
+        Ok(games)
+    })
+}
+
+/// Of `games`, those that were their winner's first win of the event: game number → the
+/// winner's player id (house bots filling a table are no team and never count).
+///
+/// # Errors
+/// The database cannot be read.
+pub fn first_wins(store: &EventStore, games: &[u32]) -> Result<HashMap<u32, i64>, StoreError> {
+    store.read(|c| {
+        let mut statement = c.prepare_cached(
+            "SELECT s.player_id FROM standings s
+             WHERE s.game = ?1 AND s.place = 1 AND s.player_id IS NOT NULL
+               AND NOT EXISTS (SELECT 1 FROM standings e
+                               WHERE e.player_id = s.player_id AND e.place = 1 AND e.game < ?1)",
+        )?;
+        let mut found = HashMap::new();
+        for &game in games {
+            let winner: Option<i64> = statement
+                .query_row(params![game], |row| row.get(0))
+                .optional()?;
+            if let Some(id) = winner {
+                found.insert(game, id);
+            }
+        }
+        Ok(found)
+    })
+}
+
 fn add_standings(c: &Connection, games: &mut [GameRow]) -> rusqlite::Result<()> {
     let (Some(low), Some(high)) = (
         games.iter().map(|g| g.number).min(),
@@ -145,7 +193,7 @@ fn add_standings(c: &Connection, games: &mut [GameRow]) -> rusqlite::Result<()> 
     };
     let mut by_game: HashMap<u32, Vec<SeatRow>> = HashMap::new();
     let mut statement = c.prepare_cached(
-        "SELECT game, name, place, points, banned, absent, version FROM standings
+        "SELECT game, name, place, points, banned, absent, version, player_id FROM standings
          WHERE game BETWEEN ?1 AND ?2 ORDER BY game, place",
     )?;
     let rows = statement.query_map(params![low, high], |row| {
@@ -158,6 +206,7 @@ fn add_standings(c: &Connection, games: &mut [GameRow]) -> rusqlite::Result<()> 
                 banned: row.get(4)?,
                 absent: row.get(5)?,
                 version: row.get(6)?,
+                player_id: row.get(7)?,
             },
         ))
     })?;
@@ -243,6 +292,29 @@ impl History {
         self.games.is_empty()
     }
 
+    /// The games after which a new team led the event alone: game number → the new leader's
+    /// player id, for the games numbered `since` or later. A team leads alone when its
+    /// points are strictly above every other team's; a tie at the top leads to no change, and
+    /// the first team ever to lead alone is no change either (nobody was passed).
+    pub fn lead_changes(&self, since: u32) -> HashMap<u32, i64> {
+        let mut totals: HashMap<i64, i64> = HashMap::new();
+        let mut last_leader: Option<i64> = None;
+        let mut changes = HashMap::new();
+        for (game, after) in &self.games {
+            for (player, total) in after {
+                totals.insert(*player, *total);
+            }
+            let Some(leader) = sole_leader(&totals) else {
+                continue;
+            };
+            if last_leader.is_some_and(|last| last != leader) && *game >= since {
+                changes.insert(*game, leader);
+            }
+            last_leader = Some(leader);
+        }
+        changes
+    }
+
     /// The totals of `players` (id, name) after at most `max_points` games evenly spread over
     /// the event: always the first game (the start of the event stays on the chart however far
     /// it is sampled down) and the last (the standings now); one point is the last game only.
@@ -294,6 +366,23 @@ impl History {
     }
 }
 
+/// The player whose total is strictly the highest, if one is.
+fn sole_leader(totals: &HashMap<i64, i64>) -> Option<i64> {
+    let mut best: Option<(i64, i64)> = None;
+    let mut tied = false;
+    for (&player, &total) in totals {
+        match best {
+            Some((_, top)) if total < top => {}
+            Some((_, top)) if total == top => tied = true,
+            _ => {
+                best = Some((player, total));
+                tied = false;
+            }
+        }
+    }
+    best.filter(|_| !tied).map(|(player, _)| player)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -328,5 +417,23 @@ mod tests {
                 "{max}: {games:?}"
             );
         }
+    }
+
+    #[test]
+    fn the_lead_changes_when_another_team_leads_alone() {
+        let mut history = History::default();
+        // Game 1: team 1 leads alone (the first leader: no change). Game 2: team 2 ties it
+        // (no change). Game 3: team 2 ahead alone (a change). Game 4: team 1 ties, game 5:
+        // team 2 ahead again (the same leader: no change). Game 6: team 1 ahead (a change).
+        history.record(1, &[(1, 5), (2, 0)]);
+        history.record(2, &[(2, 5), (3, 0)]);
+        history.record(3, &[(2, 8), (3, 0)]);
+        history.record(4, &[(1, 8), (3, 3)]);
+        history.record(5, &[(2, 13), (3, 3)]);
+        history.record(6, &[(1, 16), (3, 3)]);
+        let changes = history.lead_changes(0);
+        assert_eq!(changes, HashMap::from([(3, 2), (6, 1)]));
+        assert_eq!(history.lead_changes(4), HashMap::from([(6, 1)]));
+        assert!(History::default().lead_changes(0).is_empty());
     }
 }

@@ -10,8 +10,10 @@
 //! | `POST /api/event/players` | organiser: add `{"name", "url", "token"?}` or `{"name", "bot"}` → 201 `{"id"}` |
 //! | `PATCH /api/event/players/{id}` | organiser: `{"name"?, "status"?: "active" \| "paused" \| "removed"}` |
 //! | `DELETE /api/event/players/{id}` | organiser: remove (its games stay in the history) |
+//! | `GET /api/event/broadcast?candidates=N` | the projector's director: the N newest ended games (default 12) scored, with their hands and highlights, best first ([`super::broadcast::Broadcast`]) |
 //! | `GET /api/mode` | `{"event": true, "read_only": false}` (`read_only` with `dealer serve --out` on an event's folder; `event: false` from the viewer of runs) |
 //! | `GET /event` | the event page (leaderboard, points chart, games, organiser buttons) |
+//! | `GET /broadcast` | the projector page: the newest games played back at a watchable pace, with the leaderboard and chart |
 //! | `GET`/`POST /rank` | Rain Man (spec §8), as `dealer rainman` serves it |
 //!
 //! Organiser requests need `Authorization: Bearer <token>`, compared in constant time; without
@@ -20,6 +22,7 @@
 //! from its database opened read-only) answers them 403. Bodies are
 //! JSON, at most [`super::MAX_REQUEST_BODY`] bytes. Errors are `{"error": "..."}`.
 
+use super::broadcast::Director;
 use super::ApiError;
 use crate::event::players::{Enrollment, PlayerView};
 use crate::event::queries::{GamesPage, PointsHistory};
@@ -35,6 +38,12 @@ use subtle::ConstantTimeEq;
 const EVENT_HTML: &str = include_str!("assets/event.html");
 const EVENT_JS: &str = include_str!("assets/event.js");
 const EVENT_CSS: &str = include_str!("assets/event.css");
+/// The teams' colours, the leaderboard and the points chart, shared by the event page and the
+/// broadcast.
+const STANDINGS_JS: &str = include_str!("assets/standings.js");
+const BROADCAST_HTML: &str = include_str!("assets/broadcast.html");
+const BROADCAST_JS: &str = include_str!("assets/broadcast.js");
+const BROADCAST_CSS: &str = include_str!("assets/broadcast.css");
 
 /// The default number of games in the points chart.
 pub const DEFAULT_HISTORY_POINTS: usize = 300;
@@ -49,6 +58,15 @@ pub fn configure_assets(config: &mut web::ServiceConfig) {
     config
         .route("/event.js", super::asset(super::JAVASCRIPT, EVENT_JS))
         .route("/event.css", super::asset(super::CSS, EVENT_CSS))
+        .route(
+            "/standings.js",
+            super::asset(super::JAVASCRIPT, STANDINGS_JS),
+        )
+        .route(
+            "/broadcast.js",
+            super::asset(super::JAVASCRIPT, BROADCAST_JS),
+        )
+        .route("/broadcast.css", super::asset(super::CSS, BROADCAST_CSS))
         .route(
             "/api/mode",
             web::get().to(|| async {
@@ -72,6 +90,8 @@ struct Mode {
 
 /// The event's routes (see the [module docs](self)), for [`super::serve_results_with`].
 pub fn routes(event: Arc<Event>) -> super::ExtraRoutes {
+    // One director for every worker: each ended game's log is read once.
+    let director = web::Data::new(Director::new());
     Arc::new(move |config: &mut web::ServiceConfig| {
         let data = web::Data::from(Arc::clone(&event));
         let mode = Mode {
@@ -81,11 +101,13 @@ pub fn routes(event: Arc<Event>) -> super::ExtraRoutes {
         config.service(
             web::scope("/api/event")
                 .app_data(data)
+                .app_data(director.clone())
                 .app_data(web::PayloadConfig::new(super::MAX_REQUEST_BODY as usize))
                 .route("", web::get().to(status))
                 .route("/leaderboard", web::get().to(leaderboard))
                 .route("/history", web::get().to(history))
                 .route("/games", web::get().to(games))
+                .route("/broadcast", web::get().to(super::broadcast::broadcast))
                 .route("/players", web::get().to(players))
                 .route("/players", web::post().to(add_player))
                 .route("/players/{id}", web::patch().to(change_player))
@@ -93,6 +115,7 @@ pub fn routes(event: Arc<Event>) -> super::ExtraRoutes {
         );
         config
             .route("/event", super::asset(super::HTML, EVENT_HTML))
+            .route("/broadcast", super::asset(super::HTML, BROADCAST_HTML))
             .route(
                 "/api/mode",
                 web::get().to(move || async move { HttpResponse::Ok().json(mode) }),

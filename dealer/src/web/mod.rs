@@ -18,6 +18,7 @@
 //! [`MAX_REQUEST_BODY`]. Request paths are never joined to file paths (see [`store`]), and
 //! no file whose real path is outside the folder is read. Binds 127.0.0.1 unless told otherwise.
 
+pub mod broadcast;
 pub mod event_api;
 mod follow;
 pub mod log;
@@ -50,6 +51,8 @@ const APP_JS: &str = include_str!("assets/app.js");
 /// What the viewer's page and the event page both run, loaded before their own script.
 const COMMON_JS: &str = include_str!("assets/common.js");
 const APP_CSS: &str = include_str!("assets/app.css");
+/// The poker table (felt, seats, board), drawn by the viewer's table view and the broadcast.
+const TABLE_JS: &str = include_str!("assets/table.js");
 
 /// The page may load only its own assets: a name that slipped past escaping still could not
 /// run a script.
@@ -245,6 +248,7 @@ fn app(
         .route("/index.html", asset(HTML, INDEX_HTML))
         .route("/app.js", asset(JAVASCRIPT, APP_JS))
         .route("/common.js", asset(JAVASCRIPT, COMMON_JS))
+        .route("/table.js", asset(JAVASCRIPT, TABLE_JS))
         .route("/app.css", asset(CSS, APP_CSS))
         .route("/favicon.ico", asset(SVG, FAVICON_SVG))
         .route("/api/runs", web::get().to(runs))

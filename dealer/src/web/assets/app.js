@@ -27,19 +27,7 @@ const gameHref = (run, game) => `#/run/${enc(run)}/game/${enc(game)}`;
 const playerHref = (run, game, name) => `#/run/${enc(run)}/game/${enc(game)}/player/${enc(name)}`;
 const apiGame = (run, game) => `/api/runs/${enc(run)}/games/${enc(game)}`;
 
-// ---------- Cards ----------
-
-const SUITS = { spades: '♠', hearts: '♥', diamonds: '♦', clubs: '♣' };
-const RED = new Set(['hearts', 'diamonds']);
-
-function cardNode(card) {
-  if (!card) return el('span', { class: 'card slot' });
-  const suit = String(card.suit || '').toLowerCase();
-  const label = `${card.rank}${SUITS[suit] || suit}`;
-  return el('span', { class: `card${RED.has(suit) ? ' red' : ''}`, title: `${card.rank} of ${suit}`, text: label });
-}
-
-const cardsText = (cards) => (cards || []).map((c) => `${c.rank}${SUITS[String(c.suit).toLowerCase()] || c.suit}`).join(' ');
+// cardNode, cardsText and pokerTable (the felt) are in table.js, loaded first.
 
 // ---------- Routing ----------
 
@@ -230,36 +218,8 @@ function tableView(log, result, live, interrupted) {
   let speed = SPEEDS[1][1];
 
   // Fixed structure, built once; stepping only changes text and classes (no layout jump).
-  const seatNodes = [];
-  const felt = el('div', { class: 'felt', 'data-testid': 'table' });
-  for (let seat = 0; seat < seats; seat++) {
-    const angle = Math.PI / 2 + (2 * Math.PI * seat) / seats;
-    const node = {
-      box: el('div', { class: 'seat', 'data-testid': `seat-${seat}` }),
-      name: el('div', { class: 'seat-name', 'data-testid': 'seat-name' }),
-      version: el('div', { class: 'seat-version' }),
-      stack: el('div', { class: 'seat-stack', 'data-testid': 'seat-stack' }),
-      cards: el('div', { class: 'seat-cards', 'data-testid': 'seat-cards' }),
-      bet: el('div', { class: 'seat-bet', 'data-testid': 'seat-bet' }),
-      badge: el('div', { class: 'seat-badge' }),
-      button: el('div', { class: 'button-chip', title: 'dealer button', text: 'D' }),
-    };
-    node.box.append(node.button, node.name, node.version, node.cards, node.stack, node.badge);
-    // Seats on an ellipse, clockwise from the bottom centre.
-    node.box.style.left = `${50 + 41 * Math.cos(angle)}%`;
-    node.box.style.top = `${50 + 38 * Math.sin(angle)}%`;
-    node.bet.style.left = `${50 + 24 * Math.cos(angle)}%`;
-    node.bet.style.top = `${50 + 20 * Math.sin(angle)}%`;
-    felt.append(node.box, node.bet);
-    seatNodes.push(node);
-  }
-  const boardSlots = [0, 1, 2, 3, 4].map(() => el('span', { class: 'board-slot' }));
-  const board = el('div', { class: 'board', 'data-testid': 'board' }, boardSlots);
-  const pot = el('span', { 'data-testid': 'pot' });
-  const blinds = el('span', { 'data-testid': 'blinds' });
-  const roundLabel = el('span', { 'data-testid': 'round' });
-  felt.append(el('div', { class: 'centre' }, el('div', { class: 'round' }, 'Hand ', roundLabel), board,
-    el('div', { class: 'pot' }, 'Pot ', pot), el('div', { class: 'blinds' }, 'Blinds ', blinds)));
+  const table = pokerTable(seats);
+  const felt = table.node;
 
   const message = el('div', { class: 'message', 'data-testid': 'message' });
   const position = el('span', { class: 'position', 'data-testid': 'entry-index' });
@@ -341,34 +301,11 @@ function tableView(log, result, live, interrupted) {
 
   function draw() {
     const entry = entries[index];
-    const state = entry.game_state;
     const banHere = log.bans.find((b) => b.entry === index);
-    state.players.forEach((player, seat) => {
-      const node = seatNodes[seat];
-      node.box.className = `seat status-${player.status}${entry.on_turn === seat ? ' on-turn' : ''}${player.amount_won ? ' winner' : ''}`;
-      node.name.textContent = player.name;
-      node.name.title = player.name;
-      node.version.textContent = player.version || '';
-      node.version.title = player.version || '';
-      node.stack.textContent = player.stack;
-      node.bet.textContent = player.bet ? player.bet : '';
-      node.bet.className = `seat-bet${player.bet ? '' : ' empty'}`;
-      clear(node.cards);
-      const cards = player.hole_cards || [];
-      for (let i = 0; i < 2; i++) node.cards.append(cardNode(cards[i]));
-      const banned = log.bans.find((b) => b.player === player.name && b.entry <= index);
-      node.badge.textContent = player.amount_won ? `won ${player.amount_won}` : banned ? 'BANNED' : player.status === 'active' ? '' : player.status;
-      node.badge.title = banned ? banned.reason : '';
-      node.button.className = `button-chip${state.dealer === seat ? '' : ' hidden'}`;
+    table.draw(entry, {
+      round: log.hands[currentHand()].round,
+      banned: (name) => log.bans.find((b) => b.player === name && b.entry <= index),
     });
-    for (let seat = state.players.length; seat < seats; seat++) seatNodes[seat].box.className = 'seat empty';
-    boardSlots.forEach((slot, i) => {
-      clear(slot);
-      slot.append(cardNode(state.community_cards[i]));
-    });
-    pot.textContent = state.pot ?? '–';
-    blinds.textContent = `${state.small_blind ?? '?'}/${state.big_blind ?? (state.small_blind != null ? state.small_blind * 2 : '?')}`;
-    roundLabel.textContent = state.round ?? log.hands[currentHand()].round;
     message.textContent = entry.message || (index === 0 || !entry.type ? 'A new hand starts.' : '');
     message.className = `message${banHere ? ' banned' : ''}`;
     position.textContent = `entry ${index + 1} / ${entries.length}`;

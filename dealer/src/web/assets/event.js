@@ -25,11 +25,9 @@
   }
 
   // ---------- The event page ----------
-  // Twelve hues far apart (no two yellows or two blues), bright on the page's dark background.
-  const PALETTE = ['#f5c542', '#4fc3f7', '#ff8a3d', '#66bb6a', '#e040fb', '#26a69a', '#ef5350',
-    '#b0bec5', '#a1887f', '#d4e157', '#5c6bc0', '#ffffff'];
+  // teamColour, teamSwatch, leaderboardTable and pointsChart are in standings.js, loaded
+  // first: the broadcast (/broadcast) draws the same colours, rows and lines.
   const gameHref = (run, number) => `/#/run/${encodeURIComponent(run)}/game/${encodeURIComponent(number)}`;
-  const when = (ms) => (ms ? new Date(ms).toISOString().replace('T', ' ').slice(11, 19) : '–');
 
   const banner = el('div', { 'data-testid': 'event-status' });
   const board = el('section', { class: 'event-board' });
@@ -43,24 +41,6 @@
     el('h2', { text: 'Games' }), games,
     organiserTitle, organiser);
 
-  // A team's colour is a function of its player id, which the event's database gives once
-  // and keeps all day: the same on every page, after a reload and on a second projector,
-  // whatever the leaderboard's order. Past the palette, hues step by the golden angle so
-  // that neighbouring ids stay far apart.
-  function colour(id) {
-    const n = Number(id);
-    if (Number.isInteger(n) && n >= 1 && n <= PALETTE.length) return PALETTE[n - 1];
-    const k = Number.isInteger(n) && n > 0 ? n : 0;
-    return `hsl(${Math.round((k * 137.508) % 360)}, 70%, ${k % 2 ? 62 : 72}%)`;
-  }
-
-  // A colour chip (CSSOM, not a style attribute: the page's CSP refuses inline styles).
-  function swatch(id) {
-    const chip = el('span', { class: 'swatch' });
-    chip.style.backgroundColor = colour(id);
-    return chip;
-  }
-
   function renderBoard(data) {
     const status = data.event;
     replace(banner,
@@ -73,49 +53,12 @@
         : null);
     // Served read-only, nothing can be changed: no organiser controls to try.
     organiserTitle.hidden = organiser.hidden = Boolean(status.read_only);
-    const rows = data.players.map((p, i) => el('tr', { class: p.up ? '' : 'bad', 'data-player': p.id },
-      el('td', { class: 'num', text: i + 1 }),
-      el('td', {}, swatch(p.id), el('span', { class: 'name', 'data-testid': 'name', text: p.name, title: p.name })),
-      el('td', { class: 'num strong', 'data-testid': 'points', text: p.points }),
-      el('td', { class: 'num', 'data-testid': 'games', text: p.games }),
-      el('td', { class: 'num', text: p.wins }),
-      el('td', { class: 'num', text: p.seconds }),
-      el('td', { class: 'num', text: p.bans }),
-      el('td', { class: 'num', text: p.absences }),
-      el('td', { class: 'mono version', text: p.version || '–', title: p.version || '' }),
-      el('td', { class: 'state', text: p.status === 'paused' ? 'paused' : (p.up ? 'up' : `down: ${p.down_reason || ''}`) }),
-      el('td', { text: when(p.last_seen) })));
-    replace(board, el('table', { class: 'grid leaderboard event-table', 'data-testid': 'leaderboard' },
-      el('thead', {}, el('tr', {}, ['#', 'Team', 'Points', 'Games', 'Wins', '2nd', 'Bans', 'Absent', 'Version', 'Status', 'Last seen (UTC)'].map((h) => el('th', { text: h })))),
-      el('tbody', {}, rows)));
+    replace(board, leaderboardTable(data.players,
+      ['rank', 'team', 'points', 'games', 'wins', 'seconds', 'bans', 'absences', 'version', 'status', 'lastSeen']));
   }
 
   function renderChart(history) {
-    const width = 900;
-    const height = 300;
-    const pad = { left: 48, right: 12, top: 12, bottom: 28 };
-    const count = history.games.length;
-    if (count === 0) {
-      replace(chart, el('p', { class: 'muted', text: 'No game finished yet.' }));
-      return;
-    }
-    const top = Math.max(1, ...history.series.flatMap((s) => s.points));
-    const x = (i) => pad.left + (count === 1 ? 0 : (i / (count - 1)) * (width - pad.left - pad.right));
-    const y = (v) => height - pad.bottom - (v / top) * (height - pad.top - pad.bottom);
-    const picture = svg('svg', { viewBox: `0 0 ${width} ${height}`, class: 'points-chart', role: 'img', 'aria-label': 'Points of every team after each game', 'data-testid': 'chart' },
-      svg('line', { x1: pad.left, y1: y(0), x2: width - pad.right, y2: y(0), class: 'axis' }),
-      svg('line', { x1: pad.left, y1: pad.top, x2: pad.left, y2: y(0), class: 'axis' }),
-      svg('text', { x: pad.left - 6, y: y(top) + 4, class: 'tick', 'text-anchor': 'end', text: top }),
-      svg('text', { x: pad.left - 6, y: y(0), class: 'tick', 'text-anchor': 'end', text: 0 }),
-      svg('text', { x: width - pad.right, y: height - 6, class: 'tick', 'text-anchor': 'end', text: `game ${history.games[count - 1]}` }),
-      svg('text', { x: pad.left, y: height - 6, class: 'tick', text: `game ${history.games[0]}` }),
-      history.series.map((s) => svg('polyline', {
-        points: s.points.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' '),
-        stroke: colour(s.id), class: 'series', 'data-player': s.id,
-      }, svg('title', { text: `${s.name}: ${s.points[s.points.length - 1]}` }))));
-    const legend = el('ul', { class: 'legend' }, history.series.map((s) => el('li', {},
-      swatch(s.id), el('span', { text: s.name }))));
-    replace(chart, picture, legend);
+    replace(chart, pointsChart(history));
   }
 
   function gameRow(game) {
@@ -130,7 +73,7 @@
       el('td', { text: game.state === 'abandoned' ? `abandoned: ${game.reason || ''}` : game.state }),
       el('td', { class: 'num', text: game.hands == null ? '–' : game.hands }),
       el('td', { class: 'name', text: who }),
-      el('td', { text: when(game.ended_at || game.started_at) }));
+      el('td', { text: clockTime(game.ended_at || game.started_at) }));
   }
 
   // Which page of ended games is shown (1: the newest); kept across refreshes.

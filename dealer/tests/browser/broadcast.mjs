@@ -1,0 +1,222 @@
+// End-to-end test of the event's broadcast (/broadcast) in a real headless browser. Starts
+// `dealer serve --data` with no team (the page must wait), adds house bots from the organiser
+// API (one all-in bot, one hostile name, one long name, one bot that answers garbage and is
+// banned), then checks what a room sees: the table changes over time, an ALL-IN banner shows,
+// the page moves on to a newer game when one ends, the teams' colours equal the event page's
+// and survive a reload (with the chosen speed), nothing scrolls at 1920 x 1080 or 1024 x 768,
+// the page rides out a server restart, and no name runs as HTML. Writes
+// docs/screenshots/broadcast-1920.png and broadcast-1024.png.
+//
+// Environment: DEALER_BIN (the built dealer), CHROMIUM (default /usr/bin/chromium).
+import { check, checkNothingRan, cleanUp, equal, finish, launchChromium } from './harness.mjs';
+import { startDealerServe } from './dealer.mjs';
+import { createServer } from 'node:http';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = join(here, '..', '..', '..');
+const screenshots = join(repo, 'docs', 'screenshots');
+const dealerBin = process.env.DEALER_BIN;
+if (!dealerBin) throw new Error('set DEALER_BIN (run ./run.sh)');
+const TOKEN = 'broadcast-organiser';
+const HOSTILE = '<img src=x onerror="window.__xss=1">';
+const LONG = 'The Extraordinarily Long Team Name Of The Back Row 2026';
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+async function until(what, condition, timeoutMs) {
+  const start = Date.now();
+  while (Date.now() - start < timeoutMs) {
+    if (await condition()) return true;
+    await sleep(200);
+  }
+  check(false, `${what} (not within ${timeoutMs / 1000} s)`);
+  return false;
+}
+
+// A team whose bot answers every bet request with words: the dealer bans it (spec §6).
+const garbage = createServer((request, response) => {
+  let body = '';
+  request.on('data', (chunk) => { body += chunk; });
+  request.on('end', () => {
+    const action = new URLSearchParams(body).get('action');
+    response.end(action === 'version' ? 'garbage 1.0' : action === 'bet_request' ? 'all of them' : 'OK');
+  });
+});
+await new Promise((resolve) => garbage.listen(0, '127.0.0.1', resolve));
+const garbageUrl = `http://127.0.0.1:${garbage.address().port}/`;
+
+const work = mkdtempSync(join(tmpdir(), 'broadcast-page-'));
+const config = join(work, 'event.toml');
+const data = join(work, 'data');
+writeFileSync(config, `seed = 33
+table_size = 6
+hand_limit = 12
+pause_ms = 300
+recheck_ms = 1000
+`);
+
+const serveArgs = (bind) => ['--config', config, '--data', data, '--bind', bind, '--admin-token', TOKEN];
+let { server, url: eventUrl } = await startDealerServe(dealerBin, serveArgs('127.0.0.1:0'), 'ignore');
+const base = eventUrl.replace(/event$/, '');
+const api = async (path, init) => {
+  const response = await fetch(`${base}${path.replace(/^\//, '')}`, init);
+  return { status: response.status, body: await response.json().catch(() => null) };
+};
+const organise = (method, path, body) => api(path, {
+  method, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body),
+});
+
+const browser = await launchChromium();
+
+try {
+  const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
+  const problems = [];
+  page.on('dialog', (dialog) => { problems.push(`dialog: ${dialog.message()}`); dialog.dismiss(); });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('response', (response) => {
+    if (response.status() >= 400) problems.push(`${response.status()}: ${response.url()}`);
+  });
+  // Failed loads while the server restarts are expected (and shown on the page).
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !message.text().includes('Failed to load resource')) problems.push(`console: ${message.text()}`);
+  });
+
+  // No team yet: the page waits, saying so.
+  await page.goto(`${base}broadcast`);
+  await page.waitForSelector('#broadcast-root[data-ready=true]');
+  // Every kind of banner the page shows, with the first text of each, as a person would have
+  // seen them go by (at 4x a banner stays 0.8 s: polling for it could miss it on a busy
+  // machine, an observer does not).
+  await page.evaluate(() => {
+    window.__bannerKinds = [];
+    window.__bannerTexts = {};
+    new MutationObserver(() => {
+      const banner = document.querySelector('[data-testid=banner]');
+      const kind = banner?.dataset.kind;
+      if (kind && !window.__bannerKinds.includes(kind)) {
+        window.__bannerKinds.push(kind);
+        window.__bannerTexts[kind] = banner.querySelector('.bc-banner-text')?.textContent;
+      }
+    }).observe(document.getElementById('broadcast-root'), { subtree: true, attributes: true, childList: true, characterData: true });
+  });
+  await page.waitForSelector('[data-testid=waiting]', { timeout: 15000 });
+  check(await page.getAttribute('#broadcast-root', 'data-state') === 'waiting', 'with no game ended the page shows the waiting screen');
+
+  for (const [name, bot] of [['All In Andy', 'all-in'], [HOSTILE, 'raiser'], [LONG, 'calling-station'], ['Aces High', 'equity'], ['Random Walk', 'random']]) {
+    const { status } = await organise('POST', '/api/event/players', { name, bot });
+    equal(status, 201, `${name} added`);
+  }
+  equal((await organise('POST', '/api/event/players', { name: 'Garbage Answers', url: garbageUrl })).status, 201, 'the garbage bot added');
+
+  // A game ends: the page plays it.
+  await page.waitForSelector('#broadcast-root[data-state=playing]', { timeout: 60000 });
+  const firstGame = Number(await page.getAttribute('#broadcast-root', 'data-game'));
+  check(firstGame >= 1, `a game is on screen: ${firstGame}`);
+  // The table changes over time (cards dealt, bets made), at 1×.
+  const seen = new Set();
+  for (let i = 0; i < 16; i++) {
+    seen.add(await page.evaluate(() => [document.querySelector('[data-testid=message]').textContent,
+      document.querySelector('[data-testid=board]').textContent, document.querySelector('[data-testid=pot]').textContent].join('|')));
+    await sleep(500);
+  }
+  check(seen.size >= 4, `the table changes as the game is played back: ${seen.size} different views in 8 s`);
+  const seatNames = await page.$$eval('[data-testid=seat-name]', (cells) => cells.map((c) => c.textContent));
+  check(seatNames.includes(HOSTILE), `the hostile name is a seat's text: ${seatNames}`);
+
+  // Faster, for the rest of the test; the choice is remembered.
+  await page.selectOption('[data-testid=speed]', '4');
+  check(await page.isChecked('[data-testid=skip-quiet]'), 'quiet hands are skipped by default');
+
+  // An all-in gets its banner, naming the player.
+  if (await until('an ALL-IN banner is shown', async () => (await page.evaluate(() => window.__bannerKinds)).includes('all_in'), 90000)) {
+    const text = await page.evaluate(() => window.__bannerTexts.all_in);
+    check(/^ALL-IN · \S/.test(text), `the banner names the player: ${text}`);
+  }
+
+  // The layout at 1920 x 1080: nothing scrolls.
+  const fits = () => page.evaluate(() => ({
+    width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight,
+    bodyWidth: document.body.scrollWidth, bodyHeight: document.body.scrollHeight,
+    innerWidth: window.innerWidth, innerHeight: window.innerHeight,
+  }));
+  const big = await fits();
+  check(big.width <= big.innerWidth && big.bodyWidth <= big.innerWidth, `no horizontal scrolling at 1920 x 1080: ${JSON.stringify(big)}`);
+  check(big.height <= big.innerHeight && big.bodyHeight <= big.innerHeight, `no vertical scrolling at 1920 x 1080: ${JSON.stringify(big)}`);
+  await page.screenshot({ path: join(screenshots, 'broadcast-1920.png') });
+
+  // On to a newer game when this one ends, after the winner's banner; the bot that answers
+  // garbage was banned on screen.
+  await until('the page moves on to a newer game', async () => Number(await page.getAttribute('#broadcast-root', 'data-game')) > firstGame, 180000);
+  await until('a ban is shown', async () => (await page.evaluate(() => window.__bannerKinds)).includes('banned'), 120000);
+  const kinds = await page.evaluate(() => window.__bannerKinds);
+  check(kinds.includes('all_in') && kinds.includes('winner') && kinds.includes('banned'), `the banners seen: ${kinds}`);
+
+  // The teams' colours are the event page's, by player id, on the leaderboard and the seats.
+  await page.waitForSelector('#broadcast-root[data-standings=true]');
+  const swatches = (p) => p.$$eval('[data-testid=leaderboard] tbody tr', (rows) => rows.map((row) => [
+    row.querySelector('[data-testid=name]').title, getComputedStyle(row.querySelector('.swatch')).backgroundColor]));
+  const onBroadcast = new Map(await swatches(page));
+  const eventPage = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  await eventPage.goto(eventUrl);
+  await eventPage.waitForSelector('#event-root[data-ready=true]');
+  await eventPage.waitForSelector('[data-testid=leaderboard] tbody tr');
+  const onEvent = new Map(await swatches(eventPage));
+  check(onBroadcast.size >= 5, `the broadcast's leaderboard lists the teams: ${[...onBroadcast.keys()]}`);
+  check([...onBroadcast].every(([name, colour]) => onEvent.get(name) === colour), `every team has its /event colour: ${JSON.stringify([...onBroadcast])} vs ${JSON.stringify([...onEvent])}`);
+  check(await eventPage.$('[data-testid=broadcast-link]') !== null, 'the event page links to the broadcast');
+  await eventPage.close();
+  const seatColours = await page.$$eval('.seat:not(.empty)', (seats) => seats.map((seat) => [
+    seat.querySelector('[data-testid=seat-name]').textContent, getComputedStyle(seat.querySelector('.seat-team')).backgroundColor]));
+  check(seatColours.length >= 2 && seatColours.every(([name, colour]) => !onBroadcast.has(name) || onBroadcast.get(name) === colour),
+    `each seat wears its team's colour: ${JSON.stringify(seatColours)}`);
+
+  // A reload keeps the colours and the speed.
+  await page.reload();
+  await page.waitForSelector('#broadcast-root[data-standings=true]');
+  const afterReload = new Map(await swatches(page));
+  check([...onBroadcast].every(([name, colour]) => afterReload.get(name) === colour), 'every team keeps its colour across a reload');
+  equal(await page.inputValue('[data-testid=speed]'), '4', 'the speed is remembered across a reload');
+
+  // A long name is cut with an ellipsis, the whole name on hover.
+  const longCell = await page.$(`[data-testid=leaderboard] [data-testid=name][title="${LONG}"]`);
+  check(longCell !== null, 'the long name is on the leaderboard with its full text as the hover title');
+
+  // The layout at 1024 x 768: nothing scrolls either way.
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.waitForSelector('#broadcast-root[data-state=playing]', { timeout: 60000 });
+  await sleep(1500);
+  const small = await fits();
+  check(small.width <= small.innerWidth && small.bodyWidth <= small.innerWidth, `no horizontal scrolling at 1024 x 768: ${JSON.stringify(small)}`);
+  check(small.height <= small.innerHeight && small.bodyHeight <= small.innerHeight, `no vertical scrolling at 1024 x 768: ${JSON.stringify(small)}`);
+  // Every seat is inside the window.
+  const outside = await page.$$eval('.seat:not(.empty)', (seats) => seats.map((s) => s.getBoundingClientRect())
+    .filter((r) => r.left < 0 || r.top < 0 || r.right > window.innerWidth || r.bottom > window.innerHeight).length);
+  equal(outside, 0, 'every seat is on screen at 1024 x 768');
+  await page.screenshot({ path: join(screenshots, 'broadcast-1024.png') });
+
+  // The director marks the garbage bot's bans, names the event, and finds first wins.
+  const { body: director } = await api('/api/event/broadcast?candidates=40');
+  const { body: status } = await api('/api/event');
+  equal(director.tournament_id, status.tournament_id, 'the director names the event');
+  const marked = director.games.flatMap((g) => g.highlights).filter((h) => h.kind === 'banned');
+  check(marked.length > 0 && marked.every((h) => h.player === 'Garbage Answers'), `the bans marked are the garbage bot's: ${JSON.stringify(marked.slice(0, 2))}`);
+
+  // The server restarts: the page says it is not answering, then goes on.
+  const port = new URL(base).port;
+  const before = Number(await page.getAttribute('#broadcast-root', 'data-game'));
+  server.kill('SIGKILL');
+  await until('the page says the server is not answering', async () => (await page.textContent('[data-testid=connection]')).includes('not answering'), 30000);
+  ({ server } = await startDealerServe(dealerBin, serveArgs(`127.0.0.1:${port}`), 'ignore'));
+  await until('the page reconnects', async () => (await page.textContent('[data-testid=connection]')) === '', 60000);
+  await until('the page goes on to a newer game after the restart', async () => Number(await page.getAttribute('#broadcast-root', 'data-game')) > before, 180000);
+
+  await checkNothingRan(page, problems);
+} finally {
+  garbage.close();
+  await cleanUp(browser, server, work);
+}
+
+finish('broadcast page');
