@@ -19,9 +19,10 @@
 //! without the secret; it shows nothing but versions.
 
 use crate::auth::{Secret, CHALLENGES};
-use crate::strategy_pool::{CallFailure, StrategyPool};
+use crate::strategy_pool::{CallFailure, Caller, StrategyPool};
 use crate::{Player, SDK_VERSION};
 use actix_web::body::{BodyStream, MessageBody};
+use actix_web::dev::Extensions;
 use actix_web::error::PayloadError;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::{Method, StatusCode};
@@ -29,10 +30,50 @@ use actix_web::web::{Bytes, BytesMut};
 use actix_web::{web, HttpRequest, HttpResponse};
 use shared::protocol::{Action, Request, RequestError};
 use shared::Chips;
+use std::any::Any;
+use std::cell::Cell;
 use std::future::poll_fn;
 use std::pin::pin;
 use std::sync::Arc;
 use std::time::Instant;
+
+thread_local! {
+    /// Connections open on this I/O thread: an actix worker serves each of its connections on
+    /// its own thread, from the connection's start (`on_connect`) to its drop.
+    static OPEN_CONNECTIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Counts a connection in [`OPEN_CONNECTIONS`] for as long as it is open: it lives in the
+/// connection's extensions, which are dropped with the connection on the same thread.
+struct OpenConnection;
+
+impl OpenConnection {
+    fn open() -> OpenConnection {
+        OPEN_CONNECTIONS.with(|open| open.set(open.get() + 1));
+        OpenConnection
+    }
+}
+
+impl Drop for OpenConnection {
+    fn drop(&mut self) {
+        OPEN_CONNECTIONS.with(|open| open.set(open.get().saturating_sub(1)));
+    }
+}
+
+/// The server's `on_connect` hook: counts the new connection on the thread that serves it.
+pub(crate) fn count_connection(_connection: &dyn Any, extensions: &mut Extensions) {
+    extensions.insert(OpenConnection::open());
+}
+
+/// How this I/O thread waits for a strategy call: on the spot only when it serves no other
+/// connection (the dealer's case, one request at a time), whose requests it would hold up.
+fn this_thread_as_caller() -> Caller {
+    if OPEN_CONNECTIONS.with(Cell::get) <= 1 {
+        Caller::Alone
+    } else {
+        Caller::Busy
+    }
+}
 
 /// Everything the handler needs, shared by every worker.
 pub(crate) struct ServiceState {
@@ -334,7 +375,9 @@ async fn game_call<T: Copy + Send + 'static>(
     let player = state.player.clone();
     let outcome = state
         .strategies
-        .run(action, move || call(&*player, &game_state))
+        .run(action, this_thread_as_caller(), move || {
+            call(&*player, &game_state)
+        })
         .await;
     let latency_us = micros(started);
     match outcome {
@@ -370,7 +413,7 @@ async fn player_version(state: &ServiceState) -> Result<String, CallFailure> {
     let player = state.player.clone();
     state
         .strategies
-        .run("version", move || player.version())
+        .run("version", Caller::Busy, move || player.version())
         .await
 }
 

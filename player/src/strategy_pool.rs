@@ -23,11 +23,13 @@
 //! cheap but doubled the 99th-percentile latency under load (it tends to be queued behind the
 //! thread that wakes it, on the same core).
 //!
-//! The caller of a call that is alone in flight and expected to be quick (the last one was)
-//! waits for its answer on the spot, yielding its core, for at most [`QUICK_WAIT`] before it
-//! waits in the event loop as usual: at one connection this saves the I/O thread a sleep in
-//! `epoll_wait` and the strategy thread the `eventfd` write that wakes it (README.md, "Speed").
-//! Any failure found on the spot (a panic, a shutdown) is reported exactly as it is later.
+//! An I/O thread that serves no other connection ([`Caller::Alone`]), calling while no other
+//! call is in flight and the last one was quick, waits for the answer on the spot, yielding
+//! its core, for at most [`QUICK_WAIT`], before it waits in its event loop as usual: at one
+//! connection (a dealer's case) this saves the I/O thread a sleep in `epoll_wait` and the
+//! strategy thread the `eventfd` write that wakes it (benches/README.md, "One connection").
+//! A failure seen on the spot (a panic, a shutdown) is reported exactly as it is later, and a
+//! call still running after the wait keeps the rest of its budget.
 
 use std::any::Any;
 use std::collections::VecDeque;
@@ -87,6 +89,17 @@ impl fmt::Display for CallFailure {
             CallFailure::NoThread(error) => write!(f, "cannot start a strategy thread: {error}"),
         }
     }
+}
+
+/// Who waits for a call's answer, which decides where it may wait.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Caller {
+    /// A thread with other work to do (other connections of the same I/O thread): it waits in
+    /// its event loop, where that work goes on.
+    Busy,
+    /// An I/O thread serving no other connection: waiting on the spot for a quick answer
+    /// (see [`QUICK_WAIT`]) holds up nobody.
+    Alone,
 }
 
 /// The pool that runs player code. Shared by every worker of one server.
@@ -154,8 +167,14 @@ impl StrategyPool {
         }
     }
 
-    /// Runs `job` on the pool; `what` names it in the log line of a late finish.
-    pub(crate) async fn run<T, F>(&self, what: &'static str, job: F) -> Result<T, CallFailure>
+    /// Runs `job` on the pool; `what` names it in the log line of a late finish; `caller` says
+    /// whether the calling I/O thread may wait for the answer on the spot.
+    pub(crate) async fn run<T, F>(
+        &self,
+        what: &'static str,
+        caller: Caller,
+        job: F,
+    ) -> Result<T, CallFailure>
     where
         T: Send + 'static,
         F: FnOnce() -> T + Send + 'static,
@@ -200,7 +219,7 @@ impl StrategyPool {
         });
         self.pool.submit(task)?;
         let mut answered = answered;
-        if self.quick_answer_expected() {
+        if caller == Caller::Alone && self.quick_answer_expected() {
             // See QUICK_WAIT: the answer usually comes before this thread would have gone to
             // sleep, so wait here (yielding the core) instead of going back to the event loop.
             let give_up = Instant::now() + QUICK_WAIT.min(self.budget);
@@ -226,8 +245,9 @@ impl StrategyPool {
     }
 
     /// Whether the call just submitted is likely to be answered within [`QUICK_WAIT`]: it is
-    /// the only call in flight (nothing else of this server is waiting on the strategy
-    /// threads) and the last call that returned took less than half of it.
+    /// the only call in flight (no other caller waits on the strategy threads, so the answer
+    /// is not queued behind another call) and the last call that returned took less than half
+    /// of it.
     fn quick_answer_expected(&self) -> bool {
         let only_call = self.permits.available_permits() + 1 >= self.max_in_flight;
         let last = Duration::from_nanos(self.last_call_nanos.load(Ordering::Relaxed));
@@ -412,14 +432,16 @@ mod tests {
         let patient = StrategyPool::new(4, Duration::from_secs(5)).unwrap();
         let runner = StrategyPool::new(4, Duration::from_millis(200)).unwrap();
         runtime().block_on(async {
-            assert_eq!(patient.run("test", || 42).await, Ok(42));
+            assert_eq!(patient.run("test", Caller::Busy, || 42).await, Ok(42));
             let panicked = patient
-                .run("test", || -> u32 { panic!("boom {}", 7) })
+                .run("test", Caller::Busy, || -> u32 { panic!("boom {}", 7) })
                 .await;
             assert_eq!(panicked, Err(CallFailure::Panicked("boom 7".into())));
             let started = Instant::now();
             let slow = runner
-                .run("test", || std::thread::sleep(Duration::from_millis(600)))
+                .run("test", Caller::Busy, || {
+                    std::thread::sleep(Duration::from_millis(600))
+                })
                 .await;
             assert_eq!(slow, Err(CallFailure::TimedOut(Duration::from_millis(200))));
             assert!(started.elapsed() < Duration::from_millis(500));
@@ -440,14 +462,18 @@ mod tests {
         runtime().block_on(async {
             as_after_a_quick_call(&patient);
             assert!(patient.quick_answer_expected());
-            assert_eq!(patient.run("test", || 5).await, Ok(5));
+            assert_eq!(patient.run("test", Caller::Alone, || 5).await, Ok(5));
             as_after_a_quick_call(&patient);
-            let panicked = patient.run("test", || -> u32 { panic!("late bug") }).await;
+            let panicked = patient
+                .run("test", Caller::Alone, || -> u32 { panic!("late bug") })
+                .await;
             assert_eq!(panicked, Err(CallFailure::Panicked("late bug".into())));
             as_after_a_quick_call(&runner);
             let started = Instant::now();
             let slow = runner
-                .run("test", || std::thread::sleep(Duration::from_millis(400)))
+                .run("test", Caller::Alone, || {
+                    std::thread::sleep(Duration::from_millis(400))
+                })
                 .await;
             assert_eq!(slow, Err(CallFailure::TimedOut(Duration::from_millis(100))));
             assert!(started.elapsed() < Duration::from_millis(350));
@@ -483,7 +509,7 @@ mod tests {
                 let release = release.clone();
                 let started_calls = started_calls.clone();
                 let stuck = runner
-                    .run("test", move || {
+                    .run("test", Caller::Busy, move || {
                         started_calls.fetch_add(1, Ordering::SeqCst);
                         release.wait();
                     })
@@ -493,7 +519,7 @@ mod tests {
             // Both slots are held by stuck calls: the next call never starts.
             let started_calls_again = started_calls.clone();
             let busy = runner
-                .run("test", move || {
+                .run("test", Caller::Busy, move || {
                     started_calls_again.fetch_add(1, Ordering::SeqCst);
                 })
                 .await;
@@ -502,7 +528,7 @@ mod tests {
             // Unstick them: the slots come back.
             release.wait();
             tokio::time::sleep(Duration::from_millis(50)).await;
-            assert_eq!(runner.run("test", || 1).await, Ok(1));
+            assert_eq!(runner.run("test", Caller::Busy, || 1).await, Ok(1));
         });
     }
 
@@ -512,7 +538,10 @@ mod tests {
             StrategyPool::with_keep_alive(8, Duration::from_secs(5), Duration::from_millis(100));
         runtime().block_on(async {
             for round in 0..50 {
-                assert_eq!(runner.run("test", move || round).await, Ok(round));
+                assert_eq!(
+                    runner.run("test", Caller::Busy, move || round).await,
+                    Ok(round)
+                );
                 // A call that comes while the last thread is still on its way back to the idle
                 // list may start a second thread (harmless, bounded); waiting makes reuse the
                 // only possible outcome.
@@ -520,8 +549,11 @@ mod tests {
             }
             // An idle thread is reused: one call at a time never needs a second thread.
             assert_eq!(runner.threads(), 1);
-            let calls = (0..4)
-                .map(|_| runner.run("test", || std::thread::sleep(Duration::from_millis(30))));
+            let calls = (0..4).map(|_| {
+                runner.run("test", Caller::Busy, || {
+                    std::thread::sleep(Duration::from_millis(30))
+                })
+            });
             let answers = futures_util::future::join_all(calls).await;
             assert!(answers.iter().all(Result::is_ok), "{answers:?}");
             assert!(runner.threads() >= 2 && runner.threads() <= 4);
@@ -532,7 +564,7 @@ mod tests {
             }
             assert_eq!(runner.threads(), 0);
             // The pool starts threads again after they all left.
-            assert_eq!(runner.run("test", || 7).await, Ok(7));
+            assert_eq!(runner.run("test", Caller::Busy, || 7).await, Ok(7));
         });
     }
 
@@ -541,7 +573,7 @@ mod tests {
         let runner = StrategyPool::new(2, Duration::from_secs(5)).unwrap();
         runtime().block_on(async {
             let calls = (0..6).map(|index| {
-                runner.run("test", move || {
+                runner.run("test", Caller::Busy, move || {
                     std::thread::sleep(Duration::from_millis(10));
                     index
                 })
@@ -558,7 +590,7 @@ mod tests {
         let (_keep, never) = std::sync::mpsc::channel::<()>();
         runtime().block_on(async {
             let stuck = runner
-                .run("test", move || {
+                .run("test", Caller::Busy, move || {
                     let _ = never.recv();
                 })
                 .await;
