@@ -5,6 +5,7 @@ another build of ours and with the official Go template (issue 18).
 Usage:
   player/benches/latency.py [--ours BINARY] [--baseline BINARY] [--go-template DIR]
                             [--rounds N] [--duration 3s] [--rust-log LEVEL]
+                            [--only c1-bet,...] [--realtime | --nice N]
 
 - `--ours`: the player binary to measure (default: `cargo build --release` of this checkout,
   the deploy build).
@@ -28,7 +29,7 @@ Printed: each run's p50, p99, requests/s and the server's CPU time per request (
 from /proc/PID/stat, all threads), then per scenario and server the median with min–max over
 the rounds, and the load average before and after. wrk runs on the same cores as the servers.
 """
-import argparse, os, shutil, socket, statistics, subprocess, sys, tempfile, time, urllib.parse
+import argparse, json, os, shutil, socket, statistics, subprocess, sys, tempfile, time, urllib.parse
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -182,7 +183,6 @@ def main():
                         "--bin", "player"], cwd=ROOT, check=True)
         metadata = subprocess.run(["cargo", "metadata", "--format-version", "1", "--no-deps"],
                                   cwd=ROOT, capture_output=True, text=True, check=True).stdout
-        import json
         ours = str(Path(json.loads(metadata)["target_directory"]) / "release" / "player")
     rust_env = {k: v for k, v in os.environ.items() if k not in ("RUST_LOG", "PLAYER_WORKERS")}
     if options.rust_log is not None:
