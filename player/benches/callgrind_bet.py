@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Instructions per bet_request of a player binary under callgrind (user space).
 
-Usage: player/benches/callgrind_bet.py BINARY PORT [RUST_LOG]   (RUST_LOG defaults to warn)
+Usage: player/benches/callgrind_bet.py BINARY PORT [RUST_LOG] [ACTION]
+(RUST_LOG defaults to warn; ACTION is bet_request, the default, or check)
 
 Starts BINARY under valgrind on 127.0.0.1:PORT with one worker, sends 100 warm-up bet_requests
 (capture 09, 6 players, preflop) over one keep-alive connection, dumps the counters, sends 500
@@ -16,8 +17,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 binary, port = sys.argv[1], int(sys.argv[2])
 log = sys.argv[3] if len(sys.argv) > 3 else "warn"
+action = sys.argv[4] if len(sys.argv) > 4 else "bet_request"
+if action not in ("bet_request", "check"):
+    sys.exit(f"ACTION must be bet_request or check, not {action!r}")
 state = open(ROOT / "shared/tests/fixtures/gamestates/09-preflop-r0-6-seats-first-request.json").read()
-body = urllib.parse.urlencode({"action": "bet_request", "game_state": state})
+body = (urllib.parse.urlencode({"action": "bet_request", "game_state": state})
+        if action == "bet_request" else "action=check")
 out = f"/tmp/callgrind-bet-{port}"
 for f in glob.glob(out + "*"):
     os.remove(f)
@@ -39,7 +44,7 @@ def send(n):
     for _ in range(n):
         conn.request("POST", "/", body, {"Content-Type": "application/x-www-form-urlencoded"})
         answer = conn.getresponse().read()
-        assert answer.strip().isdigit(), answer
+        assert answer.strip().isdigit() if action == "bet_request" else answer == b"OK", answer
 
 send(100)
 subprocess.run(["callgrind_control", "-d", str(proc.pid)], check=True, stdout=subprocess.DEVNULL)
@@ -58,4 +63,4 @@ def total(path):
 # `-d` dumps and zeroes: NAME.PID.1 is start-up and the warm-up, NAME.PID.2 exactly the 500
 # measured requests, NAME.PID the shutdown.
 second = [p for p in glob.glob(out + "*") if p.endswith(".2")]
-print(f"{binary}: per bet_request {total(second[0]) / 500:.0f} instructions (log {log})")
+print(f"{binary}: per {action} {total(second[0]) / 500:.0f} instructions (log {log})")

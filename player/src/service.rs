@@ -19,9 +19,10 @@
 //! without the secret; it shows nothing but versions.
 
 use crate::auth::{Secret, CHALLENGES};
-use crate::strategy_pool::{CallFailure, StrategyPool};
+use crate::strategy_pool::{CallFailure, Caller, StrategyPool};
 use crate::{Player, SDK_VERSION};
 use actix_web::body::{BodyStream, MessageBody};
+use actix_web::dev::Extensions;
 use actix_web::error::PayloadError;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::{Method, StatusCode};
@@ -29,10 +30,50 @@ use actix_web::web::{Bytes, BytesMut};
 use actix_web::{web, HttpRequest, HttpResponse};
 use shared::protocol::{Action, Request, RequestError};
 use shared::Chips;
+use std::any::Any;
+use std::cell::Cell;
 use std::future::poll_fn;
 use std::pin::pin;
 use std::sync::Arc;
 use std::time::Instant;
+
+thread_local! {
+    /// Connections open on this I/O thread: an actix worker serves each of its connections on
+    /// its own thread, from the connection's start (`on_connect`) to its drop.
+    static OPEN_CONNECTIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Counts a connection in [`OPEN_CONNECTIONS`] for as long as it is open: it lives in the
+/// connection's extensions, which are dropped with the connection on the same thread.
+struct OpenConnection;
+
+impl OpenConnection {
+    fn open() -> OpenConnection {
+        OPEN_CONNECTIONS.with(|open| open.set(open.get() + 1));
+        OpenConnection
+    }
+}
+
+impl Drop for OpenConnection {
+    fn drop(&mut self) {
+        OPEN_CONNECTIONS.with(|open| open.set(open.get().saturating_sub(1)));
+    }
+}
+
+/// The server's `on_connect` hook: counts the new connection on the thread that serves it.
+pub(crate) fn count_connection(_connection: &dyn Any, extensions: &mut Extensions) {
+    extensions.insert(OpenConnection::open());
+}
+
+/// How this I/O thread waits for a strategy call: on the spot only when it serves no other
+/// connection (the dealer's case, one request at a time), whose requests it would hold up.
+fn this_thread_as_caller() -> Caller {
+    if OPEN_CONNECTIONS.with(Cell::get) <= 1 {
+        Caller::Alone
+    } else {
+        Caller::Busy
+    }
+}
 
 /// Everything the handler needs, shared by every worker.
 pub(crate) struct ServiceState {
@@ -154,7 +195,10 @@ pub(crate) async fn handle(
     };
     match decoded {
         Request::Check => {
-            tracing::info!(action = "check", latency_us = micros(started), "answered");
+            let latency_us = micros(started);
+            after_the_answer(move || {
+                tracing::info!(action = "check", latency_us, "answered");
+            });
             text(StatusCode::OK, "OK")
         }
         Request::Version => version(&state, started).await,
@@ -262,6 +306,23 @@ async fn read_body(payload: web::Payload, limit: usize) -> Result<Bytes, BodyErr
     })
 }
 
+/// Writes the `info` line of an answered request, once the answer has been sent when this I/O
+/// thread serves a single connection: formatting it and writing it to stderr took a few
+/// microseconds of the answer's latency there. It then runs as a task of this I/O thread,
+/// after the connection's task has written the answer and before the thread sleeps, so it
+/// costs no wake-up; `latency_us` is still measured before the answer leaves. With more
+/// connections, where throughput counts and the task's ~2,000 instructions would not pay,
+/// and when `info` is off, nothing is spawned.
+fn after_the_answer(log: impl FnOnce() + 'static) {
+    if !tracing::level_enabled!(tracing::Level::INFO) {
+        return;
+    }
+    match this_thread_as_caller() {
+        Caller::Alone => drop(actix_web::rt::spawn(async move { log() })),
+        Caller::Busy => log(),
+    }
+}
+
 /// The fields that identify a request in the log.
 struct Ids {
     game_id: String,
@@ -334,20 +395,24 @@ async fn game_call<T: Copy + Send + 'static>(
     let player = state.player.clone();
     let outcome = state
         .strategies
-        .run(action, move || call(&*player, &game_state))
+        .run(action, this_thread_as_caller(), move || {
+            call(&*player, &game_state)
+        })
         .await;
     let latency_us = micros(started);
     match outcome {
         Ok(answer) => {
-            tracing::info!(
-                action,
-                game_id = %ids.game_id,
-                round = ids.round,
-                in_action = ids.in_action,
-                answer = logged_answer(answer),
-                latency_us,
-                "answered"
-            );
+            after_the_answer(move || {
+                tracing::info!(
+                    action,
+                    game_id = %ids.game_id,
+                    round = ids.round,
+                    in_action = ids.in_action,
+                    answer = logged_answer(answer),
+                    latency_us,
+                    "answered"
+                );
+            });
             answer
         }
         Err(failure) => {
@@ -370,7 +435,7 @@ async fn player_version(state: &ServiceState) -> Result<String, CallFailure> {
     let player = state.player.clone();
     state
         .strategies
-        .run("version", move || player.version())
+        .run("version", Caller::Busy, move || player.version())
         .await
 }
 

@@ -22,12 +22,20 @@
 //! tenth. Idle threads are woken oldest first: waking the thread that went idle last was as
 //! cheap but doubled the 99th-percentile latency under load (it tends to be queued behind the
 //! thread that wakes it, on the same core).
+//!
+//! An I/O thread that serves no other connection ([`Caller::Alone`]), calling while no other
+//! call is in flight and the last one was quick, waits for the answer on the spot, yielding
+//! its core, for at most [`QUICK_WAIT`], before it waits in its event loop as usual: at one
+//! connection (a dealer's case) this saves the I/O thread a sleep in `epoll_wait` and the
+//! strategy thread the `eventfd` write that wakes it (benches/README.md, "One connection").
+//! A failure seen on the spot (a panic, a shutdown) is reported exactly as it is later, and a
+//! call still running after the wait keeps the rest of its budget.
 
 use std::any::Any;
 use std::collections::VecDeque;
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::Thread;
 use std::time::{Duration, Instant};
@@ -35,6 +43,17 @@ use tokio::sync::{oneshot, Semaphore, TryAcquireError};
 
 /// How long an idle strategy thread waits for work before it exits.
 const THREAD_KEEP_ALIVE: Duration = Duration::from_secs(60);
+
+/// How long the I/O thread waits on the spot, yielding its core, for the answer of a call
+/// expected to be quick, before it goes back to its event loop to wait there.
+///
+/// Why: a quick strategy answers in a few microseconds, but an I/O thread that goes back to
+/// its event loop falls asleep in `epoll_wait` and must then be woken by the strategy thread
+/// (an `eventfd` write, a context switch): at one connection, the dealer's case, that round
+/// trip was a large share of a `bet_request`'s latency. Yielding, rather than spinning, lets
+/// the strategy thread run at once when the scheduler put it on this core. The other
+/// connections of this I/O thread wait at most this long, far inside any time budget.
+const QUICK_WAIT: Duration = Duration::from_micros(50);
 
 /// Why a call did not produce an answer in time.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,12 +91,30 @@ impl fmt::Display for CallFailure {
     }
 }
 
+/// Who waits for a call's answer, which decides where it may wait.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Caller {
+    /// A thread with other work to do (other connections of the same I/O thread): it waits in
+    /// its event loop, where that work goes on.
+    Busy,
+    /// An I/O thread serving no other connection: waiting on the spot for a quick answer
+    /// (see [`QUICK_WAIT`]) holds up nobody.
+    Alone,
+}
+
 /// The pool that runs player code. Shared by every worker of one server.
 pub(crate) struct StrategyPool {
     pool: Arc<Pool>,
     permits: Arc<Semaphore>,
     max_in_flight: usize,
     budget: Duration,
+    /// How long the last call that returned took, from submission to its end (nanoseconds).
+    last_call_nanos: Arc<AtomicU64>,
+}
+
+/// The answer of a call as the strategy thread sent it, as the caller reports it.
+fn settled<T>(output: std::thread::Result<T>) -> Result<T, CallFailure> {
+    output.map_err(|payload| CallFailure::Panicked(panic_message(payload.as_ref())))
 }
 
 impl StrategyPool {
@@ -106,6 +143,7 @@ impl StrategyPool {
             permits: Arc::new(Semaphore::new(max_in_flight)),
             max_in_flight,
             budget,
+            last_call_nanos: Arc::new(AtomicU64::new(0)),
         }
     }
 
@@ -129,8 +167,14 @@ impl StrategyPool {
         }
     }
 
-    /// Runs `job` on the pool; `what` names it in the log line of a late finish.
-    pub(crate) async fn run<T, F>(&self, what: &'static str, job: F) -> Result<T, CallFailure>
+    /// Runs `job` on the pool; `what` names it in the log line of a late finish; `caller` says
+    /// whether the calling I/O thread may wait for the answer on the spot.
+    pub(crate) async fn run<T, F>(
+        &self,
+        what: &'static str,
+        caller: Caller,
+        job: F,
+    ) -> Result<T, CallFailure>
     where
         T: Send + 'static,
         F: FnOnce() -> T + Send + 'static,
@@ -151,10 +195,15 @@ impl StrategyPool {
             }
         };
         let budget = self.budget;
+        let last_call_nanos = Arc::clone(&self.last_call_nanos);
         let (answer, answered) = oneshot::channel();
         let task: Job = Box::new(move || {
             let output = catch_unwind(AssertUnwindSafe(job));
             let elapsed = started.elapsed();
+            last_call_nanos.store(
+                u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX),
+                Ordering::Relaxed,
+            );
             if elapsed > budget {
                 tracing::warn!(
                     call = what,
@@ -169,13 +218,40 @@ impl StrategyPool {
             let _ = answer.send(output);
         });
         self.pool.submit(task)?;
+        let mut answered = answered;
+        if caller == Caller::Alone && self.quick_answer_expected() {
+            // See QUICK_WAIT: the answer usually comes before this thread would have gone to
+            // sleep, so wait here (yielding the core) instead of going back to the event loop.
+            let give_up = Instant::now() + QUICK_WAIT.min(self.budget);
+            loop {
+                match answered.try_recv() {
+                    Ok(output) => return settled(output),
+                    Err(oneshot::error::TryRecvError::Closed) => {
+                        return Err(CallFailure::ShuttingDown)
+                    }
+                    Err(oneshot::error::TryRecvError::Empty) if Instant::now() < give_up => {
+                        std::thread::yield_now();
+                    }
+                    Err(oneshot::error::TryRecvError::Empty) => break,
+                }
+            }
+        }
         match tokio::time::timeout_at(deadline, answered).await {
-            Ok(Ok(Ok(output))) => Ok(output),
-            Ok(Ok(Err(payload))) => Err(CallFailure::Panicked(panic_message(payload.as_ref()))),
+            Ok(Ok(output)) => settled(output),
             // The job was dropped unrun: the pool shut down.
             Ok(Err(_dropped)) => Err(CallFailure::ShuttingDown),
             Err(_elapsed) => Err(CallFailure::TimedOut(self.budget)),
         }
+    }
+
+    /// Whether the call just submitted is likely to be answered within [`QUICK_WAIT`]: it is
+    /// the only call in flight (no other caller waits on the strategy threads, so the answer
+    /// is not queued behind another call) and the last call that returned took less than half
+    /// of it.
+    fn quick_answer_expected(&self) -> bool {
+        let only_call = self.permits.available_permits() + 1 >= self.max_in_flight;
+        let last = Duration::from_nanos(self.last_call_nanos.load(Ordering::Relaxed));
+        only_call && last <= QUICK_WAIT / 2
     }
 }
 
@@ -356,18 +432,71 @@ mod tests {
         let patient = StrategyPool::new(4, Duration::from_secs(5)).unwrap();
         let runner = StrategyPool::new(4, Duration::from_millis(200)).unwrap();
         runtime().block_on(async {
-            assert_eq!(patient.run("test", || 42).await, Ok(42));
+            assert_eq!(patient.run("test", Caller::Busy, || 42).await, Ok(42));
             let panicked = patient
-                .run("test", || -> u32 { panic!("boom {}", 7) })
+                .run("test", Caller::Busy, || -> u32 { panic!("boom {}", 7) })
                 .await;
             assert_eq!(panicked, Err(CallFailure::Panicked("boom 7".into())));
             let started = Instant::now();
             let slow = runner
-                .run("test", || std::thread::sleep(Duration::from_millis(600)))
+                .run("test", Caller::Busy, || {
+                    std::thread::sleep(Duration::from_millis(600))
+                })
                 .await;
             assert_eq!(slow, Err(CallFailure::TimedOut(Duration::from_millis(200))));
             assert!(started.elapsed() < Duration::from_millis(500));
         });
+    }
+
+    /// Makes the next call wait on the spot first, as after a quick call (on a loaded machine
+    /// a real call may take longer than QUICK_WAIT / 2, wake-up included).
+    fn as_after_a_quick_call(runner: &StrategyPool) {
+        runner.last_call_nanos.store(0, Ordering::Relaxed);
+    }
+
+    #[test]
+    fn panics_and_overruns_are_caught_by_a_caller_waiting_on_the_spot() {
+        // Generous for the panic: a first panic may spend ~100 ms on its backtrace.
+        let patient = StrategyPool::new(4, Duration::from_secs(5)).unwrap();
+        let runner = StrategyPool::new(4, Duration::from_millis(100)).unwrap();
+        runtime().block_on(async {
+            as_after_a_quick_call(&patient);
+            assert!(patient.quick_answer_expected());
+            assert_eq!(patient.run("test", Caller::Alone, || 5).await, Ok(5));
+            as_after_a_quick_call(&patient);
+            let panicked = patient
+                .run("test", Caller::Alone, || -> u32 { panic!("late bug") })
+                .await;
+            assert_eq!(panicked, Err(CallFailure::Panicked("late bug".into())));
+            as_after_a_quick_call(&runner);
+            let started = Instant::now();
+            let slow = runner
+                .run("test", Caller::Alone, || {
+                    std::thread::sleep(Duration::from_millis(400))
+                })
+                .await;
+            assert_eq!(slow, Err(CallFailure::TimedOut(Duration::from_millis(100))));
+            assert!(started.elapsed() < Duration::from_millis(350));
+            // Once that slow call has returned, its time turns the wait off.
+            runner.wait_until_all_idle();
+            assert!(!runner.quick_answer_expected(), "a slow call disables it");
+        });
+    }
+
+    #[test]
+    fn the_quick_wait_is_only_for_a_lone_call() {
+        let runner = StrategyPool::new(4, Duration::from_secs(5)).unwrap();
+        as_after_a_quick_call(&runner);
+        // A call asks once it holds its own permit.
+        let own = runner.permits.clone().try_acquire_owned().unwrap();
+        assert!(runner.quick_answer_expected());
+        // Another call in flight: a new call does not wait on the spot (it could hold up the
+        // other call's answer, due on this same I/O thread).
+        let other = runner.permits.clone().try_acquire_owned().unwrap();
+        assert!(!runner.quick_answer_expected());
+        drop(other);
+        assert!(runner.quick_answer_expected());
+        drop(own);
     }
 
     #[test]
@@ -380,7 +509,7 @@ mod tests {
                 let release = release.clone();
                 let started_calls = started_calls.clone();
                 let stuck = runner
-                    .run("test", move || {
+                    .run("test", Caller::Busy, move || {
                         started_calls.fetch_add(1, Ordering::SeqCst);
                         release.wait();
                     })
@@ -390,7 +519,7 @@ mod tests {
             // Both slots are held by stuck calls: the next call never starts.
             let started_calls_again = started_calls.clone();
             let busy = runner
-                .run("test", move || {
+                .run("test", Caller::Busy, move || {
                     started_calls_again.fetch_add(1, Ordering::SeqCst);
                 })
                 .await;
@@ -399,7 +528,7 @@ mod tests {
             // Unstick them: the slots come back.
             release.wait();
             tokio::time::sleep(Duration::from_millis(50)).await;
-            assert_eq!(runner.run("test", || 1).await, Ok(1));
+            assert_eq!(runner.run("test", Caller::Busy, || 1).await, Ok(1));
         });
     }
 
@@ -409,7 +538,10 @@ mod tests {
             StrategyPool::with_keep_alive(8, Duration::from_secs(5), Duration::from_millis(100));
         runtime().block_on(async {
             for round in 0..50 {
-                assert_eq!(runner.run("test", move || round).await, Ok(round));
+                assert_eq!(
+                    runner.run("test", Caller::Busy, move || round).await,
+                    Ok(round)
+                );
                 // A call that comes while the last thread is still on its way back to the idle
                 // list may start a second thread (harmless, bounded); waiting makes reuse the
                 // only possible outcome.
@@ -417,8 +549,11 @@ mod tests {
             }
             // An idle thread is reused: one call at a time never needs a second thread.
             assert_eq!(runner.threads(), 1);
-            let calls = (0..4)
-                .map(|_| runner.run("test", || std::thread::sleep(Duration::from_millis(30))));
+            let calls = (0..4).map(|_| {
+                runner.run("test", Caller::Busy, || {
+                    std::thread::sleep(Duration::from_millis(30))
+                })
+            });
             let answers = futures_util::future::join_all(calls).await;
             assert!(answers.iter().all(Result::is_ok), "{answers:?}");
             assert!(runner.threads() >= 2 && runner.threads() <= 4);
@@ -429,7 +564,7 @@ mod tests {
             }
             assert_eq!(runner.threads(), 0);
             // The pool starts threads again after they all left.
-            assert_eq!(runner.run("test", || 7).await, Ok(7));
+            assert_eq!(runner.run("test", Caller::Busy, || 7).await, Ok(7));
         });
     }
 
@@ -438,7 +573,7 @@ mod tests {
         let runner = StrategyPool::new(2, Duration::from_secs(5)).unwrap();
         runtime().block_on(async {
             let calls = (0..6).map(|index| {
-                runner.run("test", move || {
+                runner.run("test", Caller::Busy, move || {
                     std::thread::sleep(Duration::from_millis(10));
                     index
                 })
@@ -455,7 +590,7 @@ mod tests {
         let (_keep, never) = std::sync::mpsc::channel::<()>();
         runtime().block_on(async {
             let stuck = runner
-                .run("test", move || {
+                .run("test", Caller::Busy, move || {
                     let _ = never.recv();
                 })
                 .await;

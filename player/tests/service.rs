@@ -504,6 +504,76 @@ async fn spec_6_strategies_that_never_return_are_bounded() {
     .await;
 }
 
+/// Quick on every call but one: the `stuck_call`-th `bet_request` never returns until the test
+/// ends. The quick calls answer their own amount.
+struct StuckOnce {
+    stuck_call: u64,
+    calls: AtomicU64,
+    release: Mutex<mpsc::Receiver<()>>,
+}
+
+impl Player for StuckOnce {
+    fn bet_request(&self, _: &GameState) -> Chips {
+        if self.calls.fetch_add(1, Ordering::SeqCst) + 1 == self.stuck_call {
+            let _ = self.release.lock().unwrap().recv();
+        }
+        Chips(7)
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spec_6_a_stuck_call_among_16_busy_connections_still_gets_the_fallback_in_time() {
+    // 16 keep-alive connections (a dealer's parallel games) on 2 I/O threads, each sending
+    // bet_requests back to back; one call of all gets stuck for good. The stuck request is
+    // answered the fallback within its budget, and every other request on every connection,
+    // including those on the stuck call's I/O thread, is answered by the strategy.
+    let (release_tx, release_rx) = mpsc::channel::<()>();
+    let budget = Duration::from_millis(300);
+    let server = ServerBuilder::new(StuckOnce {
+        stuck_call: 40,
+        calls: AtomicU64::new(0),
+        release: Mutex::new(release_rx),
+    })
+    .address(([127, 0, 0, 1], 0).into())
+    .workers(2)
+    .time_budget(budget)
+    .fallback(Chips(1))
+    .start()
+    .expect("server starts");
+    let address = server.local_addr();
+    let answers = blocking(move || {
+        let clients: Vec<_> = (0..16)
+            .map(|_| {
+                std::thread::spawn(move || {
+                    let mut connection = Connection::open(address);
+                    (0..20)
+                        .map(|_| {
+                            let started = Instant::now();
+                            let bet = connection.post(&bet_body());
+                            (bet.status, bet.body, started.elapsed())
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        clients
+            .into_iter()
+            .flat_map(|client| client.join().expect("client thread"))
+            .collect::<Vec<_>>()
+    })
+    .await;
+    drop(release_tx);
+    assert_eq!(answers.len(), 320);
+    let fallbacks = answers.iter().filter(|(_, body, _)| body == "1").count();
+    assert_eq!(fallbacks, 1, "exactly the stuck call answered the fallback");
+    for (status, body, took) in &answers {
+        assert_eq!(*status, 200);
+        assert!(body == "7" || body == "1", "{body}");
+        // The budget plus room for a loaded machine; the dealer's own timeout is 2 s.
+        assert!(*took < budget + Duration::from_millis(700), "{took:?}");
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn showdown_and_version_failures_do_not_break_the_server() {
     let server = local(

@@ -51,6 +51,9 @@ impl BoundServer {
                 .app_data(state.clone())
                 .default_service(web::to(service::handle))
         })
+        // Counted per I/O thread: a thread with one connection may wait for a quick
+        // strategy's answer on the spot (strategy_pool.rs, QUICK_WAIT).
+        .on_connect(service::count_connection)
         .disable_signals()
         .shutdown_timeout(builder.shutdown_timeout.as_secs().max(1))
         // An answer is one small write that must leave at once (actix leaves Nagle on).
