@@ -26,6 +26,13 @@
 #   HTTP_CPU_OLD=/work/before/dealer dealer/benches/http_cpu.sh 6 5
 #   HTTP_CPU_SCENARIOS="default hands-file" dealer/benches/http_cpu.sh
 #   HTTP_CPU_DIR=/dev/shm/x dealer/benches/http_cpu.sh   # outputs on another filesystem
+#   HTTP_CPU_COUNT=2 dealer/benches/http_cpu.sh           # also count, over 2 games per case
+#   HTTP_CPU_ROUNDS=0 HTTP_CPU_COUNT=2 dealer/benches/http_cpu.sh   # only count
+#
+# HTTP_CPU_COUNT=N adds counts that do not depend on the machine's load, for each dealer and
+# each scenario (fresh disk), over N games: the dealer's user-space instructions per request
+# (valgrind's callgrind) and its system calls per request by kind (strace -c -f). Both run
+# without SSL_CERT_FILE (a dealer reads the whole file at start-up, once per process).
 #
 # Outputs go under HTTP_CPU_DIR (default: a folder in the target directory, so on the disk a
 # run's outputs would be on; /tmp may be tmpfs elsewhere). Dealer and players share the
@@ -123,7 +130,7 @@ for ((round = 1; round <= rounds; round++)); do
 done
 load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 
-python3 - "$base/rows" "$games" "$rounds" <<'EOF'
+[ -s "$base/rows" ] && python3 - "$base/rows" "$games" "$rounds" <<'EOF'
 import json, statistics, sys
 rows = [json.loads(line) for line in open(sys.argv[1])]
 print(f"{sys.argv[2]} games a run, {sys.argv[3]} rounds, median (min-max)")
@@ -147,3 +154,46 @@ for key in sorted(keys, key=lambda k: (k[1], k[2], k[0])):
           f"{statistics.median(r['sys_us'] for r in mine):>9.1f}")
 EOF
 echo "load average at the start: $load_start; at the end: $load_end"
+
+if [ -n "${HTTP_CPU_COUNT:-}" ]; then
+    echo
+    echo "counted over $HTTP_CPU_COUNT games (callgrind: user-space instructions; strace -c -f: system calls)"
+    printf '%-6s %-11s %9s %14s %10s  %s\n' dealer outputs requests "instr/request" "calls/req" "calls per request by kind (>= 0.05)"
+    for scenario in $scenarios; do
+        for entry in "${dealers[@]}"; do
+            name=${entry%%=*} dealer=${entry#*=}
+            # shellcheck disable=SC2046 # the flags are words
+            env -u SSL_CERT_FILE valgrind --tool=callgrind --callgrind-out-file="$base/callgrind" \
+                "$dealer" run "${player_flags[@]}" --games "$HTTP_CPU_COUNT" --seed "$seed" \
+                --parallel 1 $(outputs_of "$scenario") --out "$base/count-cg-$name-$scenario" -q \
+                >/dev/null 2>"$base/callgrind.err"
+            # shellcheck disable=SC2046
+            env -u SSL_CERT_FILE strace -c -f -o "$base/strace" \
+                "$dealer" run "${player_flags[@]}" --games "$HTTP_CPU_COUNT" --seed "$seed" \
+                --parallel 1 $(outputs_of "$scenario") --out "$base/count-st-$name-$scenario" -q \
+                >/dev/null
+            python3 - "$base" "$name" "$scenario" <<'EOF'
+import json, re, sys
+base, name, scenario = sys.argv[1:4]
+def requests(run):
+    games = json.load(open(f"{base}/{run}/results.json"))["games"]
+    return sum(g["requests"] for g in games)
+text = open(f"{base}/callgrind.err").read()
+instructions = int(re.search(r"I\s+refs:\s+([\d,]+)", text).group(1).replace(",", ""))
+cg_requests = requests(f"count-cg-{name}-{scenario}")
+st_requests = requests(f"count-st-{name}-{scenario}")
+calls = {}
+for line in open(f"{base}/strace"):
+    fields = line.split()
+    if len(fields) >= 5 and fields[0][0].isdigit() and fields[-1] != "total":
+        calls[fields[-1]] = int(fields[3])
+total = sum(calls.values()) / st_requests
+kinds = ", ".join(f"{kind} {count / st_requests:.2f}"
+                  for kind, count in sorted(calls.items(), key=lambda kv: -kv[1])
+                  if count / st_requests >= 0.05)
+print(f"{name:<6} {scenario:<11} {cg_requests:>9} {instructions / cg_requests:>14,.0f} "
+      f"{total:>10.2f}  {kinds}")
+EOF
+        done
+    done
+fi
