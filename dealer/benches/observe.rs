@@ -153,12 +153,20 @@ fn bench_outputs(c: &mut Criterion) {
             },
         ),
         (
+            "hands-file",
+            OutputSelection {
+                hands_file: true,
+                ..OutputSelection::NONE
+            },
+        ),
+        (
             "players",
             OutputSelection {
                 player_logs: true,
                 ..OutputSelection::NONE
             },
         ),
+        ("default", OutputSelection::DEFAULT),
         ("all", OutputSelection::ALL),
     ];
     let log_only = OutputSelection {

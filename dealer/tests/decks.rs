@@ -495,3 +495,85 @@ fn the_recordings_loader_reads_a_run_with_every_output() {
     }
     assert_eq!(from_games, from_run.len());
 }
+
+/// A run with the default outputs (`hands.phhs`, no `hands/`: `docs/decisions.md`, "Hand
+/// histories: one file a game by default") is read by every reader of a dealer's output: the
+/// recordings loader, `dealer replay` (which compares `hands.phhs`), `dealer merge` and the
+/// viewer's store.
+#[test]
+fn every_reader_reads_a_run_with_the_default_outputs() {
+    let runs = tempfile::tempdir().unwrap();
+    let play = |name: &str, extra: &[&str]| {
+        let out = runs.path().join(name);
+        let mut args = vec![
+            "-q",
+            "run",
+            "--reproducible",
+            "--seed",
+            "11",
+            "--games",
+            "2",
+            "--hand-limit",
+            "8",
+            "--bot",
+            "a=raiser",
+            "--bot",
+            "b=calling-station",
+            "--bot",
+            "c=random",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let run = dealer(&args, runs.path());
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        out
+    };
+    let out = play("run", &[]);
+    let game = out.join("game-1");
+    let phhs = std::fs::read_to_string(GameOutputs::hands_file_path(&game)).unwrap();
+    assert!(phhs.contains("\n[0]\n"), "{phhs}");
+    assert!(!GameOutputs::hands_dir(&game).exists());
+    for file in ["log.json", "requests.jsonl", "decks.jsonl", "game.json"] {
+        assert!(game.join(file).is_file(), "{file}");
+    }
+    assert!(GameOutputs::players_dir(&game).is_dir());
+
+    let records = player::testing::try_load(&out).unwrap();
+    assert!(records.iter().any(|record| record.is_bet_request()));
+
+    let report = replay(&game, &runs.path().join("replayed")).unwrap();
+    assert_eq!(report.difference, None, "{:?}", report.difference);
+    assert!(report.compared.iter().any(|f| f == "hands.phhs"));
+    assert!(!report.compared.iter().any(|f| f.starts_with("hands/")));
+
+    let shards: Vec<PathBuf> = (0..2)
+        .map(|k| play(&format!("shard-{k}"), &["--shard", &format!("{k}/2")]))
+        .collect();
+    let merged = runs.path().join("merged");
+    let mut args = vec!["-q", "merge", "--out", merged.to_str().unwrap()];
+    args.extend(shards.iter().map(|dir| dir.to_str().unwrap()));
+    let merge = dealer(&args, runs.path());
+    assert!(
+        merge.status.success(),
+        "{}",
+        String::from_utf8_lossy(&merge.stderr)
+    );
+    for game in ["game-1", "game-2"] {
+        assert_eq!(
+            std::fs::read(merged.join(game).join("hands.phhs")).unwrap(),
+            std::fs::read(out.join(game).join("hands.phhs")).unwrap(),
+            "{game}"
+        );
+    }
+
+    let folder = dealer::web::store::ResultsFolder::new(runs.path()).unwrap();
+    let details = folder.game("run", 1).unwrap();
+    assert!(details.has_log && details.has_requests);
+    assert_eq!(details.players.len(), 3);
+    assert!(folder.game_log("run", 1).is_ok());
+}

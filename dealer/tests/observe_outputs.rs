@@ -239,7 +239,9 @@ fn player_logs_record_requests_answers_and_readings_with_times() {
         12,
     ))
     .unwrap();
-    let mut observers = GameOutputs::create(dir.path(), &names).unwrap();
+    let mut observers =
+        GameOutputs::create_selected(dir.path(), &names, dealer::observe::OutputSelection::ALL)
+            .unwrap();
     // 2017-11-13T13:10:56Z
     let start = UNIX_EPOCH + Duration::from_secs(1_510_578_656);
     drive(

@@ -202,8 +202,11 @@ impl Observer for StreamFile {
 /// whole stream with its time values.
 fn stream_files() -> ObserverFactory {
     Arc::new(|context: &GameContext<'_>| {
-        let mut observers =
-            dealer::observe::GameOutputs::create(context.dir, &context.setup.players)?;
+        let mut observers = dealer::observe::GameOutputs::create_selected(
+            context.dir,
+            &context.setup.players,
+            dealer::observe::OutputSelection::ALL,
+        )?;
         let file = std::fs::File::create(context.dir.join("stream.jsonl"))?;
         observers.push(Box::new(StreamFile(io::BufWriter::new(file))));
         Ok(observers)

@@ -6,6 +6,8 @@
 //! orders, missing optional fields and unknown keys, and rejects wrong types with an error that
 //! names the field and the position.
 
+mod json;
+
 use crate::card::Card;
 use crate::rules::{read_bet, BetContext, BetReading};
 use crate::{Chips, Seat};
@@ -286,10 +288,11 @@ impl GameState {
         String::from_utf8(out).unwrap_or_default()
     }
 
-    /// Appends the compact JSON text to `out` (lets a hot loop reuse one buffer).
+    /// Appends the compact JSON text to `out` (lets a hot loop reuse one buffer). The same
+    /// bytes as serialising with serde_json, written without it: a dealer writes several
+    /// documents per request (see `state/json.rs`).
     pub fn write_json(&self, out: &mut Vec<u8>) {
-        // Serialising plain structs into a Vec cannot fail.
-        let _ = serde_json::to_writer(out, self);
+        json::write_game_state(self, out);
     }
 
     /// The receiving player's seat: `in_action`, or when a document lacks it (the public API

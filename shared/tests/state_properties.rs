@@ -74,4 +74,46 @@ proptest! {
         prop_assert!(parsed.is_ok(), "{json}: {parsed:?}");
         prop_assert_eq!(parsed.unwrap(), state);
     }
+
+    /// The direct JSON writer gives serde_json's bytes from the derived `Serialize`, for any
+    /// document and any text in its strings (quotes, backslashes, control characters, DEL,
+    /// any Unicode), optional fields absent or present.
+    #[test]
+    fn write_json_is_serde_json_byte_for_byte(
+        mut state in state(),
+        texts in proptest::collection::vec(any_text(), 24),
+        drop_ids in any::<(bool, bool)>(),
+    ) {
+        let mut texts = texts.into_iter().cycle();
+        state.tournament_id = (!drop_ids.0).then(|| texts.next().unwrap_or_default());
+        state.game_id = (!drop_ids.1).then(|| texts.next().unwrap_or_default());
+        for player in &mut state.players {
+            player.name = texts.next().unwrap_or_default();
+            player.version = texts.next().unwrap_or_default();
+        }
+        let mut written = Vec::new();
+        state.write_json(&mut written);
+        let expected = serde_json::to_vec(&state).unwrap();
+        prop_assert_eq!(String::from_utf8_lossy(&written), String::from_utf8_lossy(&expected));
+    }
+}
+
+/// Any text: every `char` (control characters and quotes included), sometimes only the ones
+/// JSON escapes.
+fn any_text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        proptest::collection::vec(any::<char>(), 0..10).prop_map(String::from_iter),
+        proptest::collection::vec(
+            prop_oneof![
+                Just('"'),
+                Just('\\'),
+                (0u8..0x20).prop_map(char::from),
+                Just('\u{7f}'),
+                Just('a'),
+                Just('é')
+            ],
+            0..10
+        )
+        .prop_map(String::from_iter),
+    ]
 }

@@ -67,7 +67,7 @@ pub async fn demo(args: DemoArgs, screen: &Screen) -> Result<(), Failure> {
     let outputs = args
         .outputs
         .as_deref()
-        .map_or(OutputSelection::ALL, OutputFile::selection);
+        .map_or(OutputSelection::DEFAULT, OutputFile::selection);
     let settings = TournamentSettings {
         game,
         http: HttpSettings::default(),

@@ -364,11 +364,11 @@ mod tests {
     #[test]
     fn only_written_files_are_named() {
         assert_eq!(
-            file_names(OutputSelection::ALL),
+            file_names(OutputSelection::DEFAULT),
             [
                 "log.json",
                 "requests.jsonl",
-                "hands/",
+                "hands.phhs",
                 "players/",
                 "decks.jsonl"
             ]

@@ -314,7 +314,7 @@ pub fn resolve_event(flags: EventFlags, file: EventFile) -> Result<EventSettings
         outputs: file
             .outputs
             .as_deref()
-            .map_or(OutputSelection::ALL, OutputFile::selection),
+            .map_or(OutputSelection::DEFAULT, OutputFile::selection),
         table_size,
         fill,
         recheck: Duration::from_millis(recheck_ms),

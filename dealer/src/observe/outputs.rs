@@ -10,7 +10,7 @@ use super::Observer;
 use std::io;
 use std::path::{Path, PathBuf};
 
-/// Which per-game files to write ([`OutputSelection::ALL`] by default).
+/// Which per-game files to write ([`OutputSelection::DEFAULT`] by default).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct OutputSelection {
     /// `log.json`, the Lean Poker viewer log.
@@ -31,18 +31,30 @@ pub struct OutputSelection {
 
 impl Default for OutputSelection {
     fn default() -> Self {
-        OutputSelection::ALL
+        OutputSelection::DEFAULT
     }
 }
 
 impl OutputSelection {
-    /// The default: every file, the hands one per file (`hands/`, not the compact
-    /// `hands.phhs`, which says the same again).
+    /// The default: every file, the hands in one `hands.phhs` per game. Not the per-hand
+    /// `hands/` files, which say the same again: creating a file per hand cost more of the
+    /// dealer's CPU than everything else it writes, and far more on a disk where earlier runs
+    /// were just deleted (`docs/decisions.md`, "Hand histories: one file a game by default").
+    pub const DEFAULT: OutputSelection = OutputSelection {
+        viewer_log: true,
+        requests: true,
+        hands: false,
+        hands_file: true,
+        player_logs: true,
+        decks: true,
+    };
+
+    /// Every file, the hands in both forms (`hands/` and `hands.phhs`).
     pub const ALL: OutputSelection = OutputSelection {
         viewer_log: true,
         requests: true,
         hands: true,
-        hands_file: false,
+        hands_file: true,
         player_logs: true,
         decks: true,
     };
@@ -64,8 +76,8 @@ impl OutputSelection {
 /// game-1/
 ///   log.json            viewer log (observe::viewer_log)
 ///   requests.jsonl      every bet_request (observe::requests)
-///   hands/<round>.phh   every hand (observe::phh)
-///   hands.phhs          every hand in one file, when selected (observe::phh)
+///   hands.phhs          every hand in one file (observe::phh)
+///   hands/<round>.phh   every hand, a file each, when selected (observe::phh)
 ///   players/<name>.log  every request per player (observe::player_log)
 ///   decks.jsonl         every hand's cards (observe::decks)
 ///   game.json           the setup, for dealer replay (observe::game_record)
@@ -108,14 +120,14 @@ impl GameOutputs {
         dir.join("players")
     }
 
-    /// Creates `dir` and every file of a game played by `players` (names in seat order), and
-    /// returns one observer per file kind, to be fed every event and exchange of the game and
-    /// finished at its end.
+    /// Creates `dir` and the default files ([`OutputSelection::DEFAULT`]) of a game played by
+    /// `players` (names in seat order), and returns one observer per file kind, to be fed
+    /// every event and exchange of the game and finished at its end.
     ///
     /// # Errors
     /// A directory or file cannot be created.
     pub fn create<S: AsRef<str>>(dir: &Path, players: &[S]) -> io::Result<Vec<Box<dyn Observer>>> {
-        GameOutputs::create_selected(dir, players, OutputSelection::ALL)
+        GameOutputs::create_selected(dir, players, OutputSelection::DEFAULT)
     }
 
     /// Like [`GameOutputs::create`], for the selected files only.

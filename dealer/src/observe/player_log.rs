@@ -189,7 +189,9 @@ impl<W: Write> PlayerLogs<W> {
         };
         match (exchange.sent_json, exchange.state) {
             // Compact JSON never has a line break; keep the log line-based whatever comes.
-            (Some(json), _) if !json.contains(['\n', '\r']) => file.write_all(json.as_bytes())?,
+            (Some(json), _) if memchr::memchr2(b'\n', b'\r', json.as_bytes()).is_none() => {
+                file.write_all(json.as_bytes())?
+            }
             (Some(json), _) => file.write_all(json.replace(['\n', '\r'], " ").as_bytes())?,
             (None, Some(state)) => {
                 self.json.clear();

@@ -8,14 +8,26 @@
 
 use super::failure::error_chain;
 use super::http_settings::ClientError;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use tokio_rustls::rustls::pki_types::pem::PemObject;
 use tokio_rustls::rustls::pki_types::{CertificateDer, ServerName};
 use tokio_rustls::rustls::{self, ClientConfig, RootCertStore};
 
-/// Makes TLS connections to players; built once per client.
+/// Makes TLS connections to players; made once per client.
+///
+/// `SSL_CERT_FILE` is read and checked when the client is made, so that a bad file is an error
+/// at start-up; the rest (Mozilla's roots and the system's store, a few hundred certificates
+/// decoded from PEM: about 24 million instructions, more than a thousand requests to a plain
+/// HTTP player cost) waits for the first https connection, which a run of plain HTTP players
+/// never makes.
 #[derive(Clone)]
-pub(super) struct TlsConnector(tokio_rustls::TlsConnector);
+pub(super) struct TlsConnector {
+    /// The certificates of `SSL_CERT_FILE`, already checked.
+    file_roots: Arc<RootCertStore>,
+    /// The connector, made at the first https connection (an error stays an error for every
+    /// later connection).
+    made: Arc<OnceLock<Result<tokio_rustls::TlsConnector, String>>>,
+}
 
 impl std::fmt::Debug for TlsConnector {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -27,8 +39,23 @@ impl std::fmt::Debug for TlsConnector {
 pub(super) type TlsStream = tokio_rustls::client::TlsStream<tokio::net::TcpStream>;
 
 impl TlsConnector {
-    /// The roots described in the module docs, with `SSL_CERT_FILE` checked.
+    /// Checks `SSL_CERT_FILE`; the roots described in the module docs are loaded at the first
+    /// https connection.
     pub(super) fn new() -> Result<TlsConnector, ClientError> {
+        let mut file_roots = RootCertStore::empty();
+        for certificate in ssl_cert_file()? {
+            file_roots
+                .add(certificate)
+                .map_err(|error| ClientError::Build(format!("SSL_CERT_FILE: {error}")))?;
+        }
+        Ok(TlsConnector {
+            file_roots: Arc::new(file_roots),
+            made: Arc::default(),
+        })
+    }
+
+    /// The rustls connector with every root: Mozilla's, the system's store, `SSL_CERT_FILE`'s.
+    fn make(file_roots: &RootCertStore) -> Result<tokio_rustls::TlsConnector, String> {
         let mut roots = RootCertStore::empty();
         roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
         // The system's store (or `SSL_CERT_FILE`): stores often hold a few certificates that
@@ -39,21 +66,15 @@ impl TlsConnector {
                 tracing::debug!(%error, "a certificate of the system's store was skipped");
             }
         }
-        for certificate in ssl_cert_file()? {
-            roots
-                .add(certificate)
-                .map_err(|error| ClientError::Build(format!("SSL_CERT_FILE: {error}")))?;
-        }
+        roots.extend(file_roots.roots.iter().cloned());
         let provider = Arc::new(rustls::crypto::ring::default_provider());
         let mut config = ClientConfig::builder_with_provider(provider)
             .with_safe_default_protocol_versions()
-            .map_err(|error| ClientError::Build(error_chain(&error)))?
+            .map_err(|error| error_chain(&error))?
             .with_root_certificates(roots)
             .with_no_client_auth();
         config.alpn_protocols = vec![b"http/1.1".to_vec()];
-        Ok(TlsConnector(tokio_rustls::TlsConnector::from(Arc::new(
-            config,
-        ))))
+        Ok(tokio_rustls::TlsConnector::from(Arc::new(config)))
     }
 
     /// The TLS handshake with `host` (a DNS name or an IP address, without brackets) on `tcp`.
@@ -64,7 +85,12 @@ impl TlsConnector {
     ) -> std::io::Result<TlsStream> {
         let name = ServerName::try_from(host.to_owned())
             .map_err(|error| std::io::Error::new(std::io::ErrorKind::InvalidInput, error))?;
-        self.0.connect(name, tcp).await
+        let connector = self
+            .made
+            .get_or_init(|| TlsConnector::make(&self.file_roots))
+            .as_ref()
+            .map_err(|error| std::io::Error::other(format!("TLS configuration: {error}")))?;
+        connector.connect(name, tcp).await
     }
 }
 

@@ -230,7 +230,7 @@ pub fn resolve(flags: RunFlags, file: RunFile) -> Result<RunPlan, SettingsError>
         .outputs
         .as_deref()
         .or(file.outputs.as_deref())
-        .map_or(OutputSelection::ALL, OutputFile::selection);
+        .map_or(OutputSelection::DEFAULT, OutputFile::selection);
     let out_dir = match flags.out.or(file.out) {
         Some(out) => out,
         None => default_out_dir()?,

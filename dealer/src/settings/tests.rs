@@ -88,7 +88,7 @@ fn defaults_when_nothing_is_said() {
     assert_eq!(plan.settings.parallel, 1);
     assert_eq!(plan.settings.http, HttpSettings::default());
     assert_eq!(plan.settings.game, GameRules::default());
-    assert_eq!(plan.outputs, OutputSelection::ALL);
+    assert_eq!(plan.outputs, OutputSelection::DEFAULT);
     assert_eq!(plan.settings.runner.clock, Clock::Wall);
     assert!(!plan.duplicate);
     assert_eq!(plan.shard, None);

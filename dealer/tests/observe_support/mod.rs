@@ -300,7 +300,8 @@ pub fn play_into(
     kind: SeatKind,
 ) -> Game {
     let mut game = new_game(names, config, seed);
-    let mut observers = GameOutputs::create(dir, names).unwrap();
+    let mut observers =
+        GameOutputs::create_selected(dir, names, dealer::observe::OutputSelection::ALL).unwrap();
     drive(
         &mut game,
         &mut observers,

@@ -30,9 +30,10 @@ Examples:
   dealer replay games/friday/game-3    play a recorded game again and compare its logs
 
 Every run writes its logs under --out (default ./games/<UTC time>): results.json for the
-whole run, and per game game-<n>/log.json (the Lean Poker viewer log), requests.jsonl, hands/
-(PHH hand histories; or all in one hands.phhs with --outputs hands-file),
-players/<name>.log, decks.jsonl (every hand's cards) and game.json (choose with --outputs).
+whole run, and per game game-<n>/log.json (the Lean Poker viewer log), requests.jsonl,
+hands.phhs (every hand as a PHH hand history, one file a game; --outputs hands for one file
+a hand in hands/), players/<name>.log, decks.jsonl (every hand's cards) and game.json
+(choose with --outputs).
 `dealer replay games/<run>/game-<n>` plays a game folder again and checks its logs. Logs on
 stderr: -v, -vv, or RUST_LOG.";
 
@@ -148,7 +149,7 @@ Config file (TOML; every key optional, same meaning as the flag of the same name
   wait_ms = 10000
   absent = \"sit-out\"         # sit-out | fail | play
   reproducible = false
-  outputs = [\"log\", \"requests\", \"hands\", \"players\", \"decks\"]   # [] for results.json only; \"hands-file\" for one hands.phhs
+  outputs = [\"log\", \"requests\", \"hands-file\", \"players\", \"decks\"]   # [] for results.json only; \"hands\" for hands/<round>.phh
   odd_chips = \"left_of_button\" # or \"discard_like_oss\"
   deal_out_board = true
   duplicate = false          # true: --duplicate
@@ -190,9 +191,10 @@ pub struct DemoArgs {
     /// Zero every time value in the logs, so the same seed gives byte-identical logs.
     #[arg(long)]
     pub(crate) reproducible: bool,
-    /// The per-game files to write, comma-separated: log, requests, hands, hands-file
-    /// (hands.phhs, every hand in one file), players, decks (decks.jsonl and game.json), or
-    /// none (results.json only) [default: log, requests, hands, players, decks].
+    /// The per-game files to write, comma-separated: log, requests, hands-file (hands.phhs,
+    /// every hand in one file), hands (hands/*.phh, a file per hand), players, decks
+    /// (decks.jsonl and game.json), or none (results.json only) [default: log, requests,
+    /// hands-file, players, decks].
     #[arg(long, value_name = "FILE,...", value_delimiter = ',', value_enum)]
     pub(crate) outputs: Option<Vec<OutputFile>>,
 }
@@ -254,9 +256,10 @@ pub struct RunArgs {
     #[arg(long)]
     pub(crate) reproducible: bool,
     /// The per-game files to write, comma-separated: log (log.json), requests
-    /// (requests.jsonl), hands (hands/*.phh), hands-file (hands.phhs, every hand in one file),
-    /// players (players/*.log), decks (decks.jsonl and game.json, for `dealer replay`), or
-    /// none (results.json only) [default: log, requests, hands, players, decks].
+    /// (requests.jsonl), hands-file (hands.phhs, every hand in one file), hands (hands/*.phh,
+    /// a file per hand), players (players/*.log), decks (decks.jsonl and game.json, for
+    /// `dealer replay`), or none (results.json only) [default: log, requests, hands-file,
+    /// players, decks].
     #[arg(long, value_name = "FILE,...", value_delimiter = ',', value_enum)]
     pub(crate) outputs: Option<Vec<OutputFile>>,
     /// Duplicate deals: each of --games deal sets is played once per rotation of the seats,
