@@ -18,6 +18,7 @@ mod engine_game;
 mod engine_pots;
 mod engine_properties;
 mod engine_ranking;
+mod event_disk;
 mod event_retention;
 mod event_serve;
 mod event_store;

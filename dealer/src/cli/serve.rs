@@ -84,6 +84,7 @@ async fn serve_event(args: ServeArgs, screen: &Screen) -> Result<(), Failure> {
         admin_token: args.admin_token,
         compress_after: args.compress_after,
         keep_games: args.keep_games,
+        disk_budget: args.disk_budget,
     };
     let settings = resolve_event(flags, file).map_err(settings_failure)?;
     let (data, bind) = (settings.data.clone(), settings.bind);

@@ -112,10 +112,17 @@ impl Event {
         }
         let games = settings.data.join(store::GAMES_DIR);
         for &number in &opened.abandoned {
+            let dir = crate::tournament::game_dir_name(number);
+            // The database learns the hands from the log the game left, so the games list and
+            // abandoned.json say how far it got.
+            let hands_played = outcome_files::hands_of_cut_off_game(&games.join(&dir));
+            if let Some(hands) = hands_played {
+                store.set_hands(number, hands)?;
+            }
             let game = crate::tournament::InterruptedGame {
                 game: number,
-                dir: crate::tournament::game_dir_name(number),
-                hands_played: None,
+                dir,
+                hands_played,
                 reason: store::CUT_OFF.to_string(),
             };
             if let Err(error) = outcome_files::write_abandoned(&games, &game) {
