@@ -303,3 +303,146 @@ fn a_game_cut_off_by_kill_9_gets_its_hand_count_from_its_log() {
         }
     }
 }
+
+/// A tmpfs mounted for one test, unmounted when dropped.
+struct SmallDisk {
+    dir: tempfile::TempDir,
+}
+
+impl SmallDisk {
+    /// Mounts a `size` tmpfs, or says why not (not root, no mount permission in a container).
+    fn mount(size: &str) -> Result<SmallDisk, String> {
+        let dir = tempfile::tempdir().map_err(|error| error.to_string())?;
+        let output = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(dir.path())
+            .output()
+            .map_err(|error| format!("cannot run mount: {error}"))?;
+        if !output.status.success() {
+            return Err(String::from_utf8_lossy(&output.stderr).trim().to_string());
+        }
+        Ok(SmallDisk { dir })
+    }
+
+    fn path(&self) -> &Path {
+        self.dir.path()
+    }
+}
+
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        // Lazy: a file still open (a failed test's server) does not keep it mounted.
+        let _ = Command::new("umount")
+            .arg("-l")
+            .arg(self.dir.path())
+            .status();
+    }
+}
+
+/// Each finished game's number, hands and standings as the database has them.
+fn finished_games(event: &Event) -> Vec<(u32, Option<i64>, String)> {
+    games_page(event.store(), 1, 100_000)
+        .unwrap()
+        .games
+        .iter()
+        .filter(|g| g.state == "finished")
+        .map(|g| (g.number, g.hands, format!("{:?}", g.standings)))
+        .collect()
+}
+
+fn integrity(data: &Path) -> String {
+    let db = rusqlite::Connection::open_with_flags(
+        data.join("event.sqlite"),
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+    )
+    .unwrap();
+    db.query_row("PRAGMA integrity_check", [], |row| row.get(0))
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_disk_pauses_the_event_with_its_reason_loses_nothing_and_play_resumes() {
+    let disk = match SmallDisk::mount("8m") {
+        Ok(disk) => disk,
+        Err(reason) => {
+            eprintln!("skipped: cannot mount a small tmpfs to fill ({reason})");
+            return;
+        }
+    };
+    let filler = disk.path().join("filler");
+    std::fs::write(&filler, vec![7u8; 2 << 20]).unwrap();
+    let data = disk.path().join("event");
+    let text = format!("recheck_ms = 100\n{}", event_config(PER_HAND));
+    let file: EventFile = toml::from_str(&text).unwrap();
+    let mut settings = resolve_event(
+        EventFlags {
+            data: Some(data.clone()),
+            compress_after: Some(GamesLimit::parse("2").unwrap()),
+            ..EventFlags::default()
+        },
+        file,
+    )
+    .unwrap();
+    // The disk fills up: no budget to keep it from it.
+    settings.retention.disk_budget = None;
+    let event = Event::open(settings).unwrap();
+    let (handle, stop) = dealer::runner::stop_signal();
+    let rounds = tokio::spawn(scheduler::run_rounds(Arc::clone(&event), stop.clone()));
+    let retention = tokio::spawn(dealer::event::retention::run_retention(
+        Arc::clone(&event),
+        stop,
+    ));
+
+    let started = Instant::now();
+    while event.storage_error().is_none() {
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "the 8 MB disk did not fill in two minutes ({} games)",
+            event.status().games_finished
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // Full: the page's status says why, the scheduling waits.
+    let reason = event.status().storage_error.unwrap();
+    assert!(
+        reason.contains("space") || reason.contains("full"),
+        "{reason}"
+    );
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let full = finished_games(&event);
+    assert!(!full.is_empty());
+    assert_eq!(integrity(&data), "ok");
+    for (number, hands, _) in &full {
+        let result = game_dir(&data, *number).join("result.json");
+        if let Ok(bytes) = std::fs::read(&result) {
+            let result: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+            assert_eq!(result["hands_played"].as_i64(), *hands);
+        }
+    }
+    let api = serde_json::to_value(event.status()).unwrap();
+    assert!(api["storage_error"].is_string(), "{api}");
+
+    // Space comes back: play resumes by itself, the error clears.
+    std::fs::remove_file(&filler).unwrap();
+    let freed = Instant::now();
+    while event.storage_error().is_some() || finished_games(&event).len() <= full.len() + 2 {
+        assert!(
+            freed.elapsed() < Duration::from_secs(60),
+            "no game after space came back: {:?}",
+            event.storage_error()
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    handle.stop();
+    rounds.await.unwrap();
+    retention.await.unwrap();
+    // Every game ended is recorded (none left "running" for want of a write), and nothing
+    // recorded before the disk filled up was lost or changed.
+    let page = games_page(event.store(), 1, 100_000).unwrap();
+    assert!(page.running.is_empty(), "{:?}", page.running);
+    let after = finished_games(&event);
+    for game in &full {
+        assert!(after.contains(game), "game {} changed or lost", game.0);
+    }
+    assert_eq!(integrity(&data), "ok");
+}

@@ -59,6 +59,8 @@ pub struct Event {
     client: HttpClient,
     history: Mutex<History>,
     storage_error: Mutex<Option<String>>,
+    /// Games that ended while the database could not be written, oldest first.
+    unrecorded: Mutex<Vec<scheduler::Unrecorded>>,
     /// Woken when the players change (added, resumed...), so the scheduler and the health
     /// checker do not wait for their next tick.
     changed: Notify,
@@ -158,6 +160,7 @@ impl Event {
             client,
             history: Mutex::new(history),
             storage_error: Mutex::new(None),
+            unrecorded: Mutex::new(Vec::new()),
             changed: Notify::new(),
             games_ended: Notify::new(),
         }))
@@ -195,6 +198,13 @@ impl Event {
             .storage_error
             .lock()
             .unwrap_or_else(PoisonError::into_inner) = error;
+    }
+
+    /// The games waiting to be recorded.
+    fn unrecorded(&self) -> std::sync::MutexGuard<'_, Vec<scheduler::Unrecorded>> {
+        self.unrecorded
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Wakes the scheduler and the health checker (players changed).
