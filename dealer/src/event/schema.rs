@@ -89,9 +89,9 @@ pub(super) const MIGRATIONS: &[(i64, &str)] = &[
     disk_bytes INTEGER
 );
 INSERT INTO games_v3 (number, round, table_no, state, seed, dir, players, started_at, ended_at,
-    hands, winner, reason, files)
+    hands, winner, reason, files, disk_bytes)
     SELECT number, round, table_no, state, seed, dir, players, started_at, ended_at, hands,
-        winner, reason, files FROM games;
+        winner, reason, files, CASE WHEN files = 'pruned' THEN 0 END FROM games;
 DROP TABLE games;
 ALTER TABLE games_v3 RENAME TO games;
 CREATE INDEX games_state ON games (state) WHERE state = 'running';
