@@ -474,12 +474,35 @@ fn keep_within_budget(
     Ok(())
 }
 
+/// How often freed memory is handed back to the OS (see [`return_freed_memory`]).
+pub const TRIM_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Hands memory the server freed back to the OS. glibc keeps freed blocks in its per-thread
+/// arenas; over an event, the logs read and written by every thread (megabytes each) leave
+/// them fragmented, and the server's RSS grew from 374 MiB at 500 games to 638 MiB at 2,000
+/// with only 268 MiB in use (measured with `malloc_trim` through gdb; README, "Memory and
+/// file handles over a long event"). A no-op with other C libraries.
+pub fn return_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim takes no pointer and may be called at any time from any thread;
+    // glibc locks each arena while it trims it.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
 /// Runs a pass at once (with the start-up repairs), then one after every round
 /// (the scheduler wakes it) until `stop`. Each pass is on the blocking pool; a failed pass is
-/// logged and retried after the next round.
+/// logged and retried after the next round. Freed memory is handed back to the OS after a
+/// pass at most every [`TRIM_EVERY`].
 pub async fn run_retention(event: Arc<Event>, stop: StopSignal) {
     let mut startup = true;
+    let mut trimmed = std::time::Instant::now();
     while !stop.is_stopped() {
+        if trimmed.elapsed() >= TRIM_EVERY {
+            trimmed = std::time::Instant::now();
+            let _ = tokio::task::spawn_blocking(return_freed_memory).await;
+        }
         let (pass_event, pass_stop) = (Arc::clone(&event), stop.clone());
         let pass =
             tokio::task::spawn_blocking(move || run_pass(&pass_event, startup, &pass_stop)).await;
