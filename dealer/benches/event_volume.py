@@ -7,7 +7,9 @@ Usage: event_volume.py DATA LAST_GAME
 Counts the finished games (those with a `result.json`) numbered up to LAST_GAME under
 DATA/games, so a second run of the event that compresses them can be measured on the same
 games. A `.gz` file counts under its plain name; "disk" is st_blocks * 512 (what the file
-system really uses, 4 KiB blocks on ext4), the other figure the file's length.
+system really uses, 4 KiB blocks on ext4), the other figure the file's length. The game
+folders themselves (and their `players/`, `hands/` subfolders) count in the `(folders)` row:
+a folder takes a disk block too. Also prints the bytes per game.
 """
 import json
 import os
@@ -39,6 +41,11 @@ def main(data, last_game):
         with open(result) as file:
             hands += json.load(file)["hands_played"]
         for parent, _, files in os.walk(folder):
+            stat = os.stat(parent)
+            row = sizes.setdefault("(folders)", [0, 0, 0])
+            row[0] += stat.st_size
+            row[1] += stat.st_blocks * 512
+            row[2] += 1
             for file in files:
                 path = os.path.join(parent, file)
                 stat = os.stat(path)
@@ -53,6 +60,7 @@ def main(data, last_game):
         print(f"{name:18} {size / hands:9.0f} B/hand  {disk / hands:9.0f} disk B/hand  {files} files")
     total, total_disk = (sum(row[i] for row in sizes.values()) for i in (0, 1))
     print(f"{'total':18} {total / hands:9.0f} B/hand  {total_disk / hands:9.0f} disk B/hand")
+    print(f"{'per game':18} {total / games:9.0f} B       {total_disk / games:9.0f} disk B")
 
 
 if __name__ == "__main__":

@@ -12,7 +12,9 @@
 //! - [`runner`]: plays one sit'n'go, driving the engine, the seats and the observers;
 //! - [`tournament`]: a run of N sit'n'gos (seeds, seating, parallel games, `results.json`);
 //! - [`rating`]: ratings with uncertainty from finishing orders (Weng-Lin);
-//! - [`replay`]: a recorded game played again from its folder, its logs compared;
+//! - [`replay`]: a recorded game played again from its folder, its logs compared (or
+//!   regenerated, for a game an event thinned to its compact form);
+//! - [`stored`]: a game's file kept as written or gzip-compressed (`X` or `X.gz`);
 //! - [`rainman`]: the Rain Man hand-ranking service (spec §8), offline;
 //! - [`event`]: the house server of an event (`dealer serve --data`): database,
 //!   rounds of tables, health checks, points;
@@ -34,6 +36,7 @@ pub mod replay;
 pub mod runner;
 pub mod seat;
 pub mod settings;
+pub mod stored;
 pub mod tournament;
 pub mod web;
 

@@ -9,6 +9,9 @@
 //! `hands.phhs`, those the recorded folder has. Not compared: `players/*.log`, which also show
 //! the `check`, `version` and `showdown` exchanges and wall-clock times that no file records.
 //!
+//! [`regenerate`] does the same for a game an event thinned to its compact form (inputs
+//! gzip-compressed, no `log.json`): the viewer opens such a game with the logs it writes.
+//!
 //! The replay stops where the recording does: when the engine asks for an answer that
 //! `requests.jsonl` does not hold (the game was stopped, or the replay took another path), or
 //! for another seat or hand than the next recorded answer; the comparison then shows where.
@@ -128,6 +131,73 @@ pub struct ReplayReport {
 /// replayed logs cannot be written. Differences are not errors: see
 /// [`ReplayReport::difference`].
 pub fn replay(dir: &Path, scratch: &Path) -> Result<ReplayReport, ReplayError> {
+    replay_selected(dir, scratch, false)
+}
+
+/// Plays a game an event stored (each file as written or gzip-compressed, see
+/// [`crate::stored`]; a compact game has no `log.json` left) again, and writes its full logs
+/// into `scratch/replayed`: `log.json`, `requests.jsonl`, `decks.jsonl`, `game.json` and the
+/// hand histories the folder keeps. Returns that folder and the comparison with what the
+/// stored folder still holds (its replay inputs always, `log.json` and the hand histories when
+/// kept): the viewer serves a regenerated log only without a difference, and retention deletes
+/// a full log only after its replay reproduced it byte for byte.
+///
+/// # Errors
+/// As [`replay`]; the stored files cannot be read or decompressed into `scratch/recorded`.
+pub fn regenerate(dir: &Path, scratch: &Path) -> Result<(PathBuf, ReplayReport), ReplayError> {
+    let recorded = scratch.join("recorded");
+    let replayed = scratch.join("replayed");
+    let write_error = |source| ReplayError::Write {
+        dir: recorded.clone(),
+        source,
+    };
+    std::fs::create_dir_all(&recorded).map_err(write_error)?;
+    let inputs = [
+        GameOutputs::game_record_path(Path::new("")),
+        GameOutputs::decks_path(Path::new("")),
+        GameOutputs::requests_path(Path::new("")),
+    ];
+    for name in &inputs {
+        if crate::stored::find(&dir.join(name)).is_none() {
+            return Err(ReplayError::Missing {
+                dir: dir.to_path_buf(),
+                file: match name.to_str() {
+                    Some("game.json") => "game.json",
+                    Some("decks.jsonl") => "decks.jsonl",
+                    _ => "requests.jsonl",
+                },
+            });
+        }
+    }
+    let kept = [
+        GameOutputs::viewer_log_path(Path::new("")),
+        GameOutputs::hands_file_path(Path::new("")),
+    ];
+    for name in inputs.iter().chain(&kept) {
+        let stored = dir.join(name);
+        if crate::stored::find(&stored).is_some() {
+            crate::stored::copy_plain(&stored, &recorded.join(name)).map_err(write_error)?;
+        }
+    }
+    let hands = GameOutputs::hands_dir(dir);
+    if hands.is_dir() {
+        let copy = GameOutputs::hands_dir(&recorded);
+        std::fs::create_dir_all(&copy).map_err(write_error)?;
+        for entry in std::fs::read_dir(&hands).map_err(write_error)? {
+            let entry = entry.map_err(write_error)?;
+            std::fs::copy(entry.path(), copy.join(entry.file_name())).map_err(write_error)?;
+        }
+    }
+    let report = replay_selected(&recorded, &replayed, true)?;
+    Ok((replayed, report))
+}
+
+/// [`replay`], also writing `log.json` when the recorded folder has none (`write_log`).
+fn replay_selected(
+    dir: &Path,
+    scratch: &Path,
+    write_log: bool,
+) -> Result<ReplayReport, ReplayError> {
     let need = |file: &'static str| {
         let path = dir.join(file);
         if path.is_file() {
@@ -146,8 +216,9 @@ pub fn replay(dir: &Path, scratch: &Path) -> Result<ReplayReport, ReplayError> {
     let decks = read_decks(&decks_path)?;
     let requests = read_requests(&requests_path)?;
 
+    let recorded_log = GameOutputs::viewer_log_path(dir).is_file();
     let selection = OutputSelection {
-        viewer_log: GameOutputs::viewer_log_path(dir).is_file(),
+        viewer_log: recorded_log || write_log,
         requests: true,
         hands: GameOutputs::hands_dir(dir).is_dir(),
         hands_file: GameOutputs::hands_file_path(dir).is_file(),
@@ -163,7 +234,11 @@ pub fn replay(dir: &Path, scratch: &Path) -> Result<ReplayReport, ReplayError> {
         GameOutputs::create_selected(scratch, &record.players, selection).map_err(write_error)?;
     let (hands, answers) = play(game, &record, &requests, observers).map_err(write_error)?;
 
-    let compared = compared_files(dir, scratch, selection).map_err(write_error)?;
+    let compared_selection = OutputSelection {
+        viewer_log: recorded_log,
+        ..selection
+    };
+    let compared = compared_files(dir, scratch, compared_selection).map_err(write_error)?;
     let mut difference = None;
     for file in &compared {
         difference = compare(file, &dir.join(file), &scratch.join(file)).map_err(write_error)?;

@@ -20,6 +20,7 @@ mod engine_properties;
 mod engine_ranking;
 mod event_archive;
 mod event_broadcast;
+mod event_disk;
 mod event_retention;
 mod event_serve;
 mod event_store;

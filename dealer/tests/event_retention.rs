@@ -230,7 +230,10 @@ async fn half_done_compression_and_pruning_are_repaired_at_start_up() {
     assert_eq!(viewer_answers(&data, 1), answers);
     // kill -9 in the middle of a prune: recorded pruned, folder still there.
     let event = open_event(&data, "off", "off");
-    event.store().set_game_files(2, GameFiles::Pruned).unwrap();
+    event
+        .store()
+        .set_game_files(2, GameFiles::Pruned, None)
+        .unwrap();
     drop(event);
 
     // A restart with compression off still repairs, and keeps every original.

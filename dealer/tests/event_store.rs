@@ -239,6 +239,126 @@ fn a_newer_schema_is_refused() {
     assert!(error.contains("schema version 99"), "{error}");
 }
 
+/// The tables a schema-2 dealer wrote (before `compact` and `disk_bytes`), as a fixture.
+const SCHEMA_2: &str = "
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE players (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    url TEXT,
+    token TEXT,
+    bot TEXT,
+    status TEXT NOT NULL CHECK (status IN ('active', 'paused', 'removed')),
+    added_at INTEGER NOT NULL,
+    version TEXT,
+    last_seen INTEGER,
+    down_reason TEXT,
+    games INTEGER NOT NULL DEFAULT 0,
+    wins INTEGER NOT NULL DEFAULT 0,
+    seconds INTEGER NOT NULL DEFAULT 0,
+    points INTEGER NOT NULL DEFAULT 0,
+    bans INTEGER NOT NULL DEFAULT 0,
+    absences INTEGER NOT NULL DEFAULT 0,
+    CHECK ((url IS NULL) <> (bot IS NULL))
+);
+CREATE TABLE config_imports (name TEXT PRIMARY KEY);
+CREATE TABLE games (
+    number INTEGER PRIMARY KEY,
+    round INTEGER NOT NULL,
+    table_no INTEGER NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('running', 'finished', 'abandoned')),
+    seed TEXT NOT NULL,
+    dir TEXT NOT NULL,
+    players TEXT NOT NULL,
+    started_at INTEGER NOT NULL,
+    ended_at INTEGER,
+    hands INTEGER,
+    winner TEXT,
+    reason TEXT
+);
+CREATE INDEX games_state ON games (state) WHERE state = 'running';
+CREATE TABLE standings (
+    game INTEGER NOT NULL REFERENCES games (number),
+    seat INTEGER NOT NULL,
+    player_id INTEGER REFERENCES players (id),
+    name TEXT NOT NULL,
+    place INTEGER NOT NULL,
+    points INTEGER NOT NULL,
+    total_after INTEGER,
+    banned TEXT,
+    absent TEXT,
+    version TEXT,
+    PRIMARY KEY (game, seat)
+);
+CREATE INDEX standings_player ON standings (player_id, game);
+ALTER TABLE games ADD COLUMN files TEXT NOT NULL DEFAULT 'kept'
+    CHECK (files IN ('kept', 'compressed', 'pruned'));
+PRAGMA user_version = 2;";
+
+#[test]
+fn a_schema_2_database_is_upgraded_keeping_every_row_and_reference() {
+    let dir = tempfile::tempdir().unwrap();
+    let connection = rusqlite::Connection::open(dir.path().join(DATABASE_FILE)).unwrap();
+    connection.execute_batch(SCHEMA_2).unwrap();
+    connection
+        .execute_batch(
+            "INSERT INTO players (id, name, bot, status, added_at, games, points)
+                VALUES (1, 'ann', 'raiser', 'active', 1, 2, 5);
+             INSERT INTO games (number, round, table_no, state, seed, dir, players, started_at,
+                ended_at, hands, winner, files)
+                VALUES (1, 1, 1, 'finished', '7', 'game-1', '[\"ann\",\"house 1\"]', 1, 2, 30,
+                    'ann', 'compressed'),
+                       (2, 2, 1, 'finished', '8', 'game-2', '[\"ann\",\"house 1\"]', 3, 4, 12,
+                    'house 1', 'pruned');
+             INSERT INTO standings (game, seat, player_id, name, place, points, total_after)
+                VALUES (1, 0, 1, 'ann', 1, 5, 5), (1, 1, NULL, 'house 1', 2, 3, NULL),
+                       (2, 0, 1, 'ann', 2, 3, 8), (2, 1, NULL, 'house 1', 1, 5, NULL);",
+        )
+        .unwrap();
+    drop(connection);
+
+    let (store, opened) = EventStore::open(dir.path()).unwrap();
+    assert!(!opened.created);
+    let page = dealer::event::queries::games_page(&store, 1, 10).unwrap();
+    let rows: Vec<_> = page
+        .games
+        .iter()
+        .map(|g| (g.number, g.hands, g.files, g.standings.len()))
+        .collect();
+    use dealer::event::store::GameFiles;
+    assert_eq!(
+        rows,
+        [
+            (2, Some(12), GameFiles::Pruned, 2),
+            (1, Some(30), GameFiles::Compressed, 2)
+        ]
+    );
+    // The new state and the disk measure are accepted; nothing is measured yet.
+    assert_eq!(
+        store.unmeasured_games().unwrap().len(),
+        1,
+        "the pruned game takes no disk"
+    );
+    store
+        .set_game_files(1, GameFiles::Compact, Some(40_960))
+        .unwrap();
+    assert_eq!(store.games_disk_bytes().unwrap(), 40_960);
+    // Foreign keys still hold after the rebuild of `games`.
+    let connection = rusqlite::Connection::open(dir.path().join(DATABASE_FILE)).unwrap();
+    let version: i64 = connection
+        .query_row("PRAGMA user_version", [], |row| row.get(0))
+        .unwrap();
+    assert_eq!(version, dealer::event::store::SCHEMA_VERSION);
+    connection
+        .execute_batch("PRAGMA foreign_keys = ON")
+        .unwrap();
+    let orphan = connection.execute(
+        "INSERT INTO standings (game, seat, name, place, points) VALUES (99, 0, 'x', 1, 5)",
+        [],
+    );
+    assert!(orphan.is_err(), "a standing of no game is refused");
+}
+
 fn free_address() -> SocketAddr {
     TcpListener::bind("127.0.0.1:0")
         .unwrap()

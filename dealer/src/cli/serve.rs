@@ -95,6 +95,7 @@ async fn serve_event(args: ServeArgs, screen: &Screen) -> Result<(), Failure> {
         admin_token: args.admin_token,
         compress_after: args.compress_after,
         keep_games: args.keep_games,
+        disk_budget: args.disk_budget,
     };
     let settings = resolve_event(flags, file).map_err(settings_failure)?;
     let (data, bind) = (settings.data.clone(), settings.bind);
@@ -129,6 +130,9 @@ async fn serve_event(args: ServeArgs, screen: &Screen) -> Result<(), Failure> {
     let checks = tokio::spawn(health::run_health_checks(event.clone(), stop.clone()));
     let retention = tokio::spawn(retention::run_retention(event.clone(), stop.clone()));
     scheduler::run_rounds(event.clone(), stop).await;
+    // A last try for games that ended while nothing could be written; the exit code says
+    // when it fails too (the error names them).
+    scheduler::record_unrecorded(&event);
     let _ = checks.await;
     let _ = retention.await;
     server

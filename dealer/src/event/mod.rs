@@ -60,6 +60,8 @@ pub struct Event {
     client: HttpClient,
     history: Mutex<History>,
     storage_error: Mutex<Option<String>>,
+    /// Games that ended while the database could not be written, oldest first.
+    unrecorded: Mutex<Vec<scheduler::Unrecorded>>,
     /// Woken when the players change (added, resumed...), so the scheduler and the health
     /// checker do not wait for their next tick.
     changed: Notify,
@@ -119,10 +121,17 @@ impl Event {
         }
         let games = settings.data.join(store::GAMES_DIR);
         for &number in &opened.abandoned {
+            let dir = crate::tournament::game_dir_name(number);
+            // The database learns the hands from the log the game left, so the games list and
+            // abandoned.json say how far it got.
+            let hands_played = outcome_files::hands_of_cut_off_game(&games.join(&dir));
+            if let Some(hands) = hands_played {
+                store.set_hands(number, hands)?;
+            }
             let game = crate::tournament::InterruptedGame {
                 game: number,
-                dir: crate::tournament::game_dir_name(number),
-                hands_played: None,
+                dir,
+                hands_played,
                 reason: store::CUT_OFF.to_string(),
             };
             if let Err(error) = outcome_files::write_abandoned(&games, &game) {
@@ -158,6 +167,7 @@ impl Event {
             client,
             history: Mutex::new(history),
             storage_error: Mutex::new(None),
+            unrecorded: Mutex::new(Vec::new()),
             changed: Notify::new(),
             games_ended: Notify::new(),
             read_only: false,
@@ -246,6 +256,13 @@ impl Event {
             .storage_error
             .lock()
             .unwrap_or_else(PoisonError::into_inner) = error;
+    }
+
+    /// The games waiting to be recorded.
+    fn unrecorded(&self) -> std::sync::MutexGuard<'_, Vec<scheduler::Unrecorded>> {
+        self.unrecorded
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Wakes the scheduler and the health checker (players changed).

@@ -1,32 +1,51 @@
-//! What an all-day event keeps of its old games' files: the logs of games older than the
-//! newest `compress_after` ended games are gzip-compressed in place (`log.json` →
-//! `log.json.gz`, the same for `requests.jsonl`, `hands.phhs` and `players/*.log`), and the
-//! folders of games older than the newest `keep_games` are deleted (pruned). The one-file-
-//! per-hand `hands/*.phh` stay as they are: each is smaller than one 4 KiB disk block, so
-//! compressing it saves no disk space (measured in the dealer's README); `--outputs
-//! hands-file` writes the hands as one `hands.phhs`, which is compressed. A game's rows, standings and points stay in the database either way; the viewer
-//! reads compressed logs as if they were not (`web::store`), and the page says "log pruned".
+//! What an all-day event keeps of its old games' files, within its disk budget.
+//!
+//! Four steps, oldest games first, never touching the newest `compress_after` ended games:
+//!
+//! 1. **compressed**: the logs of games older than the newest `compress_after` ended games are
+//!    gzip-compressed in place (`log.json` → `log.json.gz`, the same for `requests.jsonl`,
+//!    `hands.phhs` and `players/*.log`). The one-file-per-hand `hands/*.phh` stay as they are
+//!    (each is smaller than one 4 KiB disk block, so compressing it saves no disk space).
+//! 2. **compact**, only while the event's folder (database and game folders) takes more than
+//!    its `disk_budget`: a game keeps what replays it and its hand histories
+//!    (`game.json`, `decks.jsonl.gz`, `requests.jsonl.gz`, `hands.phhs.gz`, `result.json` or
+//!    `abandoned.json`); its `log.json.gz` and per-hand `hands/` are deleted only after
+//!    [`crate::replay::regenerate`] reproduced them byte for byte (the viewer regenerates
+//!    them when the game is opened), and its players' text logs (which also hold the
+//!    `check`/`version` exchanges no other file records) are deleted.
+//! 3. **pruned**, while the budget is still exceeded with every old game compact (or past
+//!    `keep_games`): the oldest game folders are deleted.
+//!
+//! A game's rows, standings and points stay in the database in every state; the viewer reads
+//! compressed logs as if they were not (`web::store`), regenerates a compact game's log, and
+//! the page says "log pruned" for a pruned one. Each game folder's disk blocks are measured
+//! (`disk_bytes` in the database) when it ends and after each step, so checking the budget
+//! is one sum, not a walk over thousands of folders.
 //!
 //! Crash safety (`kill -9` at any moment loses nothing of an ended game): a file is written to
 //! `X.gz.tmp`, synced, renamed to `X.gz`, the folder synced (once for all its files), and only
 //! then is `X` removed. So at every moment `X` or a complete `X.gz` exists. Leftovers are repaired before anything
 //! else, at every start: a `X.gz.tmp` is removed, and when both `X` and `X.gz` exist, `X` is
 //! kept and `X.gz` removed (compressed again later). The database learns a game is compressed
-//! only once every file is; a game is recorded pruned *before* its folder is deleted, and a
-//! folder of a pruned game found at start-up is deleted again.
+//! or compact only once every file is (a compaction cut off is done again: each of its
+//! deletions is of a file already compressed or reproduced); a game is recorded pruned
+//! *before* its folder is deleted, and a folder of a pruned game found at start-up is
+//! deleted again.
 //!
 //! The work runs on the blocking pool ([`run_retention`]), woken after every round, never in
 //! a game's task; a stop is noticed between two files, so a pass never holds up the exit.
 
-use super::store::{GameFiles, RetentionCandidate, StoreError, GAMES_DIR};
+use super::store::{GameFiles, RetentionCandidate, StoreError, DATABASE_FILE, GAMES_DIR};
 use super::Event;
 use crate::observe::GameOutputs;
 use crate::runner::StopSignal;
+use crate::stored::with_suffix;
+pub use crate::stored::{compressed_path, GZ_SUFFIX};
 use flate2::write::GzEncoder;
 use flate2::Compression;
-use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter};
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use thiserror::Error;
@@ -35,8 +54,11 @@ use thiserror::Error;
 /// to from its first screen, so recent games are read without decompressing.
 pub const DEFAULT_COMPRESS_AFTER: u32 = 20;
 
-/// The suffix of a compressed file.
-pub const GZ_SUFFIX: &str = ".gz";
+/// The default disk budget of an event's folder: an 8-hour day of 12 teams at the default
+/// settings fits with every game kept at least compact (the arithmetic is in the dealer's
+/// README, "Disk budget").
+pub const DEFAULT_DISK_BUDGET: u64 = 2_000_000_000;
+
 /// The suffix of a compressed file being written.
 const TMP_SUFFIX: &str = ".gz.tmp";
 
@@ -47,6 +69,9 @@ pub struct Retention {
     pub compress_after: Option<u32>,
     /// Delete the folders of ended games older than the newest N (`None`: never).
     pub keep_games: Option<u32>,
+    /// The most disk space (bytes of disk blocks) the event's folder takes: past it, old games
+    /// are made compact, then pruned (`None`: no limit).
+    pub disk_budget: Option<u64>,
 }
 
 impl Default for Retention {
@@ -54,6 +79,7 @@ impl Default for Retention {
         Retention {
             compress_after: Some(DEFAULT_COMPRESS_AFTER),
             keep_games: None,
+            disk_budget: Some(DEFAULT_DISK_BUDGET),
         }
     }
 }
@@ -79,21 +105,12 @@ pub enum RetentionError {
 pub struct PassReport {
     /// Games whose logs were compressed.
     pub compressed: Vec<u32>,
+    /// Games made compact (to keep within the disk budget).
+    pub compacted: Vec<u32>,
     /// Games whose folders were deleted.
     pub pruned: Vec<u32>,
     /// Files whose half-done compression was repaired.
     pub repaired: usize,
-}
-
-/// `X` → `X.gz`.
-pub fn compressed_path(path: &Path) -> PathBuf {
-    with_suffix(path, GZ_SUFFIX)
-}
-
-fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
-    let mut name: OsString = path.as_os_str().to_owned();
-    name.push(suffix);
-    PathBuf::from(name)
 }
 
 /// Whether a file name (without `.gz`) is one of the logs retention compresses.
@@ -103,6 +120,9 @@ fn is_log_name(folder: LogFolder, name: &str) -> bool {
         LogFolder::Players => name.ends_with(".log"),
     }
 }
+
+/// The replay input a compact game also keeps compressed.
+const DECKS_FILE: &str = "decks.jsonl";
 
 #[derive(Debug, Clone, Copy)]
 enum LogFolder {
@@ -138,14 +158,17 @@ fn logs_to_compress(game_dir: &Path) -> Result<(Vec<PathBuf>, usize), RetentionE
             let Some(name) = entry.file_name().to_str().map(str::to_string) else {
                 continue;
             };
+            let compact_input = matches!(kind, LogFolder::Game);
+            let is_stored =
+                |raw: &str| is_log_name(kind, raw) || (compact_input && raw == DECKS_FILE);
             if let Some(raw) = name.strip_suffix(TMP_SUFFIX) {
-                if is_log_name(kind, raw) {
+                if is_stored(raw) {
                     // Cut off before its rename: the original is still there.
                     std::fs::remove_file(&path).map_err(io_error(&path))?;
                     repaired += 1;
                 }
             } else if let Some(raw) = name.strip_suffix(GZ_SUFFIX) {
-                if is_log_name(kind, raw) && dir.join(raw).exists() {
+                if is_stored(raw) && dir.join(raw).exists() {
                     // Cut off between the rename and the removal: keep the original, redo.
                     std::fs::remove_file(&path).map_err(io_error(&path))?;
                     repaired += 1;
@@ -205,6 +228,96 @@ pub fn compress_game(game_dir: &Path, stop: &StopSignal) -> Result<Option<usize>
     Ok(Some(repaired))
 }
 
+/// The disk space a file or folder takes: its blocks (what `du` counts, not the lengths),
+/// folders and everything under them included; 0 when it does not exist.
+///
+/// # Errors
+/// A folder cannot be listed.
+pub fn disk_usage(path: &Path) -> Result<u64, RetentionError> {
+    let meta = match std::fs::symlink_metadata(path) {
+        Ok(meta) => meta,
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(0),
+        Err(error) => return Err(io_error(path)(error)),
+    };
+    let mut total = meta.blocks() * 512;
+    if meta.is_dir() {
+        for entry in std::fs::read_dir(path).map_err(io_error(path))? {
+            let entry = entry.map_err(io_error(path))?;
+            total += disk_usage(&entry.path())?;
+        }
+    }
+    Ok(total)
+}
+
+/// The database's disk space (its file, write-ahead log and shared-memory index).
+fn database_usage(data: &Path) -> Result<u64, RetentionError> {
+    let db = data.join(DATABASE_FILE);
+    let mut total = 0;
+    for suffix in ["", "-wal", "-shm"] {
+        total += disk_usage(&with_suffix(&db, suffix))?;
+    }
+    Ok(total)
+}
+
+/// What [`compact_game`] kept of a game's full log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CompactLog {
+    /// Deleted: its replay reproduced it (and the hand histories) byte for byte.
+    Regenerated,
+    /// Kept compressed: the game cannot be replayed (the reason), so its log stays.
+    Kept(String),
+}
+
+fn remove_file_if_there(path: &Path) -> Result<(), RetentionError> {
+    match std::fs::remove_file(path) {
+        Err(error) if error.kind() != io::ErrorKind::NotFound => Err(io_error(path)(error)),
+        _ => Ok(()),
+    }
+}
+
+/// Thins a game folder to its compact form (see the [module docs](self)): logs compressed,
+/// `decks.jsonl` compressed, then, once a replay reproduced them, `log.json.gz` and `hands/`
+/// deleted, and the players' text logs deleted. `None` when `stop` came first. Doing it again
+/// on a folder a crash cut mid-way finishes it.
+///
+/// # Errors
+/// A file cannot be read, written or removed.
+pub fn compact_game(
+    game_dir: &Path,
+    stop: &StopSignal,
+) -> Result<Option<CompactLog>, RetentionError> {
+    if compress_game(game_dir, stop)?.is_none() {
+        return Ok(None);
+    }
+    let decks = game_dir.join(DECKS_FILE);
+    if decks.is_file() {
+        write_compressed(&decks)?;
+        File::open(game_dir)
+            .and_then(|dir| dir.sync_all())
+            .map_err(io_error(game_dir))?;
+        std::fs::remove_file(&decks).map_err(io_error(&decks))?;
+    }
+    if stop.is_stopped() {
+        return Ok(None);
+    }
+    let scratch = tempfile::tempdir().map_err(io_error(Path::new("a temporary folder")))?;
+    let log = match crate::replay::regenerate(game_dir, scratch.path()) {
+        Ok((_, report)) => match report.difference {
+            None => CompactLog::Regenerated,
+            Some(difference) => CompactLog::Kept(format!("its replay differs: {difference}")),
+        },
+        Err(error) => CompactLog::Kept(error.to_string()),
+    };
+    if log == CompactLog::Regenerated {
+        let viewer_log = GameOutputs::viewer_log_path(game_dir);
+        remove_file_if_there(&compressed_path(&viewer_log))?;
+        remove_file_if_there(&viewer_log)?;
+        remove_folder(&GameOutputs::hands_dir(game_dir))?;
+    }
+    remove_folder(&GameOutputs::players_dir(game_dir))?;
+    Ok(Some(log))
+}
+
 fn remove_folder(dir: &Path) -> Result<(), RetentionError> {
     match std::fs::remove_dir_all(dir) {
         Err(error) if error.kind() != io::ErrorKind::NotFound => Err(io_error(dir)(error)),
@@ -213,8 +326,9 @@ fn remove_folder(dir: &Path) -> Result<(), RetentionError> {
 }
 
 /// One pass: at start-up (`startup`) the repairs (pruned games' folders deleted again,
-/// half-done compressions undone in every uncompressed game), then pruning and compression
-/// as the settings say, until `stop`. Blocking: run it on the blocking pool.
+/// half-done compressions undone in every game not yet compact), then pruning past
+/// `keep_games`, compression, the new games measured, and the disk budget (compact, then
+/// prune, oldest first), until `stop`. Blocking: run it on the blocking pool.
 ///
 /// # Errors
 /// The database, or a game's files (the pass stops at the first; the next pass retries).
@@ -224,7 +338,8 @@ pub fn run_pass(
     stop: &StopSignal,
 ) -> Result<PassReport, RetentionError> {
     let store = event.store();
-    let games = event.settings().data.join(GAMES_DIR);
+    let data = &event.settings().data;
+    let games = data.join(GAMES_DIR);
     let retention = event.settings().retention;
     let mut report = PassReport::default();
     let folder = |game: &RetentionCandidate| games.join(&game.dir);
@@ -232,7 +347,7 @@ pub fn run_pass(
         for game in store.pruned_games()? {
             remove_folder(&folder(&game))?;
         }
-        for game in store.ended_games_beyond(0, &[GameFiles::Kept])? {
+        for game in store.ended_games_beyond(0, &[GameFiles::Kept, GameFiles::Compressed])? {
             if stop.is_stopped() {
                 return Ok(report);
             }
@@ -241,36 +356,153 @@ pub fn run_pass(
         }
     }
     if let Some(keep) = retention.keep_games {
-        for game in store.ended_games_beyond(keep, &[GameFiles::Kept, GameFiles::Compressed])? {
+        let kinds = [GameFiles::Kept, GameFiles::Compressed, GameFiles::Compact];
+        for game in store.ended_games_beyond(keep, &kinds)? {
             if stop.is_stopped() {
                 return Ok(report);
             }
-            // Recorded first: a crash mid-delete leaves a game the page already calls pruned,
-            // whose folder the next start deletes.
-            store.set_game_files(game.number, GameFiles::Pruned)?;
-            remove_folder(&folder(&game))?;
+            prune(event, &game)?;
             report.pruned.push(game.number);
         }
     }
     if let Some(after) = retention.compress_after {
         for game in store.ended_games_beyond(after, &[GameFiles::Kept])? {
             let Some(repaired) = compress_game(&folder(&game), stop)? else {
-                break;
+                return Ok(report);
             };
             report.repaired += repaired;
-            store.set_game_files(game.number, GameFiles::Compressed)?;
+            let bytes = disk_usage(&folder(&game))?;
+            store.set_game_files(game.number, GameFiles::Compressed, Some(bytes))?;
             report.compressed.push(game.number);
         }
+    }
+    for game in store.unmeasured_games()? {
+        if stop.is_stopped() {
+            return Ok(report);
+        }
+        store.set_game_disk_bytes(game.number, disk_usage(&folder(&game))?)?;
+    }
+    if let Some(budget) = retention.disk_budget {
+        keep_within_budget(event, budget, stop, &mut report)?;
     }
     Ok(report)
 }
 
+/// Deletes a game's folder, recorded first: a crash mid-delete leaves a game the page already
+/// calls pruned, whose folder the next start deletes.
+fn prune(event: &Event, game: &RetentionCandidate) -> Result<(), RetentionError> {
+    event
+        .store()
+        .set_game_files(game.number, GameFiles::Pruned, None)?;
+    remove_folder(&event.settings().data.join(GAMES_DIR).join(&game.dir))
+}
+
+/// The event folder's disk space as the database has it measured: every game folder
+/// (measured when it ended and after each change) and the database itself. Games being
+/// played are not in it: the budget leaves them [`BUDGET_HEADROOM`] of it.
+///
+/// # Errors
+/// The database cannot be read, or its files measured.
+pub fn event_disk_usage(event: &Event) -> Result<u64, RetentionError> {
+    Ok(event.store().games_disk_bytes()? + database_usage(&event.settings().data)?)
+}
+
+/// The part of the budget (1/20) left to the games being played and to the games ended since
+/// the last pass: thinning stops at 95 % of the budget.
+pub const BUDGET_HEADROOM: u64 = 20;
+
+/// Thins the oldest games (beyond the newest `compress_after`, which stay full) until the
+/// event's folder is within the budget less its headroom: first compact, then pruned.
+fn keep_within_budget(
+    event: &Event,
+    budget: u64,
+    stop: &StopSignal,
+    report: &mut PassReport,
+) -> Result<(), RetentionError> {
+    let store = event.store();
+    let games = event.settings().data.join(GAMES_DIR);
+    let target = budget - budget / BUDGET_HEADROOM;
+    let mut usage = event_disk_usage(event)?;
+    if usage <= target {
+        return Ok(());
+    }
+    let recent = event
+        .settings()
+        .retention
+        .compress_after
+        .unwrap_or(DEFAULT_COMPRESS_AFTER);
+    for game in store.ended_games_beyond(recent, &[GameFiles::Kept, GameFiles::Compressed])? {
+        if usage <= target {
+            return Ok(());
+        }
+        let dir = games.join(&game.dir);
+        let before = match game.disk_bytes {
+            Some(bytes) => bytes,
+            None => disk_usage(&dir)?,
+        };
+        let Some(log) = compact_game(&dir, stop)? else {
+            return Ok(());
+        };
+        if let CompactLog::Kept(reason) = &log {
+            tracing::warn!(game = game.number, %reason, "compact game keeps its full log");
+        }
+        let after = disk_usage(&dir)?;
+        store.set_game_files(game.number, GameFiles::Compact, Some(after))?;
+        usage = usage.saturating_sub(before.saturating_sub(after));
+        report.compacted.push(game.number);
+    }
+    let kinds = [GameFiles::Kept, GameFiles::Compressed, GameFiles::Compact];
+    for game in store.ended_games_beyond(recent, &kinds)? {
+        if usage <= target || stop.is_stopped() {
+            return Ok(());
+        }
+        let before = match game.disk_bytes {
+            Some(bytes) => bytes,
+            None => disk_usage(&games.join(&game.dir))?,
+        };
+        prune(event, &game)?;
+        usage = usage.saturating_sub(before);
+        report.pruned.push(game.number);
+    }
+    if usage > target {
+        tracing::warn!(
+            usage,
+            budget,
+            "the event's folder is over its disk budget with every old game pruned: the newest games' full logs and the database take the rest"
+        );
+    }
+    Ok(())
+}
+
+/// How often freed memory is handed back to the OS (see [`return_freed_memory`]).
+pub const TRIM_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Hands memory the server freed back to the OS. glibc keeps freed blocks in its per-thread
+/// arenas; over an event, the logs read and written by every thread (megabytes each) leave
+/// them fragmented, and the server's RSS grew from 374 MiB at 500 games to 638 MiB at 2,000
+/// with only 268 MiB in use (measured with `malloc_trim` through gdb; README, "Memory and
+/// file handles over a long event"). A no-op with other C libraries.
+pub fn return_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim takes no pointer and may be called at any time from any thread;
+    // glibc locks each arena while it trims it.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
 /// Runs a pass at once (with the start-up repairs), then one after every round
 /// (the scheduler wakes it) until `stop`. Each pass is on the blocking pool; a failed pass is
-/// logged and retried after the next round.
+/// logged and retried after the next round. Freed memory is handed back to the OS after a
+/// pass at most every [`TRIM_EVERY`].
 pub async fn run_retention(event: Arc<Event>, stop: StopSignal) {
     let mut startup = true;
+    let mut trimmed = std::time::Instant::now();
     while !stop.is_stopped() {
+        if trimmed.elapsed() >= TRIM_EVERY {
+            trimmed = std::time::Instant::now();
+            let _ = tokio::task::spawn_blocking(return_freed_memory).await;
+        }
         let (pass_event, pass_stop) = (Arc::clone(&event), stop.clone());
         let pass =
             tokio::task::spawn_blocking(move || run_pass(&pass_event, startup, &pass_stop)).await;
@@ -280,6 +512,7 @@ pub async fn run_retention(event: Arc<Event>, stop: StopSignal) {
                 if report != PassReport::default() {
                     tracing::info!(
                         compressed = ?report.compressed,
+                        compacted = ?report.compacted,
                         pruned = ?report.pruned,
                         repaired = report.repaired,
                         "old games' files"

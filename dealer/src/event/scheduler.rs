@@ -9,6 +9,11 @@
 //! stopped by Ctrl-C or SIGTERM, or that could not start (players down, a folder that cannot
 //! be written), is recorded as abandoned with the reason and counts for nobody. A write that fails stops the scheduling (there is no point playing games that
 //! cannot be kept) and is shown on the page; it is retried every `recheck_ms`.
+//!
+//! A game that ended while its record cannot be written (a full disk: SQLite's
+//! transaction is rolled back whole) is kept in memory ([`Unrecorded`]) and recorded first
+//! thing when writing works again, before any new round: the disk filling up costs no
+//! finished game.
 
 use super::health::can_play;
 use super::outcome_files::{write_abandoned, write_result};
@@ -50,6 +55,14 @@ pub async fn run_rounds(event: Arc<Event>, stop: StopSignal) {
         let changed = event.changed.notified();
         tokio::pin!(changed);
         changed.as_mut().enable();
+        if !record_unrecorded(&event) {
+            // Still cannot write: wait, without playing games that could not be kept either.
+            tokio::select! {
+                _ = tokio::time::sleep(event.settings().recheck) => {}
+                _ = stop.stopped() => {}
+            }
+            continue;
+        }
         let tables = match plan_round(&event, round + 1) {
             Ok(tables) => tables,
             Err(error) => {
@@ -89,6 +102,70 @@ pub async fn run_rounds(event: Arc<Event>, stop: StopSignal) {
             }
         }
     }
+}
+
+/// A game that ended but could not be recorded yet: written by [`record_unrecorded`] once the
+/// database takes writes again.
+#[derive(Debug, Clone)]
+pub enum Unrecorded {
+    /// A finished game, its standings and its `result.json`.
+    Finished(FinishedGame, Box<GameEntry>),
+    /// An abandoned game.
+    Abandoned {
+        /// The game.
+        number: u32,
+        /// Why.
+        reason: String,
+        /// Hands played, when known.
+        hands_played: Option<u64>,
+        /// When it ended.
+        ended_at: i64,
+    },
+}
+
+/// Records the games that ended while the database could not be written, oldest first;
+/// `true` once none is left (the storage error then cleared), `false` when writing still
+/// fails (the error on the page says so). Also run at the stop.
+pub fn record_unrecorded(event: &Event) -> bool {
+    let mut waiting = event.unrecorded();
+    if waiting.is_empty() {
+        return true;
+    }
+    while let Some(game) = waiting.first().cloned() {
+        let written = match &game {
+            Unrecorded::Finished(finished, entry) => event
+                .store()
+                .record_finished(finished)
+                .map(|totals| finished_recorded(event, finished, entry, &totals)),
+            Unrecorded::Abandoned {
+                number,
+                reason,
+                hands_played,
+                ended_at,
+            } => event
+                .store()
+                .abandon_game(*number, reason, *ended_at)
+                .map(|()| abandoned_recorded(event, *number, reason, *hands_played)),
+        };
+        match written {
+            Ok(()) => {
+                waiting.remove(0);
+            }
+            Err(error) => {
+                let count = waiting.len();
+                drop(waiting);
+                event.set_storage_error(Some(format!(
+                    "{count} ended game(s) wait to be recorded (kept in memory, retried every \
+                     recheck_ms; no new game until then): {error}"
+                )));
+                return false;
+            }
+        }
+    }
+    drop(waiting);
+    tracing::info!("the games that waited are recorded");
+    event.set_storage_error(None);
+    true
 }
 
 /// The tables of a round, empty when fewer than two can play (and no house bot fills).
@@ -228,13 +305,28 @@ fn abandon(event: &Event, number: u32, reason: &str) {
     abandon_after(event, number, reason, None);
 }
 
-/// Records an abandoned game, then its `abandoned.json` (for the read-only viewer).
+/// Records an abandoned game, then its `abandoned.json` (for the read-only viewer); kept for
+/// later when the database cannot be written.
 fn abandon_after(event: &Event, number: u32, reason: &str, hands_played: Option<u64>) {
     tracing::warn!(game = number, reason, "game abandoned");
-    if let Err(error) = event.store().abandon_game(number, reason, now_ms()) {
-        event.set_storage_error(Some(error.to_string()));
+    let ended_at = now_ms();
+    if let Err(error) = event.store().abandon_game(number, reason, ended_at) {
+        event.set_storage_error(Some(format!(
+            "game {number} ended but cannot be recorded yet: {error}"
+        )));
+        event.unrecorded().push(Unrecorded::Abandoned {
+            number,
+            reason: reason.to_string(),
+            hands_played,
+            ended_at,
+        });
         return;
     }
+    abandoned_recorded(event, number, reason, hands_played);
+}
+
+/// What follows an abandoned game's record: its `abandoned.json`.
+fn abandoned_recorded(event: &Event, number: u32, reason: &str, hands_played: Option<u64>) {
     let game = InterruptedGame {
         game: number,
         dir: game_dir_name(number),
@@ -247,7 +339,8 @@ fn abandon_after(event: &Event, number: u32, reason: &str, hands_played: Option<
     }
 }
 
-/// Writes a finished game (one transaction) and appends it to the history.
+/// Writes a finished game (one transaction) and appends it to the history; kept for later
+/// when the database cannot be written.
 fn record(event: &Event, number: u32, seated: &[Seated], outcome: &GameOutcome) {
     let result = &outcome.result;
     let seats: Vec<SeatRecord> = seated
@@ -282,28 +375,32 @@ fn record(event: &Event, number: u32, seated: &[Seated], outcome: &GameOutcome) 
         ended_at: now_ms(),
         seats,
     };
+    let entry = GameEntry::new(number, game_dir_name(number), outcome.clone());
     match event.store().record_finished(&game) {
-        Ok(totals) => {
-            event.record_history(number, &totals);
-            let entry = GameEntry::new(number, game_dir_name(number), outcome.clone());
-            if let Err(error) = write_result(&event.settings().data.join(GAMES_DIR), &entry) {
-                // A copy for the files' readers: the database has the game.
-                tracing::warn!(game = number, %error, "cannot write the game's result.json");
-            }
-            let winner = game
-                .seats
-                .iter()
-                .find(|s| s.place == 1)
-                .map(|s| s.name.as_str());
-            tracing::info!(
-                game = number,
-                winner,
-                hands = result.hands_played,
-                "game finished"
-            );
+        Ok(totals) => finished_recorded(event, &game, &entry, &totals),
+        Err(error) => {
+            event.set_storage_error(Some(format!(
+                "game {number} finished but cannot be recorded yet (kept in memory, retried): {error}"
+            )));
+            event
+                .unrecorded()
+                .push(Unrecorded::Finished(game, Box::new(entry)));
         }
-        Err(error) => event.set_storage_error(Some(format!(
-            "game {number} finished but cannot be recorded: {error}"
-        ))),
     }
+}
+
+/// What follows a finished game's record: the history, its `result.json`, the log line.
+fn finished_recorded(event: &Event, game: &FinishedGame, entry: &GameEntry, totals: &[(i64, i64)]) {
+    let number = game.number;
+    event.record_history(number, totals);
+    if let Err(error) = write_result(&event.settings().data.join(GAMES_DIR), entry) {
+        // A copy for the files' readers: the database has the game.
+        tracing::warn!(game = number, %error, "cannot write the game's result.json");
+    }
+    let winner = game
+        .seats
+        .iter()
+        .find(|s| s.place == 1)
+        .map(|s| s.name.as_str());
+    tracing::info!(game = number, winner, hands = game.hands, "game finished");
 }

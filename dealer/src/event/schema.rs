@@ -55,11 +55,46 @@ CREATE TABLE standings (
 CREATE INDEX standings_player ON standings (player_id, game);
 ";
 
-/// `(version, SQL)`: what turns the previous version into `version`, in order.
-pub(super) const MIGRATIONS: &[(i64, &str)] = &[(
-    2,
-    // What became of a game's files: `kept` as written, `compressed` (logs gzipped in place)
-    // or `pruned` (folder deleted; its rows and points stay). See `event::retention`.
-    "ALTER TABLE games ADD COLUMN files TEXT NOT NULL DEFAULT 'kept'
+/// `(version, SQL)`: what turns the previous version into `version`, in order. They run in
+/// one transaction with foreign keys off (so a table can be rebuilt, SQLite's way of changing
+/// a `CHECK`), and `foreign_key_check` must then find nothing.
+pub(super) const MIGRATIONS: &[(i64, &str)] = &[
+    (
+        2,
+        // What became of a game's files: `kept` as written, `compressed` (logs gzipped in place)
+        // or `pruned` (folder deleted; its rows and points stay). See `event::retention`.
+        "ALTER TABLE games ADD COLUMN files TEXT NOT NULL DEFAULT 'kept'
         CHECK (files IN ('kept', 'compressed', 'pruned'));",
-)];
+    ),
+    (
+        3,
+        // `compact` (only what replays the game and its hand histories, compressed; the full
+        // log is regenerated when opened) and `disk_bytes` (the folder's disk blocks, measured
+        // by retention, summed against the disk budget). SQLite changes a CHECK by rebuilding
+        // the table.
+        "CREATE TABLE games_v3 (
+    number INTEGER PRIMARY KEY,
+    round INTEGER NOT NULL,
+    table_no INTEGER NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('running', 'finished', 'abandoned')),
+    seed TEXT NOT NULL,
+    dir TEXT NOT NULL,
+    players TEXT NOT NULL,
+    started_at INTEGER NOT NULL,
+    ended_at INTEGER,
+    hands INTEGER,
+    winner TEXT,
+    reason TEXT,
+    files TEXT NOT NULL DEFAULT 'kept' CHECK (files IN ('kept', 'compressed', 'compact', 'pruned')),
+    disk_bytes INTEGER
+);
+INSERT INTO games_v3 (number, round, table_no, state, seed, dir, players, started_at, ended_at,
+    hands, winner, reason, files, disk_bytes)
+    SELECT number, round, table_no, state, seed, dir, players, started_at, ended_at, hands,
+        winner, reason, files, CASE WHEN files = 'pruned' THEN 0 END FROM games;
+DROP TABLE games;
+ALTER TABLE games_v3 RENAME TO games;
+CREATE INDEX games_state ON games (state) WHERE state = 'running';
+CREATE INDEX games_unmeasured ON games (number) WHERE disk_bytes IS NULL;",
+    ),
+];

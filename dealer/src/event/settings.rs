@@ -62,8 +62,63 @@ config_file! {
         /// Delete the folders of ended games older than the newest N (`"off"`, the default:
         /// never).
         pub keep_games: Option<GamesLimit>,
+        /// The most disk space the event's folder takes (`"2 GB"`, `"500 MiB"`; `"off"`: no
+        /// limit).
+        pub disk_budget: Option<DiskBudget>,
     }
 }
+
+/// The most disk space an event's folder (database and game folders) takes, or `off`.
+/// Written with a unit: `"2 GB"` (10^9 bytes), `"1.5 GiB"` (2^30), `"800 MB"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DiskBudget {
+    /// At most this many bytes of disk blocks.
+    Bytes(u64),
+    /// No limit.
+    Off,
+}
+
+impl DiskBudget {
+    /// `off` or a size with a unit (`2 GB`, `500MiB`).
+    ///
+    /// # Errors
+    /// Anything else, or a size under [`MIN_DISK_BUDGET`], as one line.
+    pub fn parse(text: &str) -> Result<DiskBudget, String> {
+        let text = text.trim();
+        if text == "off" {
+            return Ok(DiskBudget::Off);
+        }
+        let size: bytesize::ByteSize = text.parse().map_err(|_| {
+            format!(
+                "expected a disk size such as \"2 GB\" or \"500 MiB\", or \"off\", got {text:?}"
+            )
+        })?;
+        if size.as_u64() < MIN_DISK_BUDGET {
+            return Err(format!(
+                "a disk budget of {text:?} is too small to play in: at least {} (a few games' full logs)",
+                bytesize::ByteSize::b(MIN_DISK_BUDGET).display().si()
+            ));
+        }
+        Ok(DiskBudget::Bytes(size.as_u64()))
+    }
+
+    fn bytes(self) -> Option<u64> {
+        match self {
+            DiskBudget::Bytes(bytes) => Some(bytes),
+            DiskBudget::Off => None,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for DiskBudget {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        DiskBudget::parse(&text).map_err(serde::de::Error::custom)
+    }
+}
+
+/// The smallest disk budget accepted: a few six-player games' full logs (about 4 MB each).
+pub const MIN_DISK_BUDGET: u64 = 50_000_000;
 
 /// A number of games, or `off` (in the file: an integer or `"off"`; on the command line: a
 /// number or `off`).
@@ -202,6 +257,8 @@ pub struct EventFlags {
     pub compress_after: Option<GamesLimit>,
     /// `--keep-games`.
     pub keep_games: Option<GamesLimit>,
+    /// `--disk-budget`.
+    pub disk_budget: Option<DiskBudget>,
 }
 
 /// Reads an event config file.
@@ -282,6 +339,10 @@ pub fn resolve_event(flags: EventFlags, file: EventFile) -> Result<EventSettings
             .keep_games
             .or(file.keep_games)
             .map_or(Retention::default().keep_games, GamesLimit::games),
+        disk_budget: flags
+            .disk_budget
+            .or(file.disk_budget)
+            .map_or(Retention::default().disk_budget, DiskBudget::bytes),
     };
     if retention.keep_games == Some(0) {
         // Every game's folder would go the moment it ends: nothing could ever be looked at.

@@ -23,6 +23,7 @@ odd_chips, deal_out_board, [[player]], [[bot]]), and:
   pause_ms = 500            # pause between rounds
   compress_after = 20       # --compress-after: gzip older games' logs (\"off\": never)
   keep_games = \"off\"        # --keep-games: delete older games' folders (default off)
+  disk_budget = \"2 GB\"      # --disk-budget: most disk the event's folder takes (\"off\")
 ";
 
 /// `dealer serve`.
@@ -60,4 +61,9 @@ pub struct ServeArgs {
     /// in the database and the page says "log pruned" [default: off].
     #[arg(long, value_name = "N|off", value_parser = GamesLimit::parse, conflicts_with = "out")]
     pub keep_games: Option<GamesLimit>,
+    /// The most disk space the event's folder (database and games) takes: past it, the
+    /// oldest games are thinned to their compact form (replay inputs and hand histories; the
+    /// page regenerates their logs), then pruned. `off`: no limit [default: 2 GB].
+    #[arg(long, value_name = "SIZE|off", value_parser = DiskBudget::parse, conflicts_with = "out")]
+    pub disk_budget: Option<DiskBudget>,
 }

@@ -70,6 +70,22 @@ impl EventStore {
         })
     }
 
+    /// Records how many hands a game played (a game cut off by a crash, counted from its log
+    /// at the next start).
+    ///
+    /// # Errors
+    /// The database cannot be written.
+    pub fn set_hands(&self, number: u32, hands: u64) -> Result<(), StoreError> {
+        self.write(|t| {
+            t.execute(
+                "UPDATE games SET hands = ?1 WHERE number = ?2",
+                params![i64::try_from(hands).unwrap_or(i64::MAX), number],
+            )
+            .map_err(|e| self.db(e))?;
+            Ok(())
+        })
+    }
+
     /// Records a finished game, its standings and every player's counters in one transaction.
     /// Returns each event player's total points after the game.
     ///

@@ -30,7 +30,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use thiserror::Error;
 
 /// The schema this dealer writes.
-pub const SCHEMA_VERSION: i64 = 2;
+pub const SCHEMA_VERSION: i64 = 3;
 /// The database's file name under the data folder.
 pub const DATABASE_FILE: &str = "event.sqlite";
 /// The game folders' parent under the data folder (one `game-<n>` each, as `dealer run`).
@@ -179,7 +179,9 @@ impl EventStore {
         if version < SCHEMA_VERSION {
             // One transaction: a crash mid-upgrade leaves the old version, upgraded again on
             // the next start.
-            let mut upgrade = String::from("BEGIN IMMEDIATE;");
+            // Foreign keys are off while a migration rebuilds a table (they can only be
+            // switched outside a transaction), checked before the commit.
+            let mut upgrade = String::from("PRAGMA foreign_keys = OFF; BEGIN IMMEDIATE;");
             if created {
                 upgrade.push_str(SCHEMA);
             }
@@ -188,8 +190,26 @@ impl EventStore {
                     upgrade.push_str(sql);
                 }
             }
-            upgrade.push_str(&format!("PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"));
-            writer.execute_batch(&upgrade).map_err(db)?;
+            let upgraded = writer.execute_batch(&upgrade).and_then(|()| {
+                let broken: i64 = writer.query_row(
+                    "SELECT COUNT(*) FROM pragma_foreign_key_check",
+                    [],
+                    |row| row.get(0),
+                )?;
+                if broken > 0 {
+                    return Err(rusqlite::Error::SqliteFailure(
+                        rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CONSTRAINT_FOREIGNKEY),
+                        Some(format!("the upgrade left {broken} broken references")),
+                    ));
+                }
+                writer.execute_batch(&format!(
+                    "PRAGMA user_version = {SCHEMA_VERSION}; COMMIT; PRAGMA foreign_keys = ON;"
+                ))
+            });
+            if let Err(error) = upgraded {
+                let _ = writer.execute_batch("ROLLBACK; PRAGMA foreign_keys = ON;");
+                return Err(db(error));
+            }
         }
         let reader = Connection::open(&path).map_err(db)?;
         reader

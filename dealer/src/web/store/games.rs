@@ -57,7 +57,7 @@ impl ResultsFolder {
             status: current_status(cache.status(game), &dir),
             result: cache.entries.get(&game).cloned(),
             interrupted: cache.interruptions.get(&game).cloned(),
-            has_log: compressed::exists(&GameOutputs::viewer_log_path(&dir)),
+            has_log: compressed::has_viewer_log(&dir),
             has_requests: compressed::exists(&GameOutputs::requests_path(&dir)),
             players: self.player_files(&dir),
         })
@@ -72,7 +72,7 @@ impl ResultsFolder {
     /// or one cut before its first entry, [`FolderError::TooLarge`].
     pub fn game_log(&self, id: &str, game: u32) -> Result<GameLog, FolderError> {
         let (cache, dir) = self.game_folder(id, game)?;
-        let bytes = self.read_log(&GameOutputs::viewer_log_path(&dir), MAX_LOG_BYTES)?;
+        let bytes = self.read_viewer_log(&dir, MAX_LOG_BYTES)?;
         let mut log = parse_log(&bytes).map_err(FolderError::Unreadable)?;
         if current_status(cache.status(game), &dir).hides_cards() {
             log.hide_cards();
@@ -96,7 +96,7 @@ impl ResultsFolder {
     /// [`FolderError::NotFound`] for an unknown run or game, or a game without a log.
     pub fn open_log(&self, id: &str, game: u32) -> Result<(File, GameStatus), FolderError> {
         let (cache, dir) = self.game_folder(id, game)?;
-        let file = self.open_log_file(&GameOutputs::viewer_log_path(&dir))?;
+        let file = self.open_viewer_log(&dir)?;
         Ok((file, current_status(cache.status(game), &dir)))
     }
 

@@ -404,9 +404,9 @@ impl ResultsFolder {
                         .get(&game)
                         .copied()
                         .unwrap_or(GameStatus::Unrecorded),
-                    has_log: games.get(&game).is_some_and(|folder| {
-                        super::compressed::exists(&folder.dir.join("log.json"))
-                    }),
+                    has_log: games
+                        .get(&game)
+                        .is_some_and(|folder| super::compressed::has_viewer_log(&folder.dir)),
                     recorded: entry.is_some(),
                     winner: entry
                         .and_then(|e| e.standings.first())

@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""Memory and file handles of `dealer serve` over a long event (issue 17): run by
+event_soak.sh, which builds the release binaries first.
+
+Plays an event in fast-forward (pause_ms = 0) with SDK player processes (the release `player`
+binary, over HTTP on loopback) and house bots, more entrants than fit at one table, so several
+tables play at once; a small disk budget makes retention compress, compact and prune games
+the whole time, as on a long day. While it plays, a page-like client polls the leaderboard,
+the games list and the chart, and opens the newest ended game's log, as the room's screen does.
+
+Samples /proc/PID/status VmRSS and the number of /proc/PID/fd entries of the server when the
+event's finished games reach each checkpoint, and fails (exit 1) when the last checkpoint's
+RSS or open files are more than 10 % above the first's.
+
+Usage: event_soak.py RELEASE_DIR [first=500] [last=5000] [sdk_players=4] [bots=28]
+"""
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+BOT_KINDS = ["equity", "raiser", "calling-station", "random", "folder", "all-in", "strategy"]
+GROWTH_LIMIT = 0.10
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def get(base, path, timeout=10):
+    with urllib.request.urlopen(base + path, timeout=timeout) as response:
+        return response.read()
+
+
+def old_game(base, number):
+    """Opens an older game's log, as a team looking back does: compact games' logs are
+    regenerated; a pruned game's 404 is an answer too."""
+    try:
+        get(base, f"/api/runs/games/games/{number}/log")
+    except urllib.error.HTTPError as error:
+        if error.code != 404:
+            raise
+
+
+def rss_kib(pid):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise RuntimeError("no VmRSS")
+
+
+def open_files(pid):
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+def cpu_seconds(pid):
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    release = sys.argv[1]
+    first = int(sys.argv[2]) if len(sys.argv) > 2 else 500
+    last = int(sys.argv[3]) if len(sys.argv) > 3 else 5000
+    sdk_players = int(sys.argv[4]) if len(sys.argv) > 4 else 4
+    bots = int(sys.argv[5]) if len(sys.argv) > 5 else 28
+    checkpoints = sorted({first, last} | {n for n in range(1000, last, 1000) if n > first})
+    work = tempfile.mkdtemp(prefix="event-soak-")
+    children = []
+    try:
+        config = ["pause_ms = 0", "table_size = 10", "seed = 17",
+                  'outputs = ["log", "requests", "hands-file", "players", "decks"]']
+        for index in range(sdk_players):
+            port = free_port()
+            env = dict(os.environ, PORT=str(port), PLAYER_HOST="127.0.0.1",
+                       PLAYER_WORKERS="1", RUST_LOG="warn")
+            children.append(subprocess.Popen([os.path.join(release, "player")], env=env,
+                                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            config += ["[[player]]", f'name = "sdk{index + 1}"', f'url = "http://127.0.0.1:{port}/"']
+        for index in range(bots):
+            config += ["[[bot]]", f'name = "bot{index + 1}"',
+                       f'kind = "{BOT_KINDS[index % len(BOT_KINDS)]}"']
+        config_path = os.path.join(work, "soak.toml")
+        with open(config_path, "w") as file:
+            file.write("\n".join(config) + "\n")
+        time.sleep(1)  # the players start listening
+        port = free_port()
+        base = f"http://127.0.0.1:{port}"
+        server = subprocess.Popen(
+            [os.path.join(release, "dealer"), "serve", "--config", config_path,
+             "--data", os.path.join(work, "data"), "--bind", f"127.0.0.1:{port}",
+             "--disk-budget", "200 MB", "--quiet"],
+            stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "serve.log"), "w"))
+        children.append(server)
+        print(f"{sdk_players} SDK players + {bots} house bots, tables of 10, pause 0, "
+              f"disk budget 200 MB; checkpoints {checkpoints}", flush=True)
+        started = time.time()
+        samples = []
+        pending = list(checkpoints)
+        tables = 0
+        while pending:
+            if server.poll() is not None:
+                sys.exit(f"the server exited ({server.returncode}); see {work}/serve.log")
+            try:
+                status = json.loads(get(base, "/api/event"))
+                get(base, "/api/event/leaderboard")
+                games = json.loads(get(base, "/api/event/games?page=1&per_page=20"))
+                get(base, "/api/event/history?max_points=200")
+                ended = [g for g in games.get("games", []) if g.get("state") == "finished"]
+                if ended:
+                    newest = ended[0]["number"]
+                    get(base, f"/api/runs/games/games/{newest}/log")
+                    old_game(base, max(1, newest - 400))
+                tables = max(tables, len(games.get("running", [])))
+            except urllib.error.HTTPError:
+                raise
+            except OSError:
+                time.sleep(0.5)
+                continue
+            finished = status["games_finished"]
+            while pending and finished >= pending[0]:
+                sample = (pending.pop(0), finished, rss_kib(server.pid), open_files(server.pid),
+                          cpu_seconds(server.pid), time.time() - started)
+                samples.append(sample)
+                print(f"games {sample[1]:6}: VmRSS {sample[2] / 1024:7.1f} MiB, open files "
+                      f"{sample[3]:4}, server CPU {sample[4]:7.1f} s, {sample[5]:6.0f} s "
+                      f"(load {os.getloadavg()[0]:.1f})", flush=True)
+            time.sleep(1)
+        du = subprocess.run(["du", "-sB1", os.path.join(work, "data")], capture_output=True,
+                            text=True).stdout.split()[0]
+        print(f"most tables seen playing at once: {tables}; event folder {int(du) / 1e6:.0f} MB "
+              f"on disk (budget 200 MB)")
+        (_, _, rss0, fd0, _, _), (_, _, rss1, fd1, _, _) = samples[0], samples[-1]
+        rss_growth, fd_growth = rss1 / rss0 - 1, fd1 / fd0 - 1
+        print(f"growth from {samples[0][1]} to {samples[-1][1]} games: VmRSS {rss_growth:+.1%}, "
+              f"open files {fd_growth:+.1%} (limit +{GROWTH_LIMIT:.0%})")
+        if rss_growth > GROWTH_LIMIT or fd_growth > GROWTH_LIMIT:
+            sys.exit("FAIL: the server grows over the event")
+        print("ok: flat")
+    finally:
+        for child in reversed(children):
+            if child.poll() is None:
+                child.send_signal(signal.SIGTERM)
+        for child in children:
+            try:
+                child.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                child.kill()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
