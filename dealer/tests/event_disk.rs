@@ -240,34 +240,51 @@ fn a_game_cut_off_by_kill_9_gets_its_hand_count_from_its_log() {
             .stderr(Stdio::null());
         command
     };
-    let mut child = serve().spawn().unwrap();
-    // Until a game has played a few hands: its log has some winner announcements.
-    let started = Instant::now();
-    let cut = loop {
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "no game played 3 hands"
-        );
-        std::thread::sleep(Duration::from_millis(30));
-        let log = std::fs::read_to_string(game_dir(&data, 1).join("log.json")).unwrap_or_default();
-        if finished_hands_in(&log) >= 3 {
-            break log.len();
-        }
-    };
-    child.kill().unwrap(); // SIGKILL
-    child.wait().unwrap();
-    assert!(cut > 0);
-
-    // The database still says running: the next start records the games cut off.
-    let running: Vec<u32> = {
-        let db = rusqlite::Connection::open(data.join("event.sqlite")).unwrap();
-        let mut statement = db
-            .prepare("SELECT number FROM games WHERE state = 'running'")
-            .unwrap();
+    let running_games = || -> Vec<u32> {
+        let Ok(db) = rusqlite::Connection::open_with_flags(
+            data.join("event.sqlite"),
+            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+        ) else {
+            return Vec::new();
+        };
+        let Ok(mut statement) = db.prepare("SELECT number FROM games WHERE state = 'running'")
+        else {
+            return Vec::new();
+        };
         let rows = statement.query_map([], |row| row.get(0)).unwrap();
-        rows.collect::<Result<_, _>>().unwrap()
+        rows.collect::<Result<_, _>>().unwrap_or_default()
     };
-    assert!(!running.is_empty(), "kill -9 cut no game");
+    // Kill while a game that played a few hands is running; a game can end between the look
+    // and the kill (three bots finish fast), so try again with a new start then.
+    let mut running = Vec::new();
+    for _attempt in 0..5 {
+        let mut child = serve().spawn().unwrap();
+        let started = Instant::now();
+        loop {
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "no game played 3 hands"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+            let playing = running_games();
+            let deep_enough = playing.iter().any(|&number| {
+                let log = std::fs::read_to_string(game_dir(&data, number).join("log.json"))
+                    .unwrap_or_default();
+                finished_hands_in(&log) >= 3
+            });
+            if deep_enough {
+                break;
+            }
+        }
+        child.kill().unwrap(); // SIGKILL
+        child.wait().unwrap();
+        // The database still says running: the next start records the games cut off.
+        running = running_games();
+        if !running.is_empty() {
+            break;
+        }
+    }
+    assert!(!running.is_empty(), "kill -9 cut no game in five tries");
     let file: EventFile = toml::from_str(&std::fs::read_to_string(&config).unwrap()).unwrap();
     let settings = resolve_event(
         EventFlags {
@@ -298,9 +315,10 @@ fn a_game_cut_off_by_kill_9_gets_its_hand_count_from_its_log() {
             serde_json::json!(expected),
             "game {number}'s abandoned.json"
         );
-        if number == 1 {
-            assert!(expected >= 3, "game 1 had {expected} hands");
-        }
+        assert!(
+            expected >= 3,
+            "game {number} had {expected} hands at the kill"
+        );
     }
 }
 
@@ -445,4 +463,62 @@ async fn a_full_disk_pauses_the_event_with_its_reason_loses_nothing_and_play_res
         assert!(after.contains(game), "game {} changed or lost", game.0);
     }
     assert_eq!(integrity(&data), "ok");
+}
+
+/// With games ending faster than a pass thins them (pause 1 ms), the scheduler holds the next
+/// round until retention has brought the folder back within its budget: sampled every few ms
+/// while 24 games are played, the folder never grows past the budget by more than the games of
+/// one round (the soak bench had written 5.6 GB against a 200 MB budget at pause 0).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_next_round_waits_while_the_folder_is_over_its_disk_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("event");
+    // Learn what a game and the database take here, with no budget.
+    let event = open_event(&data, PER_HAND, None);
+    play_games(&event, 4).await;
+    let largest_game = (1..=4)
+        .map(|n| dealer::event::retention::disk_usage(&game_dir(&data, n)).unwrap())
+        .max()
+        .unwrap();
+    drop(event);
+    let usage = dealer::event::retention::disk_usage(&data).unwrap();
+    // Room for about three more full games: retention must thin (compact, then prune) to
+    // keep up with 24.
+    let budget = usage + 3 * largest_game;
+    let event = open_event(&data, PER_HAND, Some(budget));
+    let (handle, stop) = dealer::runner::stop_signal();
+    let retention = tokio::spawn(dealer::event::retention::run_retention(
+        Arc::clone(&event),
+        stop.clone(),
+    ));
+    let rounds = tokio::spawn(scheduler::run_rounds(Arc::clone(&event), stop));
+    let started = Instant::now();
+    let mut most = 0;
+    while event.status().games_finished < 28 {
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "24 games not finished in two minutes"
+        );
+        // What the disk holds (the game being played too), not the database's view of it.
+        if let Ok(now) = dealer::event::retention::disk_usage(&data) {
+            most = most.max(now);
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    handle.stop();
+    rounds.await.unwrap();
+    retention.await.unwrap();
+    // One table a round (three bots): the game being played and the one just ended past the
+    // budget before a pass thins.
+    assert!(
+        most <= budget + 2 * largest_game,
+        "the folder reached {most} bytes for a budget of {budget} (a game takes up to {largest_game})"
+    );
+    let thinned = games_page(event.store(), 1, 1000)
+        .unwrap()
+        .games
+        .iter()
+        .filter(|g| matches!(g.files, GameFiles::Compact | GameFiles::Pruned))
+        .count();
+    assert!(thinned >= 3, "{thinned} games thinned");
 }

@@ -67,6 +67,17 @@ pub struct Event {
     changed: Notify,
     /// Woken after every round, so retention looks at the games that just ended.
     games_ended: Notify,
+    /// Woken after every retention pass, so a scheduler waiting for the disk budget looks
+    /// again. Passes are numbered as they start (`retention_started`); `retention_done` is the
+    /// number of the last one finished and `retention_thinned` whether it made any old game
+    /// smaller, so the scheduler can wait for a pass that began after its games ended.
+    retention_passed: Notify,
+    retention_started: std::sync::atomic::AtomicU64,
+    retention_done: std::sync::atomic::AtomicU64,
+    retention_thinned: std::sync::atomic::AtomicBool,
+    /// Whether a retention task runs ([`retention::run_retention`]): the scheduler only
+    /// waits for passes that will come.
+    retention_running: std::sync::atomic::AtomicBool,
     /// Served read-only (`dealer serve --out`): the database is only read, and every change
     /// is refused.
     read_only: bool,
@@ -170,6 +181,11 @@ impl Event {
             unrecorded: Mutex::new(Vec::new()),
             changed: Notify::new(),
             games_ended: Notify::new(),
+            retention_passed: Notify::new(),
+            retention_started: std::sync::atomic::AtomicU64::new(0),
+            retention_done: std::sync::atomic::AtomicU64::new(0),
+            retention_thinned: std::sync::atomic::AtomicBool::new(false),
+            retention_running: std::sync::atomic::AtomicBool::new(false),
             read_only: false,
         }))
     }
@@ -215,6 +231,12 @@ impl Event {
             storage_error: Mutex::new(None),
             changed: Notify::new(),
             games_ended: Notify::new(),
+            retention_passed: Notify::new(),
+            retention_started: std::sync::atomic::AtomicU64::new(0),
+            retention_done: std::sync::atomic::AtomicU64::new(0),
+            retention_thinned: std::sync::atomic::AtomicBool::new(false),
+            retention_running: std::sync::atomic::AtomicBool::new(false),
+            unrecorded: Mutex::new(Vec::new()),
             read_only: true,
         }))
     }

@@ -47,6 +47,7 @@ use std::fs::File;
 use std::io::{self, BufReader, BufWriter};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use thiserror::Error;
 
@@ -496,6 +497,17 @@ pub fn return_freed_memory() {
 /// logged and retried after the next round. Freed memory is handed back to the OS after a
 /// pass at most every [`TRIM_EVERY`].
 pub async fn run_retention(event: Arc<Event>, stop: StopSignal) {
+    /// Clears `retention_running` however the task ends, so the scheduler never waits for
+    /// a pass that will not come.
+    struct Running<'a>(&'a Event);
+    impl Drop for Running<'_> {
+        fn drop(&mut self) {
+            self.0.retention_running.store(false, Ordering::Release);
+            self.0.retention_passed.notify_waiters();
+        }
+    }
+    event.retention_running.store(true, Ordering::Release);
+    let _running = Running(&event);
     let mut startup = true;
     let mut trimmed = std::time::Instant::now();
     while !stop.is_stopped() {
@@ -503,9 +515,14 @@ pub async fn run_retention(event: Arc<Event>, stop: StopSignal) {
             trimmed = std::time::Instant::now();
             let _ = tokio::task::spawn_blocking(return_freed_memory).await;
         }
+        let number = event.retention_started.fetch_add(1, Ordering::AcqRel) + 1;
         let (pass_event, pass_stop) = (Arc::clone(&event), stop.clone());
         let pass =
             tokio::task::spawn_blocking(move || run_pass(&pass_event, startup, &pass_stop)).await;
+        let thinned = matches!(&pass, Ok(Ok(report)) if !report.compacted.is_empty() || !report.pruned.is_empty());
+        event.retention_thinned.store(thinned, Ordering::Release);
+        event.retention_done.store(number, Ordering::Release);
+        event.retention_passed.notify_waiters();
         match pass {
             Ok(Ok(report)) => {
                 startup = false;
