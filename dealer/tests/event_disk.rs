@@ -66,15 +66,20 @@ fn game_dir(data: &Path, number: u32) -> PathBuf {
     data.join(GAMES_DIR).join(format!("game-{number}"))
 }
 
-/// What the viewer shows of a game: its log (checked and indexed) and the first request.
-fn viewer_view(data: &Path, number: u32) -> (String, String) {
+/// What the viewer shows of a game: its log (checked and indexed) and the first request;
+/// `None` for a game stopped before its first hand (its log has no entry to show).
+fn viewer_view(data: &Path, number: u32) -> Option<(String, String)> {
     let folder = ResultsFolder::new(data).unwrap();
-    let log = folder.game_log(GAMES_DIR, number).unwrap();
+    let log = match folder.game_log(GAMES_DIR, number) {
+        Ok(log) => log,
+        Err(error) if error.to_string().contains("never started") => return None,
+        Err(error) => panic!("game {number}: {error}"),
+    };
     let mut live = String::new();
     let (mut file, _) = folder.open_log(GAMES_DIR, number).unwrap();
     std::io::Read::read_to_string(&mut file, &mut live).unwrap();
     assert!(folder.game(GAMES_DIR, number).unwrap().has_log);
-    (serde_json::to_string(&log).unwrap(), live)
+    Some((serde_json::to_string(&log).unwrap(), live))
 }
 
 /// Every game's standings and the leaderboard, as the page shows them.
@@ -103,6 +108,15 @@ async fn budget_thins_then_prunes(outputs: &str) {
         .map(|g| g.number)
         .collect();
     let views: Vec<_> = ended.iter().map(|&n| viewer_view(&data, n)).collect();
+    // Only a game cut by the stop can have no hand to show; every finished one has its log.
+    let page = games_page(event.store(), 1, 1000).unwrap();
+    for (game, view) in page.games.iter().zip(&views) {
+        assert!(
+            view.is_some() || game.state == "abandoned",
+            "game {} has no log to show",
+            game.number
+        );
+    }
     let before = recorded(&event);
     // Measured, compressed beyond the newest two; no budget yet.
     let report = run_pass(&event, true, &StopSignal::never()).unwrap();
