@@ -168,26 +168,7 @@ impl Event {
         if !added.is_empty() {
             tracing::info!(players = ?added, "players added from the config file");
         }
-        let history = History::load(&store)?;
-        let client = HttpClient::new(settings.http)?;
-        Ok(Arc::new(Event {
-            tournament_id: crate::tournament::tournament_id(seed),
-            settings,
-            store,
-            seed,
-            client,
-            history: Mutex::new(history),
-            storage_error: Mutex::new(None),
-            unrecorded: Mutex::new(Vec::new()),
-            changed: Notify::new(),
-            games_ended: Notify::new(),
-            retention_passed: Notify::new(),
-            retention_started: std::sync::atomic::AtomicU64::new(0),
-            retention_done: std::sync::atomic::AtomicU64::new(0),
-            retention_thinned: std::sync::atomic::AtomicBool::new(false),
-            retention_running: std::sync::atomic::AtomicBool::new(false),
-            read_only: false,
-        }))
+        Event::assemble(settings, store, seed, false)
     }
 
     /// Opens the event in `data` read-only (`dealer serve --out DIR` on an event's folder):
@@ -219,6 +200,16 @@ impl Event {
         if let Some(table_size) = table_size {
             settings.table_size = table_size;
         }
+        Event::assemble(settings, store, seed, true)
+    }
+
+    /// The shared state of an opened database, its history loaded.
+    fn assemble(
+        settings: EventSettings,
+        store: EventStore,
+        seed: u64,
+        read_only: bool,
+    ) -> Result<Arc<Event>, EventError> {
         let history = History::load(&store)?;
         let client = HttpClient::new(settings.http)?;
         Ok(Arc::new(Event {
@@ -229,6 +220,7 @@ impl Event {
             client,
             history: Mutex::new(history),
             storage_error: Mutex::new(None),
+            unrecorded: Mutex::new(Vec::new()),
             changed: Notify::new(),
             games_ended: Notify::new(),
             retention_passed: Notify::new(),
@@ -236,8 +228,7 @@ impl Event {
             retention_done: std::sync::atomic::AtomicU64::new(0),
             retention_thinned: std::sync::atomic::AtomicBool::new(false),
             retention_running: std::sync::atomic::AtomicBool::new(false),
-            unrecorded: Mutex::new(Vec::new()),
-            read_only: true,
+            read_only,
         }))
     }
 
