@@ -145,8 +145,37 @@ pub fn replay(dir: &Path, scratch: &Path) -> Result<ReplayReport, ReplayError> {
 /// # Errors
 /// As [`replay`]; the stored files cannot be read or decompressed into `scratch/recorded`.
 pub fn regenerate(dir: &Path, scratch: &Path) -> Result<(PathBuf, ReplayReport), ReplayError> {
-    let recorded = scratch.join("recorded");
     let replayed = scratch.join("replayed");
+    let report = regenerate_into(dir, &scratch.join("recorded"), &replayed)?;
+    Ok((replayed, report))
+}
+
+/// Whether `dir` holds any file only in its stored (gzip-compressed) form, so that only
+/// [`regenerate_into`] can replay it: an event's compressed or compact game.
+pub fn is_stored_form(dir: &Path) -> bool {
+    [
+        GameOutputs::game_record_path(dir),
+        GameOutputs::decks_path(dir),
+        GameOutputs::requests_path(dir),
+        GameOutputs::viewer_log_path(dir),
+        GameOutputs::hands_file_path(dir),
+    ]
+    .iter()
+    .any(|path| !path.exists() && crate::stored::compressed_path(path).is_file())
+}
+
+/// [`regenerate`] with the two folders chosen: the stored files' plain bytes go into
+/// `recorded` (a scratch folder), the replayed full logs into `replayed`, as `dealer replay`
+/// writes them for a folder whose files were never compressed.
+///
+/// # Errors
+/// As [`regenerate`].
+pub fn regenerate_into(
+    dir: &Path,
+    recorded: &Path,
+    replayed: &Path,
+) -> Result<ReplayReport, ReplayError> {
+    let recorded = recorded.to_path_buf();
     let write_error = |source| ReplayError::Write {
         dir: recorded.clone(),
         source,
@@ -188,8 +217,7 @@ pub fn regenerate(dir: &Path, scratch: &Path) -> Result<(PathBuf, ReplayReport),
             std::fs::copy(entry.path(), copy.join(entry.file_name())).map_err(write_error)?;
         }
     }
-    let report = replay_selected(&recorded, &replayed, true)?;
-    Ok((replayed, report))
+    replay_selected(&recorded, replayed, true)
 }
 
 /// [`replay`], also writing `log.json` when the recorded folder has none (`write_log`).

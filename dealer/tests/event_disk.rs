@@ -172,6 +172,28 @@ async fn budget_thins_then_prunes(outputs: &str) {
             views[index],
             "game {number} regenerated"
         );
+        // `dealer replay` reads the compact folder as it is and writes the full log again.
+        let out = dir.path().join(format!("replayed-{number}"));
+        let replay = Command::new(env!("CARGO_BIN_EXE_dealer"))
+            .env_remove("RUST_LOG")
+            .arg("replay")
+            .arg(&game)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&replay.stdout);
+        assert!(
+            replay.status.success() && said.contains("Identical") && said.contains(".gz"),
+            "game {number}: {said}{}",
+            String::from_utf8_lossy(&replay.stderr)
+        );
+        let log = std::fs::read_to_string(out.join("log.json")).unwrap();
+        assert_eq!(
+            Some(log.as_str()),
+            views[index].as_ref().map(|(_, live)| live.as_str()),
+            "game {number}: dealer replay's log.json"
+        );
     }
     let page = games_page(event.store(), 1, 1000).unwrap();
     for game in &page.games {

@@ -23,7 +23,17 @@ pub fn replay(args: ReplayArgs) -> Result<(), Failure> {
             scratch.display()
         )));
     }
-    let outcome = replay_game(&args.game_dir, &scratch);
+    // An event's compressed or compact game: its stored files are read through a scratch
+    // copy of their plain bytes, and its full logs are written again as for any other folder.
+    let stored = crate::replay::is_stored_form(&args.game_dir);
+    let outcome = if stored {
+        let recorded = temporary_dir().with_extension("recorded");
+        let outcome = crate::replay::regenerate_into(&args.game_dir, &recorded, &scratch);
+        let _ = std::fs::remove_dir_all(&recorded);
+        outcome
+    } else {
+        replay_game(&args.game_dir, &scratch)
+    };
     let report = match outcome {
         Ok(report) => report,
         Err(error) => {
@@ -58,6 +68,17 @@ pub fn replay(args: ReplayArgs) -> Result<(), Failure> {
         files.join(", ")
     );
     report::print(&summary);
+    if stored {
+        report::print(&format!(
+            "Read the stored form (.gz files) of {}; the full logs were written again{}.\n",
+            args.game_dir.display(),
+            if chosen {
+                format!(" into {}", scratch.display())
+            } else {
+                " (--out FOLDER keeps them)".to_string()
+            }
+        ));
+    }
     match report.difference {
         None => {
             if !chosen {

@@ -111,10 +111,12 @@ pub enum Command {
     /// the game through the engine with no player, writes the logs into a temporary folder and
     /// compares them byte for byte with the recorded log.json, requests.jsonl, hands and
     /// decks. Exit code 0 when identical; 1 with the first difference (file, line, byte,
-    /// expected and got) otherwise.
+    /// expected and got) otherwise. An event's compressed or compact game (files kept as
+    /// .gz) is read as its plain bytes; its full logs are written again.
     #[command(after_help = "Examples:
   dealer replay games/friday/game-3
-  dealer replay games/friday/game-3 --out /tmp/replayed")]
+  dealer replay games/friday/game-3 --out /tmp/replayed
+  dealer replay events/friday/games/game-40 --out game-40-full")]
     Replay(ReplayArgs),
 }
 
