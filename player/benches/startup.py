@@ -3,7 +3,8 @@
 
 Usage: startup.py <binary> [runs]
 
-Each run starts the binary with only PORT and RUST_LOG=warn set (as the container does), polls
+Each run starts the binary with only PORT and RUST_LOG=warn set (the container sets info,
+one line per request; warn keeps the request log out of the memory figure), polls
 127.0.0.1:PORT with `action=check` until it answers 200, and records the time since the
 process was spawned. After the first run's answer, it also sends 1,000 bet_requests, waits a
 second and reads VmRSS from /proc (the idle resident memory after warm-up).
