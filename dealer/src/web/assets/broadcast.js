@@ -84,7 +84,7 @@
     el('h2', { text: 'Leaderboard' }), board, el('h2', { text: 'Points' }), chart);
   replace(root,
     el('header', { class: 'bc-head' }, title, connection, controls),
-    el('main', { class: 'bc-main' }, el('div', { class: 'bc-play' }, stage, messageBox), side));
+    el('main', { class: 'bc-main' }, el('div', { class: 'bc-play' }, stage, messageBox, banner), side));
 
   // ---------- The server, asked again with backoff while it does not answer ----------
   let standingsDown = false;
@@ -193,7 +193,7 @@
     const colourOf = (name) => teamColour(ids.get(name));
     const seats = Math.max(...entries.map((e) => e.game_state.players.length));
     const table = pokerTable(seats, { teamColour: (seat, player) => colourOf(player.name) });
-    replace(stage, table.node, banner);
+    replace(stage, table.node);
     hideBanner();
     title.textContent = `${replay ? 'Replay · ' : ''}Game ${game.number} · round ${game.round}, table ${game.table}`;
     title.dataset.game = String(game.number);
