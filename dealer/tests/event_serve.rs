@@ -397,6 +397,27 @@ async fn every_endpoint_the_organiser_api_and_the_leaderboard_against_the_databa
         ))
         .await;
     assert_eq!(status, 200, "{details}");
+    // Its record is its own result.json, read again when asked: the viewer's index keeps only
+    // what the games list shows of each game (issue 17: memory over a long event).
+    let own: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(data.join(format!("games/game-{number}/result.json"))).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(game["state"], "finished", "{game}");
+    assert_eq!(details["status"], "finished", "{details}");
+    assert_eq!(details["result"], own, "{details}");
+    let (_, summary) = server
+        .get(&format!("/api/runs/{}", game["run"].as_str().unwrap()))
+        .await;
+    let listed = summary["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|listed| listed["game"].as_u64() == Some(number))
+        .unwrap_or_else(|| panic!("game {number} is not listed: {summary}"));
+    assert_eq!(listed["recorded"], true, "{listed}");
+    assert_eq!(listed["winner"], own["standings"][0]["name"], "{listed}");
+    assert_eq!(listed["hands_played"], own["hands_played"], "{listed}");
     let (status, log) = server
         .get(&format!("/api/runs/games/games/{number}/log"))
         .await;

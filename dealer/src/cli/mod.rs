@@ -74,7 +74,11 @@ pub fn main() -> ExitCode {
             report::print(&report::bot_list());
             Ok(())
         }
-        Command::Serve(args) => block_on(Runtime::Workers, serve::serve(args, &screen)),
+        Command::Serve(args) => {
+            // All day: memory freed in one thread's arena must be reusable by the others.
+            crate::event::retention::limit_malloc_arenas();
+            block_on(Runtime::Workers, serve::serve(args, &screen))
+        }
         Command::Merge(args) => merge::merge(args),
         Command::Rainman(args) => block_on(Runtime::Workers, rainman::rainman(args, &screen)),
         Command::Replay(args) => replay::replay(args),

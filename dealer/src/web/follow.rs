@@ -96,11 +96,12 @@ impl Tail {
                     FollowStep::End("log.json was replaced; reload the page".to_string())
                 }
                 Ok(()) => match log.chunk_json(self.next, self.hide_cards) {
-                    Some((json, end)) => {
+                    Ok(Some((json, end))) => {
                         self.next = end;
                         FollowStep::Chunk(json)
                     }
-                    None => FollowStep::Nothing,
+                    Ok(None) => FollowStep::Nothing,
+                    Err(message) => FollowStep::End(message),
                 },
             }
         };

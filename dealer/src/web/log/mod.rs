@@ -19,7 +19,7 @@ mod cache;
 mod hider;
 mod reader;
 
-pub use cache::{CachedLog, LogCache, SharedLog};
+pub use cache::{CachedLog, LogCache, SharedLog, BUDGET_BYTES};
 pub use hider::CardHider;
 pub use reader::LogReader;
 

@@ -55,7 +55,11 @@ impl ResultsFolder {
             run: id.to_string(),
             game,
             status: current_status(cache.status(game), &dir),
-            result: cache.entries.get(&game).cloned(),
+            result: match cache.entries.get(&game) {
+                Some(entry) => Some(entry.clone()),
+                None if cache.own_results.contains(&game) => self.game_result_file(&dir),
+                None => None,
+            },
             interrupted: cache.interruptions.get(&game).cloned(),
             has_log: compressed::has_viewer_log(&dir),
             has_requests: compressed::exists(&GameOutputs::requests_path(&dir)),

@@ -1,7 +1,7 @@
 //! Finding runs and games in the served folder, and caching each run's summary.
 
 use super::folder_stamp::FolderStamp;
-use super::outcomes::{OutcomeCache, OutcomeFile};
+use super::outcomes::{FinishedGame, OutcomeCache, OutcomeFile};
 use super::{game_number, lock, FolderError, ResultsFolder, MAX_RESULTS_BYTES, ROOT_RUN_ID};
 use crate::observe::GameOutputs;
 use crate::tournament::{GameEntry, InterruptedGame, RunResults};
@@ -118,7 +118,11 @@ pub(super) struct RunCache {
     has_unrecorded: bool,
     summary: Arc<RunSummary>,
     games: BTreeMap<u32, GameFolder>,
+    /// The games `results.json` records, by number.
     pub(super) entries: BTreeMap<u32, GameEntry>,
+    /// The games recorded by their own `result.json` only (event games): read again when
+    /// asked, as an event holds thousands.
+    pub(super) own_results: std::collections::BTreeSet<u32>,
     /// How interrupted games stopped, by number (from `results.json` or `abandoned.json`).
     pub(super) interruptions: BTreeMap<u32, InterruptedGame>,
     /// Each game's status, by number.
@@ -351,13 +355,14 @@ impl ResultsFolder {
                 value
             });
         }
+        let mut own_results: BTreeMap<u32, FinishedGame> = BTreeMap::new();
         for (&number, folder) in &games {
             if entries.contains_key(&number) || interrupted.contains(&number) {
                 continue;
             }
             match &*self.outcome_file(&run.outcomes, number, &folder.dir) {
-                OutcomeFile::Finished(entry) => {
-                    entries.insert(number, (**entry).clone());
+                OutcomeFile::Finished(finished) => {
+                    own_results.insert(number, finished.clone());
                 }
                 OutcomeFile::Abandoned(record) => {
                     interrupted.insert(number);
@@ -368,11 +373,13 @@ impl ResultsFolder {
                 OutcomeFile::Missing => {}
             }
         }
+        self.forget_outcomes_except(&run.outcomes, |number| games.contains_key(&number));
         let mut numbers: Vec<u32> = games.keys().chain(entries.keys()).copied().collect();
         numbers.sort_unstable();
         numbers.dedup();
+        let recorded = |game: u32| entries.contains_key(&game) || own_results.contains_key(&game);
         let status_of = |game: u32| {
-            if entries.contains_key(&game) {
+            if recorded(game) {
                 GameStatus::Finished
             } else if interrupted.contains(&game) {
                 GameStatus::Interrupted
@@ -397,7 +404,10 @@ impl ResultsFolder {
         let list = numbers
             .into_iter()
             .map(|game| {
-                let entry = entries.get(&game);
+                let finished = entries
+                    .get(&game)
+                    .map(FinishedGame::from)
+                    .or_else(|| own_results.get(&game).cloned());
                 GameListItem {
                     game,
                     status: statuses
@@ -407,14 +417,13 @@ impl ResultsFolder {
                     has_log: games
                         .get(&game)
                         .is_some_and(|folder| super::compressed::has_viewer_log(&folder.dir)),
-                    recorded: entry.is_some(),
-                    winner: entry
-                        .and_then(|e| e.standings.first())
-                        .map(|s| s.name.clone()),
-                    hands_played: entry.map(|e| e.result.hands_played),
-                    banned: entry
-                        .map(|e| e.result.bans.iter().map(|b| b.name.clone()).collect())
+                    recorded: finished.is_some(),
+                    hands_played: finished.as_ref().map(|f| f.hands_played),
+                    banned: finished
+                        .as_ref()
+                        .map(|f| f.banned.clone())
                         .unwrap_or_default(),
+                    winner: finished.and_then(|f| f.winner),
                 }
             })
             .collect();
@@ -431,6 +440,7 @@ impl ResultsFolder {
             }),
             games,
             entries,
+            own_results: own_results.into_keys().collect(),
             interruptions,
             statuses,
         })

@@ -1,7 +1,9 @@
 //! An event game's own record of how it ended (`event::outcome_files`: `result.json` or
 //! `abandoned.json` in its folder), for game folders no `results.json` lists: so a game of
 //! `dealer serve --data` opens in the read-only runs view as finished or interrupted, not as
-//! "not in results.json". Read once per game and kept until its folder changes.
+//! "not in results.json". Read once per game and kept until its folder changes; what is kept
+//! is the games list's few fields ([`FinishedGame`]), not the whole record: one is kept per
+//! game of an event of thousands (the whole record is read again when a game's page asks).
 
 use super::folder_stamp::FolderStamp;
 use super::{lock, ResultsFolder};
@@ -11,13 +13,35 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
+/// What the games list shows of a finished game: a few bytes where the whole record
+/// (standings, versions, ids, seats) is kilobytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct FinishedGame {
+    /// The winner's name.
+    pub(super) winner: Option<String>,
+    /// Hands played.
+    pub(super) hands_played: u64,
+    /// The players banned, in order.
+    pub(super) banned: Vec<String>,
+}
+
+impl From<&GameEntry> for FinishedGame {
+    fn from(entry: &GameEntry) -> FinishedGame {
+        FinishedGame {
+            winner: entry.standings.first().map(|s| s.name.clone()),
+            hands_played: entry.result.hands_played,
+            banned: entry.result.bans.iter().map(|b| b.name.clone()).collect(),
+        }
+    }
+}
+
 /// How a game folder says its game ended.
 #[derive(Debug, Clone)]
 pub(super) enum OutcomeFile {
     /// Neither file (being played, or not an event game).
     Missing,
-    /// `result.json`.
-    Finished(Box<GameEntry>),
+    /// `result.json` (read again whole by [`ResultsFolder::game_result_file`]).
+    Finished(FinishedGame),
     /// `abandoned.json`: why the game stopped (`None` when the file cannot be read).
     Abandoned(Option<Box<InterruptedGame>>),
 }
@@ -45,21 +69,36 @@ impl ResultsFolder {
         outcome
     }
 
-    fn read_outcome(&self, dir: &Path) -> OutcomeFile {
+    /// Forgets the games whose folders are gone (pruned): the cache holds at most one entry
+    /// per game folder there is.
+    pub(super) fn forget_outcomes_except(&self, cache: &OutcomeCache, kept: impl Fn(u32) -> bool) {
+        lock(&cache.0).retain(|&number, _| kept(number));
+    }
+
+    /// A game folder's whole `result.json`, when it is there and readable (an unreadable one
+    /// is logged and the game is listed as unrecorded).
+    pub(super) fn game_result_file(&self, dir: &Path) -> Option<GameEntry> {
         let result = dir.join(RESULT_FILE);
-        if result.is_file() {
-            match self
-                .read(&result, super::MAX_RESULTS_BYTES)
-                .map_err(|error| error.to_string())
-                .and_then(|bytes| {
-                    serde_json::from_slice::<GameEntry>(&bytes).map_err(|error| error.to_string())
-                }) {
-                Ok(entry) => return OutcomeFile::Finished(Box::new(entry)),
-                // Listed from its folder as any unrecorded game.
-                Err(error) => {
-                    tracing::warn!(file = %self.relative(&result), %error, "unreadable game result")
-                }
+        if !result.is_file() {
+            return None;
+        }
+        match self
+            .read(&result, super::MAX_RESULTS_BYTES)
+            .map_err(|error| error.to_string())
+            .and_then(|bytes| {
+                serde_json::from_slice::<GameEntry>(&bytes).map_err(|error| error.to_string())
+            }) {
+            Ok(entry) => Some(entry),
+            Err(error) => {
+                tracing::warn!(file = %self.relative(&result), %error, "unreadable game result");
+                None
             }
+        }
+    }
+
+    fn read_outcome(&self, dir: &Path) -> OutcomeFile {
+        if let Some(entry) = self.game_result_file(dir) {
+            return OutcomeFile::Finished(FinishedGame::from(&entry));
         }
         let abandoned = dir.join(ABANDONED_FILE);
         if abandoned.is_file() {
