@@ -6,7 +6,10 @@
 //! orders, missing optional fields and unknown keys, and rejects wrong types with an error that
 //! names the field and the position.
 
+mod form_text;
 mod json;
+
+pub(crate) use form_text::push_form_encoded_bytes;
 
 use crate::card::Card;
 use crate::rules::{read_bet, BetContext, BetReading};
@@ -292,7 +295,21 @@ impl GameState {
     /// bytes as serialising with serde_json, written without it: a dealer writes several
     /// documents per request (see `state/json.rs`).
     pub fn write_json(&self, out: &mut Vec<u8>) {
-        json::write_game_state(self, out);
+        json::write_game_state_json(self, out);
+    }
+
+    /// Appends the form encoding of the compact JSON text to `out`: the bytes of
+    /// form-encoding [`GameState::to_json`], written in one pass without the JSON text (the
+    /// dealer's request bodies; see `state/json.rs`).
+    ///
+    /// ```
+    /// # let state = shared::testing_state();
+    /// let mut form = Vec::new();
+    /// state.write_form_encoded(&mut form);
+    /// assert!(form.starts_with(b"%7B%22tournament_id%22%3A"));
+    /// ```
+    pub fn write_form_encoded(&self, out: &mut Vec<u8>) {
+        json::write_game_state_form(self, out);
     }
 
     /// The receiving player's seat: `in_action`, or when a document lacks it (the public API

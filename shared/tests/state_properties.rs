@@ -77,9 +77,10 @@ proptest! {
 
     /// The direct JSON writer gives serde_json's bytes from the derived `Serialize`, for any
     /// document and any text in its strings (quotes, backslashes, control characters, DEL,
-    /// any Unicode), optional fields absent or present.
+    /// any Unicode), optional fields absent or present; the direct form-encoded writer gives
+    /// the form encoding of those bytes.
     #[test]
-    fn write_json_is_serde_json_byte_for_byte(
+    fn direct_writers_give_serde_json_bytes_and_their_form_encoding(
         mut state in state(),
         texts in proptest::collection::vec(any_text(), 24),
         drop_ids in any::<(bool, bool)>(),
@@ -95,6 +96,16 @@ proptest! {
         state.write_json(&mut written);
         let expected = serde_json::to_vec(&state).unwrap();
         prop_assert_eq!(String::from_utf8_lossy(&written), String::from_utf8_lossy(&expected));
+
+        // Written straight form-encoded: the bytes of form-encoding that JSON text (the
+        // `form_urlencoded` crate is the reference), after whatever the buffer held.
+        let mut form = b"action=bet_request&game_state=".to_vec();
+        state.write_form_encoded(&mut form);
+        let reference: String = form_urlencoded::byte_serialize(&expected).collect();
+        prop_assert_eq!(
+            String::from_utf8_lossy(&form),
+            format!("action=bet_request&game_state={reference}")
+        );
     }
 }
 
