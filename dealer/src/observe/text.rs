@@ -76,13 +76,37 @@ pub(crate) fn push_rfc3339(out: &mut String, time: SystemTime) {
     let days = seconds / 86_400;
     let of_day = seconds % 86_400;
     let (year, month, day) = civil_from_days(days);
-    let _ = write!(
-        out,
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{micros:06}Z",
-        of_day / 3600,
-        of_day % 3600 / 60,
-        of_day % 60
-    );
+    let text = fixed_width_rfc3339(year, month, day, of_day, micros);
+    // Only ASCII digits went into an ASCII template.
+    let text = std::str::from_utf8(&text).unwrap_or_default();
+    if year > 9999 {
+        let _ = write!(out, "{year}");
+        out.push_str(&text[4..]);
+    } else {
+        out.push_str(text);
+    }
+}
+
+/// The timestamp text with a four-digit year, digit by digit into a fixed template: one per
+/// request in the players' logs, where `write!` with padded fields cost 2,000 instructions.
+fn fixed_width_rfc3339(year: u64, month: u64, day: u64, of_day: u64, micros: u32) -> [u8; 27] {
+    let mut text = *b"0000-00-00T00:00:00.000000Z";
+    let fields = [
+        (0..4, year),
+        (5..7, month),
+        (8..10, day),
+        (11..13, of_day / 3600),
+        (14..16, of_day % 3600 / 60),
+        (17..19, of_day % 60),
+        (20..26, u64::from(micros)),
+    ];
+    for (range, mut value) in fields {
+        for digit in text[range].iter_mut().rev() {
+            *digit = b'0' + (value % 10) as u8;
+            value /= 10;
+        }
+    }
+    text
 }
 
 /// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's `civil_from_days`,
@@ -203,7 +227,16 @@ mod tests {
         assert_eq!(text, "2000-02-29T00:00:00.000000Z");
         text.clear();
         push_rfc3339(&mut text, UNIX_EPOCH + Duration::from_secs(4_107_542_399));
-        assert_eq!(text, "2100-02-28T23:59:59.000000Z");
+        text.push(' ');
+        // Past year 9999 the year takes the digits it needs.
+        push_rfc3339(
+            &mut text,
+            UNIX_EPOCH + Duration::from_secs(253_402_300_800) + Duration::from_micros(7),
+        );
+        assert_eq!(
+            text,
+            "2100-02-28T23:59:59.000000Z 10000-01-01T00:00:00.000007Z"
+        );
     }
 
     #[test]
