@@ -608,6 +608,39 @@ impl GameState {
     }
 }
 
+/// Writes documents as compact JSON (the bytes of [`GameState::write_json`]) for a writer
+/// that writes many documents of one table in a row, reusing the text of every player who did
+/// not change since its last document: in the viewer log, five in six players are the same
+/// from one entry to the next, and a player's text is most of a document.
+#[derive(Debug, Clone, Default)]
+pub struct JsonWriter {
+    written: Vec<json::WrittenPlayer>,
+}
+
+impl JsonWriter {
+    /// A writer that has written nothing yet.
+    pub fn new() -> JsonWriter {
+        JsonWriter::default()
+    }
+
+    /// Appends `state`'s compact JSON text to `out`.
+    ///
+    /// ```
+    /// let mut state = shared::testing_state();
+    /// let mut writer = shared::state::JsonWriter::new();
+    /// let mut text = Vec::new();
+    /// writer.write(&state, &mut text);
+    /// state.players[1].stack = shared::Chips(7);
+    /// writer.write(&state, &mut text);
+    /// let mut expected = shared::testing_state().to_json().into_bytes();
+    /// expected.extend_from_slice(state.to_json().as_bytes());
+    /// assert_eq!(text, expected);
+    /// ```
+    pub fn write(&mut self, state: &GameState, out: &mut Vec<u8>) {
+        json::write_game_state_json_reusing(state, &mut self.written, out);
+    }
+}
+
 /// The annotated example from the public API page (Albert, Bob, Chuck), as a test fixture for
 /// doc examples.
 #[doc(hidden)]

@@ -109,6 +109,47 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    /// A `JsonWriter` that reuses the text of unchanged players writes, document after
+    /// document, exactly what `write_json` writes: for unrelated documents, for the same one
+    /// again, and for one with a single player changed (fewer or more players included).
+    #[test]
+    fn a_reusing_writer_writes_what_write_json_writes(
+        states in proptest::collection::vec(state(), 1..4),
+        changes in proptest::collection::vec((any::<usize>(), any::<u64>(), any_text()), 1..6),
+    ) {
+        let mut sequence = Vec::new();
+        for state in states {
+            sequence.push(state.clone());
+            let mut changed = state;
+            for (index, stack, name) in &changes {
+                if changed.players.is_empty() {
+                    break;
+                }
+                let player = index % changed.players.len();
+                match index % 4 {
+                    0 => changed.players[player].stack = Chips(*stack),
+                    1 => changed.players[player].name = name.clone(),
+                    2 => changed.players[player].hole_cards = None,
+                    _ => changed.players.truncate(player),
+                }
+                sequence.push(changed.clone());
+                sequence.push(changed.clone());
+            }
+        }
+        let mut writer = shared::state::JsonWriter::new();
+        for state in &sequence {
+            let mut reused = b"{".to_vec();
+            writer.write(state, &mut reused);
+            let mut fresh = b"{".to_vec();
+            state.write_json(&mut fresh);
+            prop_assert_eq!(String::from_utf8_lossy(&reused), String::from_utf8_lossy(&fresh));
+        }
+    }
+}
+
 /// Any text: every `char` (control characters and quotes included), sometimes only the ones
 /// JSON escapes.
 fn any_text() -> impl Strategy<Value = String> {

@@ -37,7 +37,9 @@ macro_rules! fixed {
     }};
 }
 
-/// Where a document's text goes: as JSON ([`Json`]) or form-encoded ([`Form`]).
+/// Where a document's text goes: as JSON ([`Json`]) or form-encoded ([`Form`]). The methods
+/// are inlined into the writer, where each fixed text's length is a constant: short copies
+/// become a few moves instead of a call to `memcpy` each.
 trait DocumentText {
     /// Appends fixed text (keys, punctuation).
     fn fixed(&mut self, text: &Fixed);
@@ -56,27 +58,34 @@ pub(super) struct Json<'a>(pub(super) &'a mut Vec<u8>);
 pub(super) struct Form<'a>(pub(super) &'a mut Vec<u8>);
 
 impl DocumentText for Json<'_> {
+    #[inline(always)]
     fn fixed(&mut self, text: &Fixed) {
         self.0.extend_from_slice(text.json);
     }
+    #[inline(always)]
     fn plain(&mut self, text: &[u8]) {
         self.0.extend_from_slice(text);
     }
+    #[inline(always)]
     fn string(&mut self, text: &str) {
         push_string(self.0, text);
     }
+    #[inline(always)]
     fn number(&mut self, value: u64) {
         push_u64(self.0, value);
     }
 }
 
 impl DocumentText for Form<'_> {
+    #[inline(always)]
     fn fixed(&mut self, text: &Fixed) {
         self.0.extend_from_slice(text.form);
     }
+    #[inline(always)]
     fn plain(&mut self, text: &[u8]) {
         self.0.extend_from_slice(text);
     }
+    #[inline(always)]
     fn string(&mut self, text: &str) {
         if needs_no_escape(text.as_bytes()) {
             self.0.extend_from_slice(b"%22");
@@ -88,6 +97,7 @@ impl DocumentText for Form<'_> {
             push_form_encoded_bytes(self.0, &json);
         }
     }
+    #[inline(always)]
     fn number(&mut self, value: u64) {
         push_u64(self.0, value);
     }
@@ -96,16 +106,62 @@ impl DocumentText for Form<'_> {
 /// Appends the document's compact JSON text, in live key order, to `out`.
 pub(super) fn write_game_state_json(state: &GameState, out: &mut Vec<u8>) {
     out.reserve(256 + 192 * state.players.len());
-    write_game_state(state, &mut Json(out));
+    write_game_state(state, &mut Json(out), write_player);
 }
 
 /// Appends the form encoding of the document's compact JSON text to `out`.
 pub(super) fn write_game_state_form(state: &GameState, out: &mut Vec<u8>) {
     out.reserve(512 + 320 * state.players.len());
-    write_game_state(state, &mut Form(out));
+    write_game_state(state, &mut Form(out), write_player);
 }
 
-fn write_game_state(state: &GameState, out: &mut impl DocumentText) {
+/// The JSON text of one player as last written by a [`JsonWriter`](super::JsonWriter), with
+/// the player it was written from.
+#[derive(Debug, Clone)]
+pub(super) struct WrittenPlayer {
+    player: PlayerState,
+    json: Vec<u8>,
+}
+
+/// Appends the document's compact JSON text to `out`, copying the text of every player equal
+/// to the one written at the same index last time from `written`, and keeping the others'.
+pub(super) fn write_game_state_json_reusing(
+    state: &GameState,
+    written: &mut Vec<WrittenPlayer>,
+    out: &mut Vec<u8>,
+) {
+    out.reserve(256 + 192 * state.players.len());
+    written.truncate(state.players.len());
+    let mut index = 0;
+    write_game_state(state, &mut Json(out), |player, out: &mut Json<'_>| {
+        match written.get_mut(index) {
+            Some(kept) if kept.player == *player => {}
+            Some(kept) => {
+                kept.player.clone_from(player);
+                kept.json.clear();
+                write_player(player, &mut Json(&mut kept.json));
+            }
+            None => {
+                let mut json = Vec::with_capacity(192);
+                write_player(player, &mut Json(&mut json));
+                written.push(WrittenPlayer {
+                    player: player.clone(),
+                    json,
+                });
+            }
+        }
+        if let Some(kept) = written.get(index) {
+            out.0.extend_from_slice(&kept.json);
+        }
+        index += 1;
+    });
+}
+
+fn write_game_state<Text: DocumentText>(
+    state: &GameState,
+    out: &mut Text,
+    mut write_player: impl FnMut(&PlayerState, &mut Text),
+) {
     // Every field after the first is preceded by a comma; the first three may be absent.
     let mut first = true;
     let mut key = |opening: &'static Fixed, later: &'static Fixed| {
@@ -166,7 +222,7 @@ fn write_game_state(state: &GameState, out: &mut impl DocumentText) {
     out.fixed(fixed!("}"));
 }
 
-fn write_player(player: &PlayerState, out: &mut impl DocumentText) {
+fn write_player<Text: DocumentText>(player: &PlayerState, out: &mut Text) {
     out.fixed(fixed!("{\"name\":"));
     out.string(&player.name);
     out.fixed(fixed!(",\"stack\":"));
