@@ -330,38 +330,45 @@ async fn an_error_status_wins_over_a_body_that_never_ends() {
     server.abort();
 }
 
-/// A player that answers `200` `0` to one request and hands back the request's body (read to
-/// its `Content-Length`).
-async fn capturing_player() -> (String, tokio::task::JoinHandle<Vec<u8>>) {
+/// A player that answers `200` `0` to `count` requests (on one keep-alive connection or
+/// several) and hands back their bodies, each read to its `Content-Length`.
+async fn capturing_player(count: usize) -> (String, tokio::task::JoinHandle<Vec<Vec<u8>>>) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/", listener.local_addr().unwrap());
     let server = tokio::spawn(async move {
-        let (mut stream, _) = listener.accept().await.unwrap();
-        let mut request = Vec::new();
-        let mut buffer = [0u8; 8192];
+        let mut bodies = Vec::new();
         loop {
-            let read = stream.read(&mut buffer).await.unwrap();
-            assert!(read > 0, "the request ended early");
-            request.extend_from_slice(&buffer[..read]);
-            let text = String::from_utf8_lossy(&request).into_owned();
-            let Some(head_end) = text.find("\r\n\r\n") else {
-                continue;
-            };
-            let length: usize = text[..head_end]
-                .lines()
-                .find_map(|line| {
-                    let (name, value) = line.split_once(':')?;
-                    name.eq_ignore_ascii_case("content-length")
-                        .then(|| value.trim().parse().unwrap())
-                })
-                .expect("a content-length");
-            if request.len() >= head_end + 4 + length {
-                stream
-                    .write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 1\r\n\r\n0")
-                    .await
-                    .unwrap();
-                return request[head_end + 4..head_end + 4 + length].to_vec();
+            let (mut stream, _) = listener.accept().await.unwrap();
+            let mut received = Vec::new();
+            let mut buffer = [0u8; 8192];
+            loop {
+                let text = String::from_utf8_lossy(&received).into_owned();
+                let complete = text.find("\r\n\r\n").and_then(|head_end| {
+                    let length: usize = text[..head_end].lines().find_map(|line| {
+                        let (name, value) = line.split_once(':')?;
+                        name.eq_ignore_ascii_case("content-length")
+                            .then(|| value.trim().parse().unwrap())
+                    })?;
+                    let end = head_end + 4 + length;
+                    (received.len() >= end).then_some((head_end + 4, end))
+                });
+                if let Some((start, end)) = complete {
+                    bodies.push(received[start..end].to_vec());
+                    received.drain(..end);
+                    stream
+                        .write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 1\r\n\r\n0")
+                        .await
+                        .unwrap();
+                    if bodies.len() == count {
+                        return bodies;
+                    }
+                    continue;
+                }
+                match stream.read(&mut buffer).await {
+                    Ok(read) if read > 0 => received.extend_from_slice(&buffer[..read]),
+                    _ => break,
+                }
             }
         }
     });
@@ -376,26 +383,42 @@ async fn spec_1_the_body_on_the_wire_is_the_form_encoding_of_the_documents_json(
     state.players[0].name = "Al \"the\" \\ Bot\t& co=+%".into();
     state.players[1].version = "v1 \u{e9}\u{1f0cf}\u{7f}".into();
     state.tournament_id = Some("t 1/2?x#y".into());
-    for action in [Action::BetRequest, Action::Showdown] {
-        let (url, server) = capturing_player().await;
-        let client = HttpClient::new(settings()).unwrap();
-        let seat = seat_for(&client, &url);
+    // One seat, several documents on a kept-alive connection: every change (a stack, a name,
+    // cards, a player fewer) reaches the wire.
+    let mut documents = vec![(Action::BetRequest, state.clone())];
+    let mut changed = state.clone();
+    changed.players[2].stack = Chips(12_345);
+    documents.push((Action::BetRequest, changed.clone()));
+    documents.push((Action::BetRequest, changed.clone()));
+    changed.players[0].name = "renamed".into();
+    changed.players[1].hole_cards = None;
+    documents.push((Action::Showdown, changed.clone()));
+    changed.players.truncate(2);
+    documents.push((Action::BetRequest, changed));
+    let (url, server) = capturing_player(documents.len()).await;
+    let client = HttpClient::new(settings()).unwrap();
+    let seat = seat_for(&client, &url);
+    for (action, document) in &documents {
         match action {
-            Action::BetRequest => assert_eq!(seat.bet_request(&state).await.outcome, Ok(Chips(0))),
-            _ => assert_eq!(seat.showdown(&state).await.outcome, Ok(())),
+            Action::BetRequest => {
+                assert_eq!(seat.bet_request(document).await.outcome, Ok(Chips(0)))
+            }
+            _ => assert_eq!(seat.showdown(document).await.outcome, Ok(())),
         }
-        let body = server.await.unwrap();
+    }
+    let bodies = server.await.unwrap();
+    for ((action, document), body) in documents.iter().zip(&bodies) {
         let expected =
-            shared::protocol::encode_request(action, Some(&state.to_json())).into_bytes();
+            shared::protocol::encode_request(*action, Some(&document.to_json())).into_bytes();
         assert_eq!(
-            String::from_utf8_lossy(&body),
+            String::from_utf8_lossy(body),
             String::from_utf8_lossy(&expected)
         );
         assert_eq!(
-            shared::protocol::Request::decode(&body)
+            shared::protocol::Request::decode(body)
                 .unwrap()
                 .game_state(),
-            Some(&state)
+            Some(document)
         );
     }
 }
