@@ -67,6 +67,12 @@ pub(crate) fn push_one_line(out: &mut String, text: &str) {
     out.extend(text.chars().map(|c| if c.is_control() { ' ' } else { c }));
 }
 
+/// Appends `value` in decimal digits: the logs write several numbers per request, and `write!`
+/// through the formatting machinery cost a few hundred instructions each.
+pub(crate) fn push_number(out: &mut String, value: u64) {
+    out.push_str(itoa::Buffer::new().format(value));
+}
+
 /// Appends `time` in RFC 3339, UTC, with microseconds: `2017-11-13T13:10:56.123456Z`.
 /// Times before 1970 (a clock set wrong) are written as the epoch.
 pub(crate) fn push_rfc3339(out: &mut String, time: SystemTime) {
