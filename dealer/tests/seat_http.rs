@@ -6,8 +6,8 @@
 use crate::support;
 
 use dealer::seat::{
-    HttpClient, HttpSeat, HttpSettings, PlayerEndpoint, PlayerSeat, PlayerVersion, Reply,
-    SeatFailure, VersionPolicy,
+    GameEncoder, HttpClient, HttpSeat, HttpSettings, PlayerEndpoint, PlayerSeat, PlayerVersion,
+    Reply, SeatFailure, VersionPolicy,
 };
 use shared::protocol::Action;
 use shared::{Chips, GameState};
@@ -383,8 +383,9 @@ async fn spec_1_the_body_on_the_wire_is_the_form_encoding_of_the_documents_json(
     state.players[0].name = "Al \"the\" \\ Bot\t& co=+%".into();
     state.players[1].version = "v1 \u{e9}\u{1f0cf}\u{7f}".into();
     state.tournament_id = Some("t 1/2?x#y".into());
-    // One seat, several documents on a kept-alive connection: every change (a stack, a name,
-    // cards, a player fewer) reaches the wire.
+    // Several documents on a kept-alive connection, through two seats that share a game's
+    // encoder (which reuses the encoded text of unchanged players) and through one without:
+    // every change (a stack, a name, cards, a player fewer) reaches the wire.
     let mut documents = vec![(Action::BetRequest, state.clone())];
     let mut changed = state.clone();
     changed.players[2].stack = Chips(12_345);
@@ -395,10 +396,20 @@ async fn spec_1_the_body_on_the_wire_is_the_form_encoding_of_the_documents_json(
     documents.push((Action::Showdown, changed.clone()));
     changed.players.truncate(2);
     documents.push((Action::BetRequest, changed));
-    let (url, server) = capturing_player(documents.len()).await;
+    let (url, server) = capturing_player(2 * documents.len()).await;
     let client = HttpClient::new(settings()).unwrap();
-    let seat = seat_for(&client, &url);
-    for (action, document) in &documents {
+    let encoder = GameEncoder::default();
+    let endpoint = || PlayerEndpoint::parse(&url).unwrap();
+    let sharing = [
+        client.seat_in_game(endpoint(), Some(&encoder)),
+        client.seat_in_game(endpoint(), Some(&encoder)),
+    ];
+    let alone = seat_for(&client, &url);
+    let sends = documents
+        .iter()
+        .enumerate()
+        .flat_map(|(index, document)| [(&sharing[index % 2], document), (&alone, document)]);
+    for (seat, (action, document)) in sends {
         match action {
             Action::BetRequest => {
                 assert_eq!(seat.bet_request(document).await.outcome, Ok(Chips(0)))
@@ -407,7 +418,8 @@ async fn spec_1_the_body_on_the_wire_is_the_form_encoding_of_the_documents_json(
         }
     }
     let bodies = server.await.unwrap();
-    for ((action, document), body) in documents.iter().zip(&bodies) {
+    let sent = documents.iter().flat_map(|document| [document, document]);
+    for ((action, document), body) in sent.zip(&bodies) {
         let expected =
             shared::protocol::encode_request(*action, Some(&document.to_json())).into_bytes();
         assert_eq!(

@@ -637,7 +637,39 @@ impl JsonWriter {
     /// assert_eq!(text, expected);
     /// ```
     pub fn write(&mut self, state: &GameState, out: &mut Vec<u8>) {
-        json::write_game_state_json_reusing(state, &mut self.written, out);
+        json::write_game_state_reusing::<json::AsJson>(state, &mut self.written, out);
+    }
+}
+
+/// Like [`JsonWriter`], for the form-encoded text ([`GameState::write_form_encoded`]): from
+/// one bet request of a game to the next, only the player who just acted and the two whose
+/// hole cards are shown or hidden change.
+#[derive(Debug, Clone, Default)]
+pub struct FormWriter {
+    written: Vec<json::WrittenPlayer>,
+}
+
+impl FormWriter {
+    /// A writer that has written nothing yet.
+    pub fn new() -> FormWriter {
+        FormWriter::default()
+    }
+
+    /// Appends the form encoding of `state`'s compact JSON text to `out`.
+    ///
+    /// ```
+    /// let mut state = shared::testing_state();
+    /// let mut writer = shared::state::FormWriter::new();
+    /// let (mut reused, mut fresh) = (Vec::new(), Vec::new());
+    /// for stack in [5, 7] {
+    ///     state.players[1].stack = shared::Chips(stack);
+    ///     writer.write(&state, &mut reused);
+    ///     state.write_form_encoded(&mut fresh);
+    /// }
+    /// assert_eq!(reused, fresh);
+    /// ```
+    pub fn write(&mut self, state: &GameState, out: &mut Vec<u8>) {
+        json::write_game_state_reusing::<json::AsForm>(state, &mut self.written, out);
     }
 }
 

@@ -112,11 +112,12 @@ proptest! {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(500))]
 
-    /// A `JsonWriter` that reuses the text of unchanged players writes, document after
-    /// document, exactly what `write_json` writes: for unrelated documents, for the same one
-    /// again, and for one with a single player changed (fewer or more players included).
+    /// A `JsonWriter` (`FormWriter`) that reuses the text of unchanged players writes,
+    /// document after document, exactly what `write_json` (`write_form_encoded`) writes: for
+    /// unrelated documents, for the same one again, and for one with a single player changed
+    /// (fewer or more players included).
     #[test]
-    fn a_reusing_writer_writes_what_write_json_writes(
+    fn reusing_writers_write_what_the_plain_writers_write(
         states in proptest::collection::vec(state(), 1..4),
         changes in proptest::collection::vec((any::<usize>(), any::<u64>(), any_text()), 1..6),
     ) {
@@ -139,12 +140,18 @@ proptest! {
                 sequence.push(changed.clone());
             }
         }
-        let mut writer = shared::state::JsonWriter::new();
+        let mut json = shared::state::JsonWriter::new();
+        let mut form = shared::state::FormWriter::new();
         for state in &sequence {
             let mut reused = b"{".to_vec();
-            writer.write(state, &mut reused);
+            json.write(state, &mut reused);
             let mut fresh = b"{".to_vec();
             state.write_json(&mut fresh);
+            prop_assert_eq!(String::from_utf8_lossy(&reused), String::from_utf8_lossy(&fresh));
+            let mut reused = b"x=".to_vec();
+            form.write(state, &mut reused);
+            let mut fresh = b"x=".to_vec();
+            state.write_form_encoded(&mut fresh);
             prop_assert_eq!(String::from_utf8_lossy(&reused), String::from_utf8_lossy(&fresh));
         }
     }

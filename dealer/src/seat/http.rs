@@ -47,9 +47,9 @@ use bytes::Bytes;
 use http::header::{HeaderValue, ACCEPT, AUTHORIZATION, CONTENT_TYPE, HOST, USER_AGENT};
 use http::{Method, Request};
 use http_body_util::Full;
-use shared::protocol::{encode_request_body, parse_bet_answer, Action};
+use shared::protocol::{encode_request_body, parse_bet_answer, Action, RequestEncoder};
 use shared::{Chips, GameState};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The `User-Agent` of every request.
@@ -99,7 +99,20 @@ impl HttpClient {
 
     /// A seat talking to `endpoint` through this client's connections.
     pub fn seat(&self, endpoint: PlayerEndpoint) -> HttpSeat {
+        self.seat_in_game(endpoint, None)
+    }
+
+    /// Like [`HttpClient::seat`], for a seat of a game whose HTTP seats all encode their
+    /// bodies with `encoder` (made once per game): one game's documents, one after another,
+    /// differ in a player or two, and the encoded text of the others is reused. Without one,
+    /// each body is encoded whole.
+    pub fn seat_in_game(
+        &self,
+        endpoint: PlayerEndpoint,
+        encoder: Option<&GameEncoder>,
+    ) -> HttpSeat {
         HttpSeat {
+            encoder: encoder.cloned(),
             pool: self.pools.of(&endpoint),
             connector: self.connector.clone(),
             settings: self.settings,
@@ -108,10 +121,29 @@ impl HttpClient {
     }
 }
 
+/// The request encoder the HTTP seats of one game share ([`HttpClient::seat_in_game`]):
+/// cloning shares it. It is locked only while a body is written, never across an await.
+#[derive(Debug, Clone, Default)]
+pub struct GameEncoder(Arc<Mutex<RequestEncoder>>);
+
+impl GameEncoder {
+    fn encode(&self, action: Action, state: Option<&GameState>) -> Vec<u8> {
+        let mut encoder = self.0.lock().unwrap_or_else(|poisoned| {
+            // A panic while a body was written may have left a player's text half kept.
+            let mut encoder = poisoned.into_inner();
+            *encoder = RequestEncoder::new();
+            encoder
+        });
+        encoder.encode(action, state)
+    }
+}
+
 /// One player reached over HTTP. Made by [`HttpClient::seat`]; all seats of a client at the
 /// same player address share its idle connections.
 #[derive(Debug, Clone)]
 pub struct HttpSeat {
+    /// The game's encoder, shared with its other HTTP seats; `None`: bodies encoded whole.
+    encoder: Option<GameEncoder>,
     pool: Arc<Pool>,
     connector: Connector,
     settings: HttpSettings,
@@ -205,7 +237,11 @@ impl HttpSeat {
         state: Option<&GameState>,
         body_use: BodyUse,
     ) -> RoundTrip {
-        let request = self.request(encode_request_body(action, state).into());
+        let body = match &self.encoder {
+            Some(encoder) => encoder.encode(action, state),
+            None => encode_request_body(action, state),
+        };
+        let request = self.request(body.into());
         let mut status = None;
         let mut body = BodyBuffer::default();
         let started = Instant::now();

@@ -30,7 +30,7 @@ mod version;
 
 pub use endpoint::{AuthScheme, EndpointError, PlayerEndpoint};
 pub use failure::SeatFailure;
-pub use http::{HttpClient, HttpSeat};
+pub use http::{GameEncoder, HttpClient, HttpSeat};
 pub use http_settings::{ClientError, HttpSettings};
 pub use in_process::{InProcessSeat, Player};
 pub use version::{

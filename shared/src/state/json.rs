@@ -40,7 +40,7 @@ macro_rules! fixed {
 /// Where a document's text goes: as JSON ([`Json`]) or form-encoded ([`Form`]). The methods
 /// are inlined into the writer, where each fixed text's length is a constant: short copies
 /// become a few moves instead of a call to `memcpy` each.
-trait DocumentText {
+pub(super) trait DocumentText {
     /// Appends fixed text (keys, punctuation).
     fn fixed(&mut self, text: &Fixed);
     /// Appends ASCII letters and digits (numbers, card names, statuses): the same both ways.
@@ -49,6 +49,8 @@ trait DocumentText {
     fn string(&mut self, text: &str);
     /// Appends a number in digits.
     fn number(&mut self, value: u64);
+    /// Appends text already in this spelling.
+    fn spelled(&mut self, text: &[u8]);
 }
 
 /// The JSON text itself.
@@ -73,6 +75,10 @@ impl DocumentText for Json<'_> {
     #[inline(always)]
     fn number(&mut self, value: u64) {
         push_u64(self.0, value);
+    }
+    #[inline(always)]
+    fn spelled(&mut self, text: &[u8]) {
+        self.0.extend_from_slice(text);
     }
 }
 
@@ -101,6 +107,10 @@ impl DocumentText for Form<'_> {
     fn number(&mut self, value: u64) {
         push_u64(self.0, value);
     }
+    #[inline(always)]
+    fn spelled(&mut self, text: &[u8]) {
+        self.0.extend_from_slice(text);
+    }
 }
 
 /// Appends the document's compact JSON text, in live key order, to `out`.
@@ -115,43 +125,71 @@ pub(super) fn write_game_state_form(state: &GameState, out: &mut Vec<u8>) {
     write_game_state(state, &mut Form(out), write_player);
 }
 
-/// The JSON text of one player as last written by a [`JsonWriter`](super::JsonWriter), with
-/// the player it was written from.
+/// One of the two spellings of a document: [`Json`] or [`Form`].
+pub(super) trait Spelling {
+    /// The text written in this spelling into `out`.
+    type Text<'a>: DocumentText;
+    /// Writes into `out`.
+    fn text(out: &mut Vec<u8>) -> Self::Text<'_>;
+}
+
+/// The JSON spelling.
+pub(super) struct AsJson;
+/// The form-encoded spelling.
+pub(super) struct AsForm;
+
+impl Spelling for AsJson {
+    type Text<'a> = Json<'a>;
+    fn text(out: &mut Vec<u8>) -> Json<'_> {
+        Json(out)
+    }
+}
+
+impl Spelling for AsForm {
+    type Text<'a> = Form<'a>;
+    fn text(out: &mut Vec<u8>) -> Form<'_> {
+        Form(out)
+    }
+}
+
+/// The text of one player as last written by a reusing writer
+/// ([`JsonWriter`](super::JsonWriter), [`FormWriter`](super::FormWriter)), with the player it
+/// was written from.
 #[derive(Debug, Clone)]
 pub(super) struct WrittenPlayer {
     player: PlayerState,
-    json: Vec<u8>,
+    text: Vec<u8>,
 }
 
-/// Appends the document's compact JSON text to `out`, copying the text of every player equal
+/// Appends the document's text in `Spell`ing to `out`, copying the text of every player equal
 /// to the one written at the same index last time from `written`, and keeping the others'.
-pub(super) fn write_game_state_json_reusing(
+pub(super) fn write_game_state_reusing<Spell: Spelling>(
     state: &GameState,
     written: &mut Vec<WrittenPlayer>,
     out: &mut Vec<u8>,
 ) {
-    out.reserve(256 + 192 * state.players.len());
+    out.reserve(512 + 320 * state.players.len());
     written.truncate(state.players.len());
     let mut index = 0;
-    write_game_state(state, &mut Json(out), |player, out: &mut Json<'_>| {
+    write_game_state(state, &mut Spell::text(out), |player, out| {
         match written.get_mut(index) {
             Some(kept) if kept.player == *player => {}
             Some(kept) => {
                 kept.player.clone_from(player);
-                kept.json.clear();
-                write_player(player, &mut Json(&mut kept.json));
+                kept.text.clear();
+                write_player(player, &mut Spell::text(&mut kept.text));
             }
             None => {
-                let mut json = Vec::with_capacity(192);
-                write_player(player, &mut Json(&mut json));
+                let mut text = Vec::with_capacity(320);
+                write_player(player, &mut Spell::text(&mut text));
                 written.push(WrittenPlayer {
                     player: player.clone(),
-                    json,
+                    text,
                 });
             }
         }
         if let Some(kept) = written.get(index) {
-            out.0.extend_from_slice(&kept.json);
+            out.spelled(&kept.text);
         }
         index += 1;
     });
