@@ -8,7 +8,7 @@
 //! (waiting on a player) still shows its last action within that time, and the game never
 //! waits on the disk between hand ends.
 //!
-//! The file is written at positions the writer keeps ([`PositionedFile`], `pwrite`), never
+//! The file is written at positions the writer keeps (`PositionedFile`, `pwrite`), never
 //! through the file's own offset: stepping back over the closing `]` of the last hand end is
 //! arithmetic, not an `lseek` per hand.
 
