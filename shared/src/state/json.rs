@@ -175,7 +175,7 @@ pub(super) fn write_game_state_reusing<Spell: Spelling>(
         match written.get_mut(index) {
             Some(kept) if kept.player == *player => {}
             Some(kept) => {
-                kept.player.clone_from(player);
+                copy_player(&mut kept.player, player);
                 kept.text.clear();
                 write_player(player, &mut Spell::text(&mut kept.text));
             }
@@ -193,6 +193,32 @@ pub(super) fn write_game_state_reusing<Spell: Spelling>(
         }
         index += 1;
     });
+}
+
+/// Makes `into` equal to `from`, reusing its strings' and cards' memory (a derived
+/// `clone_from` clones whole and frees the old: two allocations and frees per changed player).
+/// Every field is named, so a new field is a compile error here until it is copied too.
+fn copy_player(into: &mut PlayerState, from: &PlayerState) {
+    let PlayerState {
+        name,
+        stack,
+        status,
+        bet,
+        hole_cards,
+        time_used,
+        version,
+        amount_won,
+        id,
+    } = from;
+    into.name.clone_from(name);
+    into.stack = *stack;
+    into.status = *status;
+    into.bet = *bet;
+    into.hole_cards.clone_from(hole_cards);
+    into.time_used = *time_used;
+    into.version.clone_from(version);
+    into.amount_won = *amount_won;
+    into.id = *id;
 }
 
 fn write_game_state<Text: DocumentText>(
@@ -357,4 +383,28 @@ fn needs_no_escape(bytes: &[u8]) -> bool {
 
 const fn needs_escape(byte: u8) -> bool {
     byte < 0x20 || byte == b'"' || byte == b'\\'
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_copied_player_equals_its_source_whatever_it_held() {
+        let state = crate::testing_state();
+        let mut players = state.players.clone();
+        let mut odd = players[0].clone();
+        odd.hole_cards = None;
+        odd.time_used = None;
+        odd.amount_won = Some(crate::Chips(9));
+        odd.name = "a much longer name than before".into();
+        players.push(odd);
+        for from in &players {
+            for into in &players {
+                let mut copy = into.clone();
+                copy_player(&mut copy, from);
+                assert_eq!(&copy, from);
+            }
+        }
+    }
 }
