@@ -260,17 +260,25 @@ impl<W: Write> PlayerLogs<W> {
                 stack_after,
                 ..
             } => {
-                let _ = write!(text, "    read  {action}: ");
+                // One line per answer: numbers by `push_number`, not through `write!`.
+                text.push_str("    read  ");
+                text.push_str(action.as_str());
+                text.push_str(": ");
                 match answer {
                     Some(answer) => {
-                        let _ = write!(text, "answered {answer}, ");
+                        text.push_str("answered ");
+                        push_number(text, answer.get());
+                        text.push_str(", ");
                     }
                     None => text.push_str("invalid answer forgiven, "),
                 }
-                let _ = writeln!(
-                    text,
-                    "put in {put_in} (bet {bet_after}, stack {stack_after})"
-                );
+                text.push_str("put in ");
+                push_number(text, put_in.get());
+                text.push_str(" (bet ");
+                push_number(text, bet_after.get());
+                text.push_str(", stack ");
+                push_number(text, stack_after.get());
+                text.push_str(")\n");
                 *seat
             }
             GameEvent::AnswerForgiven {
