@@ -19,8 +19,9 @@
 #
 # Several dealers are measured side by side, alternated run by run in every round, so that the
 # load of the machine falls on each alike: HTTP_CPU_OLD=/path/to/an/older/dealer adds one
-# (its "default" is its own defaults). Prints the median (min-max) of the rounds and the
-# 1-minute load average at the start and end.
+# (its "default" is its own defaults), and HTTP_CPU_BASE=/path/to/a/third one more, named
+# "base" (e.g. the branch point of a change, next to an older release). Prints the median
+# (min-max) of the rounds and the 1-minute load average at the start and end.
 #
 #   dealer/benches/http_cpu.sh                    # 6 games a run, 3 rounds, this tree's dealer
 #   HTTP_CPU_OLD=/work/before/dealer dealer/benches/http_cpu.sh 6 5
@@ -50,6 +51,7 @@ cargo build --release --locked -q -p lean-poker-dealer --bin dealer -p lean-poke
 . dealer/benches/lib.sh
 release=$(release_dir)
 dealers=("new=$release/dealer")
+if [ -n "${HTTP_CPU_BASE:-}" ]; then dealers=("base=$HTTP_CPU_BASE" "${dealers[@]}"); fi
 if [ -n "${HTTP_CPU_OLD:-}" ]; then dealers=("old=$HTTP_CPU_OLD" "${dealers[@]}"); fi
 
 base=${HTTP_CPU_DIR:-$(dirname "$release")/http_cpu}

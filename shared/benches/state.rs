@@ -27,6 +27,24 @@ fn state(c: &mut Criterion) {
             black_box(buffer.len())
         })
     });
+    group.bench_function("GameState::write_form_encoded (reused buffer)", |b| {
+        b.iter(|| {
+            buffer.clear();
+            black_box(&state).write_form_encoded(&mut buffer);
+            black_box(buffer.len())
+        })
+    });
+    let mut writer = shared::state::JsonWriter::new();
+    group.bench_function(
+        "JsonWriter::write, same document again (reused buffer)",
+        |b| {
+            b.iter(|| {
+                buffer.clear();
+                writer.write(black_box(&state), &mut buffer);
+                black_box(buffer.len())
+            })
+        },
+    );
     group.finish();
 }
 

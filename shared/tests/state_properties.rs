@@ -77,9 +77,10 @@ proptest! {
 
     /// The direct JSON writer gives serde_json's bytes from the derived `Serialize`, for any
     /// document and any text in its strings (quotes, backslashes, control characters, DEL,
-    /// any Unicode), optional fields absent or present.
+    /// any Unicode), optional fields absent or present; the direct form-encoded writer gives
+    /// the form encoding of those bytes.
     #[test]
-    fn write_json_is_serde_json_byte_for_byte(
+    fn direct_writers_give_serde_json_bytes_and_their_form_encoding(
         mut state in state(),
         texts in proptest::collection::vec(any_text(), 24),
         drop_ids in any::<(bool, bool)>(),
@@ -95,6 +96,64 @@ proptest! {
         state.write_json(&mut written);
         let expected = serde_json::to_vec(&state).unwrap();
         prop_assert_eq!(String::from_utf8_lossy(&written), String::from_utf8_lossy(&expected));
+
+        // Written straight form-encoded: the bytes of form-encoding that JSON text (the
+        // `form_urlencoded` crate is the reference), after whatever the buffer held.
+        let mut form = b"action=bet_request&game_state=".to_vec();
+        state.write_form_encoded(&mut form);
+        let reference: String = form_urlencoded::byte_serialize(&expected).collect();
+        prop_assert_eq!(
+            String::from_utf8_lossy(&form),
+            format!("action=bet_request&game_state={reference}")
+        );
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    /// A `JsonWriter` (`FormWriter`) that reuses the text of unchanged players writes,
+    /// document after document, exactly what `write_json` (`write_form_encoded`) writes: for
+    /// unrelated documents, for the same one again, and for one with a single player changed
+    /// (fewer or more players included).
+    #[test]
+    fn reusing_writers_write_what_the_plain_writers_write(
+        states in proptest::collection::vec(state(), 1..4),
+        changes in proptest::collection::vec((any::<usize>(), any::<u64>(), any_text()), 1..6),
+    ) {
+        let mut sequence = Vec::new();
+        for state in states {
+            sequence.push(state.clone());
+            let mut changed = state;
+            for (index, stack, name) in &changes {
+                if changed.players.is_empty() {
+                    break;
+                }
+                let player = index % changed.players.len();
+                match index % 4 {
+                    0 => changed.players[player].stack = Chips(*stack),
+                    1 => changed.players[player].name = name.clone(),
+                    2 => changed.players[player].hole_cards = None,
+                    _ => changed.players.truncate(player),
+                }
+                sequence.push(changed.clone());
+                sequence.push(changed.clone());
+            }
+        }
+        let mut json = shared::state::JsonWriter::new();
+        let mut form = shared::state::FormWriter::new();
+        for state in &sequence {
+            let mut reused = b"{".to_vec();
+            json.write(state, &mut reused);
+            let mut fresh = b"{".to_vec();
+            state.write_json(&mut fresh);
+            prop_assert_eq!(String::from_utf8_lossy(&reused), String::from_utf8_lossy(&fresh));
+            let mut reused = b"x=".to_vec();
+            form.write(state, &mut reused);
+            let mut fresh = b"x=".to_vec();
+            state.write_form_encoded(&mut fresh);
+            prop_assert_eq!(String::from_utf8_lossy(&reused), String::from_utf8_lossy(&fresh));
+        }
     }
 }
 

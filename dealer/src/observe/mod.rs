@@ -27,9 +27,10 @@
 //!
 //! Each streams to a buffered file, flushes at least at every hand end, and never panics on
 //! odd input. Given the same events and exchanges (times zeroed in reproducible runs), every
-//! file is the same byte for byte. The runner passes [`Exchange::sent_json`] whenever the
-//! document was serialised, and serialises it once for in-process seats when an observer
-//! [wants it](Observer::wants_sent_json), so no observer serialises the same document again.
+//! file is the same byte for byte. The runner serialises each exchange's document once, into
+//! [`Exchange::sent_json`], when an observer [wants it](Observer::wants_sent_json), so no
+//! observer serialises the same document again (and no one does when none wants it: an HTTP
+//! seat writes the request body straight form-encoded, without the JSON text).
 
 pub mod decks;
 pub mod game_record;
@@ -73,8 +74,9 @@ pub struct Exchange<'a> {
     pub sent_at: SystemTime,
     /// The document sent with `bet_request` and `showdown`.
     pub state: Option<&'a GameState>,
-    /// The exact JSON text sent, when the seat serialised one (HTTP seats). When `None` and
-    /// `state` is `Some`, [`GameState::to_json`] gives the same bytes.
+    /// The document's exact JSON text, rendered once by the runner when an observer
+    /// [wants it](Observer::wants_sent_json) (an HTTP seat sent the form encoding of these
+    /// bytes). When `None` and `state` is `Some`, [`GameState::to_json`] gives the same bytes.
     pub sent_json: Option<&'a str>,
     /// The HTTP status, when a response head arrived (`None` in-process).
     pub status: Option<u16>,
@@ -120,7 +122,7 @@ pub trait Observer: Send {
 
     /// Whether this observer writes an exchange's document as JSON text. When one does, the
     /// runner fills [`Exchange::sent_json`] for every exchange with a document (serialising
-    /// it once, for every observer, when the seat did not: in-process seats).
+    /// it once, for every observer).
     fn wants_sent_json(&self) -> bool {
         false
     }

@@ -30,7 +30,7 @@
 //! File names come from player names made safe (see `file_stems`); the header line has the
 //! exact name. Every file is flushed at the end of every hand.
 
-use super::text::{file_stems, push_json_str, push_one_line, push_rfc3339};
+use super::text::{file_stems, push_json_str, push_number, push_one_line, push_rfc3339};
 use super::{Exchange, Observer};
 use crate::engine::Game;
 use crate::game_event::GameEvent;
@@ -163,15 +163,19 @@ impl<W: Write> PlayerLogs<W> {
                 // Reasons are one line already; keep the log's structure whatever happens.
                 push_one_line(text, &failure.to_string());
                 if let Some(status) = status {
-                    let _ = write!(text, "  status {status}");
+                    text.push_str("  status ");
+                    push_number(text, u64::from(status));
                 }
             }
             (None, Some(status)) => {
-                let _ = write!(text, "status {status}");
+                text.push_str("status ");
+                push_number(text, u64::from(status));
             }
             (None, None) => text.push_str("ok (in-process)"),
         }
-        let _ = write!(text, "  {} us", exchange.latency_us());
+        text.push_str("  ");
+        push_number(text, exchange.latency_us());
+        text.push_str(" us");
         if let Some(body) = exchange.body {
             text.push_str("  body ");
             text.push_str(&excerpt(body));
@@ -256,17 +260,25 @@ impl<W: Write> PlayerLogs<W> {
                 stack_after,
                 ..
             } => {
-                let _ = write!(text, "    read  {action}: ");
+                // One line per answer: numbers by `push_number`, not through `write!`.
+                text.push_str("    read  ");
+                text.push_str(action.as_str());
+                text.push_str(": ");
                 match answer {
                     Some(answer) => {
-                        let _ = write!(text, "answered {answer}, ");
+                        text.push_str("answered ");
+                        push_number(text, answer.get());
+                        text.push_str(", ");
                     }
                     None => text.push_str("invalid answer forgiven, "),
                 }
-                let _ = writeln!(
-                    text,
-                    "put in {put_in} (bet {bet_after}, stack {stack_after})"
-                );
+                text.push_str("put in ");
+                push_number(text, put_in.get());
+                text.push_str(" (bet ");
+                push_number(text, bet_after.get());
+                text.push_str(", stack ");
+                push_number(text, stack_after.get());
+                text.push_str(")\n");
                 *seat
             }
             GameEvent::AnswerForgiven {
@@ -331,10 +343,9 @@ impl<W: Write + Send> Observer for PlayerLogs<W> {
 fn push_line_start(text: &mut String, exchange: &Exchange<'_>) {
     text.clear();
     push_rfc3339(text, exchange.sent_at);
-    let _ = write!(
-        text,
-        "  round {}  {}  ",
-        exchange.round,
-        exchange.action.as_str()
-    );
+    text.push_str("  round ");
+    push_number(text, exchange.round);
+    text.push_str("  ");
+    text.push_str(exchange.action.as_str());
+    text.push_str("  ");
 }

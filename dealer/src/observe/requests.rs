@@ -7,9 +7,9 @@
 //! costs one copy of the document (checked byte for byte against the record type by
 //! `dealer/tests/observe_records.rs`):
 //!
-//! - `game_state` is exactly the document sent: [`Exchange::sent_json`] when the seat or the
-//!   runner serialised it, else [`shared::GameState::write_json`] of [`Exchange::state`],
-//!   which gives the same bytes;
+//! - `game_state` is exactly the document sent: [`Exchange::sent_json`] when the runner
+//!   serialised it, else [`shared::GameState::write_json`] of [`Exchange::state`], which gives
+//!   the same bytes (an HTTP seat sends the form encoding of exactly those bytes);
 //! - an in-process player has no body: its valid answer is written as the number it
 //!   returned, in digits;
 //! - `unsent_attempts` is written only when the HTTP client handed the request back unsent

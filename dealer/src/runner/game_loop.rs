@@ -19,8 +19,8 @@ pub(super) struct GameLoop<'a> {
     /// each receiver has its own; kept, so a render writes only numbers and cards).
     pub(super) showdowns: Vec<Document>,
     pub(super) observers: ObserverSet,
-    /// The JSON text of an in-process seat's document, rendered once for every observer.
-    pub(super) json: Vec<u8>,
+    /// The JSON text of an exchange's document, rendered once for every observer that writes it.
+    pub(super) json: DocumentJson,
     pub(super) options: &'a RunnerOptions,
     pub(super) stop: &'a StopSignal,
 }
@@ -214,7 +214,7 @@ impl GameLoop<'_> {
 /// bet request's document (borrowed from the game) can go with it.
 struct Delivery<'a> {
     observers: &'a mut ObserverSet,
-    json: &'a mut Vec<u8>,
+    json: &'a mut DocumentJson,
     game: &'a Game,
     clock: Clock,
 }
@@ -250,12 +250,7 @@ fn deliver<T>(
         action,
         sent_at,
         state,
-        sent_json: sent_json(
-            reply.sent_json.as_deref(),
-            state,
-            to.observers.wants_sent_json(),
-            to.json,
-        ),
+        sent_json: sent_json(state, to.observers.wants_sent_json(), to.json),
         status: reply.status,
         body: reply.body.as_deref(),
         latency,
@@ -266,19 +261,33 @@ fn deliver<T>(
     latency
 }
 
-/// The document's JSON text for the observers: the seat's own when it serialised one (HTTP),
-/// else rendered once into `buffer` (in-process seats) when an observer writes it, so that
-/// `requests.jsonl` and the player's log share one serialisation.
+/// The document's JSON text for the observers, rendered once when an observer writes it, so
+/// that `requests.jsonl` and the player's log share one serialisation (seats never render it:
+/// an HTTP seat writes its body straight form-encoded).
 fn sent_json<'a>(
-    sent: Option<&'a str>,
     state: Option<&GameState>,
     wanted: bool,
-    buffer: &'a mut Vec<u8>,
+    json: &'a mut DocumentJson,
 ) -> Option<&'a str> {
-    if sent.is_some() || !wanted {
-        return sent;
+    if !wanted {
+        return None;
     }
-    buffer.clear();
-    state?.write_json(buffer);
-    std::str::from_utf8(buffer).ok()
+    json.render(state?)
+}
+
+/// The JSON text of the exchanges' documents, one at a time.
+#[derive(Debug, Default)]
+pub(super) struct DocumentJson {
+    text: Vec<u8>,
+    /// Reuses the text of the players unchanged since the last document (most of them, from
+    /// one bet request to the next).
+    writer: JsonWriter,
+}
+
+impl DocumentJson {
+    fn render(&mut self, state: &GameState) -> Option<&str> {
+        self.text.clear();
+        self.writer.write(state, &mut self.text);
+        std::str::from_utf8(&self.text).ok()
+    }
 }

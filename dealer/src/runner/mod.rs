@@ -66,12 +66,13 @@ use crate::seat::{
     SeatAttendance, SeatFailure, VersionPolicy,
 };
 use futures_util::future::join_all;
-use game_loop::GameLoop;
+use game_loop::{DocumentJson, GameLoop};
 use observers::ObserverSet;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use shared::protocol::Action;
+use shared::state::JsonWriter;
 use shared::{GameState, Seat};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use thiserror::Error;
@@ -332,7 +333,7 @@ pub async fn run_game(
         bet_requests: vec![0; seats.len()],
         requests: 0,
         observers,
-        json: Vec::new(),
+        json: DocumentJson::default(),
         options,
         stop,
     };

@@ -47,9 +47,9 @@ use bytes::Bytes;
 use http::header::{HeaderValue, ACCEPT, AUTHORIZATION, CONTENT_TYPE, HOST, USER_AGENT};
 use http::{Method, Request};
 use http_body_util::Full;
-use shared::protocol::{encode_request, parse_bet_answer, Action};
+use shared::protocol::{encode_request_body, parse_bet_answer, Action, RequestEncoder};
 use shared::{Chips, GameState};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The `User-Agent` of every request.
@@ -99,7 +99,20 @@ impl HttpClient {
 
     /// A seat talking to `endpoint` through this client's connections.
     pub fn seat(&self, endpoint: PlayerEndpoint) -> HttpSeat {
+        self.seat_in_game(endpoint, None)
+    }
+
+    /// Like [`HttpClient::seat`], for a seat of a game whose HTTP seats all encode their
+    /// bodies with `encoder` (made once per game): one game's documents, one after another,
+    /// differ in a player or two, and the encoded text of the others is reused. Without one,
+    /// each body is encoded whole.
+    pub fn seat_in_game(
+        &self,
+        endpoint: PlayerEndpoint,
+        encoder: Option<&GameEncoder>,
+    ) -> HttpSeat {
         HttpSeat {
+            encoder: encoder.cloned(),
             pool: self.pools.of(&endpoint),
             connector: self.connector.clone(),
             settings: self.settings,
@@ -108,10 +121,29 @@ impl HttpClient {
     }
 }
 
+/// The request encoder the HTTP seats of one game share ([`HttpClient::seat_in_game`]):
+/// cloning shares it. It is locked only while a body is written, never across an await.
+#[derive(Debug, Clone, Default)]
+pub struct GameEncoder(Arc<Mutex<RequestEncoder>>);
+
+impl GameEncoder {
+    fn encode(&self, action: Action, state: Option<&GameState>) -> Vec<u8> {
+        let mut encoder = self.0.lock().unwrap_or_else(|poisoned| {
+            // A panic while a body was written may have left a player's text half kept.
+            let mut encoder = poisoned.into_inner();
+            *encoder = RequestEncoder::new();
+            encoder
+        });
+        encoder.encode(action, state)
+    }
+}
+
 /// One player reached over HTTP. Made by [`HttpClient::seat`]; all seats of a client at the
 /// same player address share its idle connections.
 #[derive(Debug, Clone)]
 pub struct HttpSeat {
+    /// The game's encoder, shared with its other HTTP seats; `None`: bodies encoded whole.
+    encoder: Option<GameEncoder>,
     pool: Arc<Pool>,
     connector: Connector,
     settings: HttpSettings,
@@ -141,12 +173,8 @@ struct RoundTrip {
 
 impl RoundTrip {
     /// The reply to the caller: `read` interprets the body of an exchange that succeeded (a
-    /// failed one keeps its failure), and `sent_json` is what the logs record as sent.
-    fn into_reply<T>(
-        self,
-        sent_json: Option<String>,
-        read: impl FnOnce(&[u8]) -> Result<T, SeatFailure>,
-    ) -> Reply<T> {
+    /// failed one keeps its failure).
+    fn into_reply<T>(self, read: impl FnOnce(&[u8]) -> Result<T, SeatFailure>) -> Reply<T> {
         let outcome = self
             .result
             .and_then(|()| read(self.body.as_deref().unwrap_or_default()));
@@ -156,7 +184,6 @@ impl RoundTrip {
             body: self.body,
             latency: self.latency,
             unsent_attempts: self.unsent_attempts,
-            sent_json,
         }
     }
 }
@@ -173,22 +200,20 @@ impl HttpSeat {
     }
 
     /// Sends `bet_request` with `state` and reads the bet (spec §1, §6). Any answer that is not
-    /// `200` with a digits-only body is a failure; the reply keeps the exact JSON text sent.
+    /// `200` with a digits-only body is a failure. The document goes straight into the body,
+    /// form-encoded, without its JSON text: the runner renders that for the logs only when an
+    /// output writes it ([`GameState::write_json`] gives the bytes that were encoded).
     pub async fn bet_request(&self, state: &GameState) -> Reply<Chips> {
-        let json = state.to_json();
-        self.exchange(Action::BetRequest, Some(&json), BodyUse::Bet)
+        self.exchange(Action::BetRequest, Some(state), BodyUse::Bet)
             .await
-            .into_reply(Some(json), |body| {
-                parse_bet_answer(body).map_err(SeatFailure::InvalidBody)
-            })
+            .into_reply(|body| parse_bet_answer(body).map_err(SeatFailure::InvalidBody))
     }
 
     /// Sends `showdown` with `state`. Succeeds on any `200`, whatever the body.
     pub async fn showdown(&self, state: &GameState) -> Reply<()> {
-        let json = state.to_json();
-        self.exchange(Action::Showdown, Some(&json), BodyUse::Ignored)
+        self.exchange(Action::Showdown, Some(state), BodyUse::Ignored)
             .await
-            .into_reply(Some(json), |_| Ok(()))
+            .into_reply(|_| Ok(()))
     }
 
     /// Asks `version`: the body of a `200`, cleaned by [`clean_version`] (kept verbatim except
@@ -196,18 +221,27 @@ impl HttpSeat {
     pub async fn version(&self) -> Reply<String> {
         self.exchange(Action::Version, None, BodyUse::Text)
             .await
-            .into_reply(None, |body| Ok(clean_version(body)))
+            .into_reply(|body| Ok(clean_version(body)))
     }
 
     /// Sends `check`: succeeds on any `200`, whatever the body.
     pub async fn check(&self) -> Reply<()> {
         self.exchange(Action::Check, None, BodyUse::Ignored)
             .await
-            .into_reply(None, |_| Ok(()))
+            .into_reply(|_| Ok(()))
     }
 
-    async fn exchange(&self, action: Action, json: Option<&str>, body_use: BodyUse) -> RoundTrip {
-        let request = self.request(encode_request(action, json).into());
+    async fn exchange(
+        &self,
+        action: Action,
+        state: Option<&GameState>,
+        body_use: BodyUse,
+    ) -> RoundTrip {
+        let body = match &self.encoder {
+            Some(encoder) => encoder.encode(action, state),
+            None => encode_request_body(action, state),
+        };
+        let request = self.request(body.into());
         let mut status = None;
         let mut body = BodyBuffer::default();
         let started = Instant::now();

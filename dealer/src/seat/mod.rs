@@ -30,7 +30,7 @@ mod version;
 
 pub use endpoint::{AuthScheme, EndpointError, PlayerEndpoint};
 pub use failure::SeatFailure;
-pub use http::{HttpClient, HttpSeat};
+pub use http::{GameEncoder, HttpClient, HttpSeat};
 pub use http_settings::{ClientError, HttpSettings};
 pub use in_process::{InProcessSeat, Player};
 pub use version::{
@@ -60,10 +60,6 @@ pub struct Reply<T> {
     /// From just before sending to the end of the body, or to the failure. This is what
     /// `time_used` adds up (spec §2, in microseconds: [`Reply::latency_us`]).
     pub latency: Duration,
-    /// The exact `game_state` JSON text sent (HTTP `bet_request` and `showdown`), so the logs
-    /// record the document sent without serialising it again. `None` in-process, where nothing
-    /// is serialised.
-    pub sent_json: Option<String>,
     /// Earlier attempts of this same request that the HTTP client handed back **unsent** (the
     /// connection was found closed before a byte of the request was written), oldest first, with
     /// why each failed. The player never saw them; they are listed so that the logs can show
@@ -78,7 +74,6 @@ impl<T> Reply<T> {
             status: None,
             body: None,
             latency,
-            sent_json: None,
             unsent_attempts: Vec::new(),
         }
     }
@@ -316,7 +311,6 @@ async fn poll_until_up(
                 status: None,
                 body: None,
                 latency: attempt_started.elapsed(),
-                sent_json: None,
                 unsent_attempts: Vec::new(),
             },
         };

@@ -9,7 +9,7 @@ use super::{
 use crate::engine::GameSetup;
 use crate::observe::Observer;
 use crate::runner::{run_game, GameOutcome, RunError, StopSignal};
-use crate::seat::{HttpClient, InProcessSeat, PlayerSeat};
+use crate::seat::{GameEncoder, HttpClient, InProcessSeat, PlayerSeat};
 use std::collections::BTreeMap;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -184,11 +184,16 @@ impl Tournament {
             setup.game_id = game_id.clone();
         }
         setup.decks = self.decks.clone();
+        // The game's HTTP seats share one encoder: consecutive documents differ in a player
+        // or two, whoever receives them.
+        let encoder = GameEncoder::default();
         let seats: Vec<PlayerSeat> = seated
             .iter()
             .enumerate()
             .map(|(seat, entrant)| match &entrant.kind {
-                EntrantKind::Http(endpoint) => PlayerSeat::from(client.seat(endpoint.clone())),
+                EntrantKind::Http(endpoint) => {
+                    PlayerSeat::from(client.seat_in_game(endpoint.clone(), Some(&encoder)))
+                }
                 EntrantKind::Bot(kind) => PlayerSeat::from(InProcessSeat::new(
                     kind.build(planned.seed.wrapping_add(seat as u64)),
                 )),

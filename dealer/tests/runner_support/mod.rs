@@ -122,6 +122,11 @@ impl Observer for Recorder {
         Ok(())
     }
 
+    /// Records the JSON text the outputs write (`requests.jsonl`, the players' logs).
+    fn wants_sent_json(&self) -> bool {
+        true
+    }
+
     fn finish(&mut self, game: &Game) -> io::Result<()> {
         self.0.lock().unwrap().push(Seen::Finish {
             finished: game.is_finished(),

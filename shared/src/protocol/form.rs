@@ -2,44 +2,16 @@
 //! `form_urlencoded` crate does it, in one pass: the dealer encodes and every player decodes a
 //! game state per request.
 
-use crate::state::{GameState, GameStateError};
+use crate::state::{push_form_encoded_bytes, GameState, GameStateError};
 
 /// Appends `text` form-encoded exactly as `form_urlencoded::byte_serialize` does (ASCII
-/// alphanumerics and `*-._` kept, space as `+`, every other byte as `%XX`), with one table
-/// lookup per byte into room reserved up front: the dealer encodes a game state for every
-/// request it sends, a JSON text of which a third is punctuation (about 20% fewer
-/// instructions than testing each byte's class in turn).
+/// alphanumerics and `*-._` kept, space as `+`, every other byte as `%XX`).
 pub(super) fn push_form_encoded(out: &mut String, text: &str) {
     let mut bytes = std::mem::take(out).into_bytes();
-    bytes.reserve(3 * text.len());
-    for &byte in text.as_bytes() {
-        match FORM_ENCODED[usize::from(byte)] {
-            ([kept, _, _], 1) => bytes.push(kept),
-            (encoded, _) => bytes.extend_from_slice(&encoded),
-        }
-    }
+    push_form_encoded_bytes(&mut bytes, text.as_bytes());
     // Only ASCII was pushed onto what was already a valid String.
     *out = String::from_utf8(bytes).unwrap_or_default();
 }
-
-/// Every byte's encoding (padded to three bytes) and its length.
-const FORM_ENCODED: [([u8; 3], u8); 256] = {
-    const HEX: &[u8; 16] = b"0123456789ABCDEF";
-    let mut table = [([0u8; 3], 0u8); 256];
-    let mut byte = 0;
-    while byte < 256 {
-        let b = byte as u8;
-        table[byte] = if b.is_ascii_alphanumeric() || matches!(b, b'*' | b'-' | b'.' | b'_') {
-            ([b, 0, 0], 1)
-        } else if b == b' ' {
-            ([b'+', 0, 0], 1)
-        } else {
-            ([b'%', HEX[(b >> 4) as usize], HEX[(b & 0x0f) as usize]], 3)
-        };
-        byte += 1;
-    }
-    table
-};
 
 /// The `name=value` pairs of a form body, still encoded, exactly as `form_urlencoded::parse`
 /// splits them: on `&`, skipping empty pieces, then on the first `=` (no `=`: an empty value).

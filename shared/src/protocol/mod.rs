@@ -9,7 +9,7 @@ mod form;
 
 pub use bet_answer::{parse_bet_answer, BetAnswerProblem, InvalidBetAnswer};
 
-use crate::state::{GameState, GameStateError};
+use crate::state::{FormWriter, GameState, GameStateError};
 use form::{form_decode_text, form_fields, form_key, parse_form_encoded_state, push_form_encoded};
 use std::fmt;
 use std::str::FromStr;
@@ -167,11 +167,34 @@ impl Request {
     /// assert_eq!(Request::Version.encode(), "action=version");
     /// ```
     pub fn encode(&self) -> String {
-        match self.game_state() {
-            Some(state) => encode_request(self.action(), Some(&state.to_json())),
-            None => encode_request(self.action(), None),
-        }
+        let body = encode_request_body(self.action(), self.game_state());
+        // A form body is ASCII.
+        String::from_utf8(body).unwrap_or_default()
     }
+}
+
+/// Encodes a form body from an action and, for `bet_request`/`showdown`, the game state: the
+/// same bytes as [`encode_request`] of [`GameState::to_json`], with the document written
+/// form-encoded in one pass (the dealer sends one per request).
+///
+/// ```
+/// use shared::protocol::{encode_request, encode_request_body, Action};
+/// let state = shared::testing_state();
+/// assert_eq!(
+///     encode_request_body(Action::BetRequest, Some(&state)),
+///     encode_request(Action::BetRequest, Some(&state.to_json())).into_bytes()
+/// );
+/// ```
+pub fn encode_request_body(action: Action, game_state: Option<&GameState>) -> Vec<u8> {
+    let capacity = 32 + game_state.map_or(0, |state| 512 + 320 * state.players.len());
+    let mut body = Vec::with_capacity(capacity);
+    body.extend_from_slice(b"action=");
+    body.extend_from_slice(action.as_str().as_bytes());
+    if let Some(state) = game_state {
+        body.extend_from_slice(b"&game_state=");
+        state.write_form_encoded(&mut body);
+    }
+    body
 }
 
 /// Encodes a form body from an action and, for `bet_request`/`showdown`, the game state's JSON
@@ -194,6 +217,47 @@ pub fn encode_request(action: Action, game_state_json: Option<&str>) -> String {
         push_form_encoded(&mut body, json);
     }
     body
+}
+
+/// Encodes request bodies one after another: the bytes of [`encode_request_body`], reusing
+/// the encoded text of every player in the document who did not change since the last one (a
+/// dealer's consecutive documents of one game differ in a player or two).
+#[derive(Debug, Clone, Default)]
+pub struct RequestEncoder {
+    form: FormWriter,
+}
+
+impl RequestEncoder {
+    /// An encoder that has encoded nothing yet.
+    pub fn new() -> RequestEncoder {
+        RequestEncoder::default()
+    }
+
+    /// The form body of `action` with, for `bet_request`/`showdown`, `game_state`.
+    ///
+    /// ```
+    /// use shared::protocol::{encode_request_body, Action, RequestEncoder};
+    /// let mut state = shared::testing_state();
+    /// let mut encoder = RequestEncoder::new();
+    /// for pot in [10, 20] {
+    ///     state.pot = shared::Chips(pot);
+    ///     assert_eq!(
+    ///         encoder.encode(Action::BetRequest, Some(&state)),
+    ///         encode_request_body(Action::BetRequest, Some(&state))
+    ///     );
+    /// }
+    /// ```
+    pub fn encode(&mut self, action: Action, game_state: Option<&GameState>) -> Vec<u8> {
+        let capacity = 32 + game_state.map_or(0, |state| 512 + 320 * state.players.len());
+        let mut body = Vec::with_capacity(capacity);
+        body.extend_from_slice(b"action=");
+        body.extend_from_slice(action.as_str().as_bytes());
+        if let Some(state) = game_state {
+            body.extend_from_slice(b"&game_state=");
+            self.form.write(state, &mut body);
+        }
+        body
+    }
 }
 
 /// A quoted, escaped, length-limited rendering of arbitrary bytes for error messages and logs.

@@ -4,7 +4,7 @@
 use super::ViewerLog;
 use crate::engine::Game;
 use crate::game_event::{PotShare, SeatList};
-use crate::observe::text::push_card_name;
+use crate::observe::text::{push_card_name, push_number};
 use shared::eval::Category;
 use shared::records::EntryKind;
 use shared::{Card, Chips, GameState, Seat};
@@ -26,12 +26,18 @@ impl<W: Write + Seek> ViewerLog<W> {
         stack: Chips,
         pot: Chips,
     ) {
-        self.message.clear();
-        let _ = write!(
-            self.message,
-            "{name} made a bet of {amount} ({action}) and is left with {stack} chips. \
-             The pot now contains {pot} chips."
-        );
+        let message = &mut self.message;
+        message.clear();
+        message.push_str(name);
+        message.push_str(" made a bet of ");
+        push_number(message, amount.get());
+        message.push_str(" (");
+        message.push_str(action);
+        message.push_str(") and is left with ");
+        push_number(message, stack.get());
+        message.push_str(" chips. The pot now contains ");
+        push_number(message, pot.get());
+        message.push_str(" chips.");
     }
 
     pub(super) fn card_deal(

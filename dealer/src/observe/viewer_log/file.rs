@@ -7,9 +7,14 @@
 //! after something was written, so a fast game does about 20 writes a second, a slow one
 //! (waiting on a player) still shows its last action within that time, and the game never
 //! waits on the disk between hand ends.
+//!
+//! The file is written at positions the writer keeps (`PositionedFile`, `pwrite`), never
+//! through the file's own offset: stepping back over the closing `]` of the last hand end is
+//! arithmetic, not an `lseek` per hand.
 
 use std::fs::File;
-use std::io::{self, BufWriter, Seek, SeekFrom, Write};
+use std::io::{self, Seek, SeekFrom, Write};
+use std::os::unix::fs::FileExt;
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 use std::time::Duration;
@@ -37,10 +42,94 @@ pub enum LogFlush {
 #[derive(Debug)]
 pub struct LogFile(Sink);
 
+/// A buffered file written with `pwrite` at a position it keeps: one `pwrite` per flush (or
+/// per full buffer), and seeking is arithmetic on that position (a step back within what is
+/// still buffered drops those bytes; anything else flushes first).
+#[derive(Debug)]
+struct PositionedFile {
+    file: File,
+    /// Where the buffer's first byte goes in the file.
+    position: u64,
+    buffer: Vec<u8>,
+}
+
+impl PositionedFile {
+    fn new(file: File) -> PositionedFile {
+        PositionedFile {
+            file,
+            position: 0,
+            buffer: Vec::with_capacity(BUFFER),
+        }
+    }
+}
+
+impl Write for PositionedFile {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.write_all(bytes)?;
+        Ok(bytes.len())
+    }
+
+    fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
+        if self.buffer.len() + bytes.len() > BUFFER {
+            self.flush()?;
+        }
+        if bytes.len() >= BUFFER {
+            self.file.write_all_at(bytes, self.position)?;
+            self.position += bytes.len() as u64;
+        } else {
+            self.buffer.extend_from_slice(bytes);
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if !self.buffer.is_empty() {
+            self.file.write_all_at(&self.buffer, self.position)?;
+            self.position += self.buffer.len() as u64;
+            self.buffer.clear();
+        }
+        Ok(())
+    }
+}
+
+/// What is still buffered reaches the file when the log is dropped (as with a `BufWriter`; an
+/// error then has no one to go to).
+impl Drop for PositionedFile {
+    fn drop(&mut self) {
+        let _ = self.flush();
+    }
+}
+
+impl Seek for PositionedFile {
+    fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
+        let end = self.position + self.buffer.len() as u64;
+        if let SeekFrom::Current(by @ ..=0) = to {
+            let back = by.unsigned_abs();
+            if back <= self.buffer.len() as u64 {
+                self.buffer.truncate(self.buffer.len() - back as usize);
+                return Ok(end - back);
+            }
+        }
+        self.flush()?;
+        let target = match to {
+            SeekFrom::Start(at) => Some(at),
+            SeekFrom::Current(by) => self.position.checked_add_signed(by),
+            SeekFrom::End(by) => self.file.metadata()?.len().checked_add_signed(by),
+        };
+        self.position = target.ok_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "a seek before the start of log.json",
+            )
+        })?;
+        Ok(self.position)
+    }
+}
+
 #[derive(Debug)]
 enum Sink {
     /// Flushed only by the writer.
-    Buffered(BufWriter<File>),
+    Buffered(PositionedFile),
     /// Shared with the flusher thread, which holds it weakly (it ends when the log is
     /// dropped).
     Timed(Arc<Mutex<Timed>>),
@@ -48,7 +137,7 @@ enum Sink {
 
 #[derive(Debug)]
 struct Timed {
-    out: BufWriter<File>,
+    out: PositionedFile,
     /// Written since the last flush.
     dirty: bool,
     /// A flush by the thread that failed, for the writer's next call to report.
@@ -91,7 +180,7 @@ impl LogFile {
     /// # Errors
     /// The file cannot be created, or the flusher thread cannot be started.
     pub fn create(path: &Path, flush: LogFlush) -> io::Result<LogFile> {
-        let out = BufWriter::with_capacity(BUFFER, File::create(path)?);
+        let out = PositionedFile::new(File::create(path)?);
         Ok(LogFile(match flush {
             LogFlush::EveryHand => Sink::Buffered(out),
             LogFlush::Followed => {
@@ -179,6 +268,42 @@ mod tests {
         }
         None
     }
+
+    #[test]
+    fn a_positioned_file_writes_what_a_seeking_cursor_would() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log.json");
+        let mut file = PositionedFile::new(File::create(&path).unwrap());
+        let mut cursor = io::Cursor::new(Vec::new());
+        let big = vec![b'x'; BUFFER + 10];
+        for (sink, name) in [
+            (&mut file as &mut dyn SeekWrite, "file"),
+            (&mut cursor as &mut dyn SeekWrite, "cursor"),
+        ] {
+            sink.write_all(b"[1").unwrap();
+            sink.write_all(b"]").unwrap();
+            sink.flush().unwrap();
+            // Back over a flushed `]`, then over a buffered one, then a jump from the start.
+            assert_eq!(sink.seek(SeekFrom::Current(-1)).unwrap(), 2, "{name}");
+            sink.write_all(b",2]").unwrap();
+            assert_eq!(sink.seek(SeekFrom::Current(-1)).unwrap(), 4, "{name}");
+            sink.write_all(b",").unwrap();
+            sink.write_all(&big).unwrap();
+            sink.write_all(b"]").unwrap();
+            assert_eq!(sink.seek(SeekFrom::Start(1)).unwrap(), 1, "{name}");
+            sink.write_all(b"3").unwrap();
+            assert_eq!(sink.seek(SeekFrom::End(-1)).unwrap(), BUFFER as u64 + 15);
+            sink.write_all(b"}").unwrap();
+            assert!(sink.seek(SeekFrom::Current(-100_000)).is_err(), "{name}");
+            sink.flush().unwrap();
+        }
+        let written = std::fs::read(&path).unwrap();
+        assert_eq!(written.len(), BUFFER + 16);
+        assert_eq!(written, cursor.into_inner());
+    }
+
+    trait SeekWrite: Write + Seek {}
+    impl<T: Write + Seek> SeekWrite for T {}
 
     #[test]
     fn a_followed_log_reaches_the_disk_soon_without_a_flush_and_others_at_a_flush() {

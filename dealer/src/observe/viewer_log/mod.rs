@@ -85,6 +85,7 @@ use super::Observer;
 use crate::engine::{Game, View};
 use crate::game_event::GameEvent;
 use shared::records::EntryKind;
+use shared::state::JsonWriter;
 use shared::{BetAction, Chips, GameState, PlayerStatus, Seat};
 use std::fmt::Write as _;
 use std::io::{self, Seek, SeekFrom, Write};
@@ -104,6 +105,8 @@ pub struct ViewerLog<W: Write + Seek> {
     message: String,
     /// The table of the current entry ([`View::Viewer`]), rendered into again and again.
     state: Option<GameState>,
+    /// Writes each entry's table, reusing the text of the players unchanged since the last.
+    json: JsonWriter,
 }
 
 impl ViewerLog<LogFile> {
@@ -138,6 +141,7 @@ impl<W: Write + Seek> ViewerLog<W> {
             entry: Vec::with_capacity(4096),
             message: String::with_capacity(160),
             state: None,
+            json: JsonWriter::new(),
         })
     }
 
@@ -218,7 +222,7 @@ impl<W: Write + Seek> ViewerLog<W> {
             self.entry.push(b',');
         }
         self.entry.extend_from_slice(b"\"game_state\":");
-        state.write_json(&mut self.entry);
+        self.json.write(state, &mut self.entry);
         self.entry.push(b'}');
         self.emit()
     }
