@@ -24,7 +24,7 @@ use super::{now_ms, Event};
 use crate::engine::GameSetup;
 use crate::observe::{GameOutputs, LogFlush};
 use crate::runner::{run_game, GameOutcome, RunError, StopSignal};
-use crate::seat::{InProcessSeat, PlayerSeat};
+use crate::seat::{GameEncoder, InProcessSeat, PlayerSeat};
 use crate::tournament::{game_dir_name, GameEntry, InterruptedGame};
 use futures_util::future::join_all;
 use std::sync::atomic::Ordering;
@@ -248,12 +248,16 @@ async fn play_table(event: &Event, round: u32, table: u32, seated: Vec<Seated>, 
             return;
         }
     };
+    // The game's HTTP seats share one encoder, as a run's do (`tournament::play`).
+    let encoder = GameEncoder::default();
     let seats: Result<Vec<PlayerSeat>, String> = seated
         .iter()
         .enumerate()
         .map(|(index, seat)| match &seat.contact {
             Contact::Http { url, token } => Contact::endpoint(url, token.as_deref())
-                .map(|endpoint| PlayerSeat::from(event.client.seat(endpoint)))
+                .map(|endpoint| {
+                    PlayerSeat::from(event.client.seat_in_game(endpoint, Some(&encoder)))
+                })
                 .map_err(|reason| format!("{}: {reason}", seat.name)),
             Contact::Bot(kind) => Ok(PlayerSeat::from(InProcessSeat::new(
                 kind.build(seed.wrapping_add(index as u64)),
