@@ -72,15 +72,28 @@ async fn an_event_folder_served_read_only_shows_its_standings_and_changes_nothin
     assert_eq!(mode, json!({"event": true, "read_only": true}));
     let (status, board) = watcher.get("/api/event/leaderboard").await;
     assert_eq!(status, 200, "{board}");
-    assert!(
-        board["event"]["games_finished"].as_u64() >= Some(3),
-        "{board}"
-    );
-    drop(watcher);
+    let seen = board["event"]["games_finished"].as_u64().unwrap();
+    assert!(seen >= 3, "{board}");
+    // Games the other server finishes from now on reach the watcher's status and chart too.
+    live.wait_for(Duration::from_secs(60), "2 more finished games", |s| {
+        s["games_finished"].as_u64() >= Some(seen + 2)
+    })
+    .await;
 
     assert_eq!(live.signal("-TERM"), Some(0));
     integrity_ok(&data);
     let in_database = db_points(&data);
+    let (_, status) = watcher.get("/api/event").await;
+    let watched = status["games_finished"].as_u64().unwrap();
+    assert!(watched >= seen + 2, "{status}");
+    let (_, history) = watcher.get("/api/event/history").await;
+    for series in history["series"].as_array().unwrap() {
+        let name = series["name"].as_str().unwrap();
+        let last = series["points"].as_array().unwrap().last().unwrap();
+        let expected = in_database.iter().find(|p| p.0 == name).unwrap().1;
+        assert_eq!(last.as_i64(), Some(expected), "watcher, {name}: {history}");
+    }
+    drop(watcher);
     let before = snapshot(&data);
 
     let archive = Server::read_only(&data);
@@ -88,6 +101,10 @@ async fn an_event_folder_served_read_only_shows_its_standings_and_changes_nothin
     assert_eq!(status["read_only"], true, "{status}");
     assert_eq!(status["seed"], "9", "the event's seed, from its database");
     let finished = status["games_finished"].as_u64().unwrap();
+    assert_eq!(
+        finished, watched,
+        "the watcher saw every game the archive has"
+    );
     let (status, board) = archive.get("/api/event/leaderboard").await;
     assert_eq!(status, 200, "{board}");
     assert_eq!(points_of(&board), in_database, "{board}");

@@ -288,11 +288,7 @@ impl Event {
         EventStatus {
             tournament_id: self.tournament_id.clone(),
             seed: self.seed.to_string(),
-            games_finished: self
-                .history
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .len(),
+            games_finished: self.current_history().len(),
             table_size: self.settings.table_size,
             storage_error: self.storage_error(),
             organiser_api: self.settings.admin_token.is_some(),
@@ -341,20 +337,13 @@ impl Event {
             .into_iter()
             .map(|p| (p.id, p.name))
             .collect();
-        Ok(self
-            .history
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .sample(&players, max_points))
+        Ok(self.current_history().sample(&players, max_points))
     }
 
     /// The games numbered `since` or later after which another team led the event alone:
     /// game → its player id (see [`History::lead_changes`]).
     pub fn lead_changes(&self, since: u32) -> std::collections::HashMap<u32, i64> {
-        self.history
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .lead_changes(since)
+        self.current_history().lead_changes(since)
     }
 
     /// Adds a player.
@@ -397,6 +386,19 @@ impl Event {
         );
         self.players_changed();
         Ok(())
+    }
+
+    /// The points history as the database has it now: this server's own appends, or, served
+    /// read-only, what another server playing the event has recorded since the last look (a
+    /// database that cannot be read now leaves the history as it was, and says so in the log).
+    fn current_history(&self) -> std::sync::MutexGuard<'_, History> {
+        let mut history = self.history.lock().unwrap_or_else(PoisonError::into_inner);
+        if self.read_only {
+            if let Err(error) = history.catch_up(&self.store) {
+                tracing::warn!(%error, "the event's new standings cannot be read");
+            }
+        }
+        history
     }
 
     /// Appends a finished game's totals to the history.

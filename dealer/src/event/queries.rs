@@ -225,6 +225,9 @@ fn add_standings(c: &Connection, games: &mut [GameRow]) -> rusqlite::Result<()> 
 #[derive(Debug, Clone, Default)]
 pub struct History {
     games: Vec<(u32, Vec<(i64, i64)>)>,
+    /// The highest `standings` row read from the database (its `rowid`): a read-only server
+    /// reads the rows another server added after it ([`History::catch_up`]).
+    last_row: i64,
 }
 
 /// The chart's data.
@@ -256,18 +259,45 @@ impl History {
         store.read(|c| {
             let mut history = History::default();
             let mut statement = c.prepare(
-                "SELECT game, player_id, total_after FROM standings
+                "SELECT rowid, game, player_id, total_after FROM standings
                  WHERE player_id IS NOT NULL AND total_after IS NOT NULL ORDER BY game, seat",
             )?;
-            let rows = statement.query_map([], |row| {
-                Ok((row.get::<_, u32>(0)?, row.get(1)?, row.get(2)?))
-            })?;
-            for row in rows {
-                let (game, player, total) = row?;
-                history.push(game, player, total);
-            }
+            history.read_rows(&mut statement, [])?;
             Ok(history)
         })
+    }
+
+    /// Appends the games another server recorded since this history was read (a read-only
+    /// server of an event still being played): their rows are the `standings` rows added
+    /// since, in the order they were written, one game's rows together (one transaction).
+    /// A query on the row id's range, so nearly free when nothing is new.
+    ///
+    /// # Errors
+    /// The database cannot be read.
+    pub fn catch_up(&mut self, store: &EventStore) -> Result<(), StoreError> {
+        store.read(|c| {
+            let mut statement = c.prepare_cached(
+                "SELECT rowid, game, player_id, total_after FROM standings
+                 WHERE rowid > ?1 AND player_id IS NOT NULL AND total_after IS NOT NULL
+                 ORDER BY rowid",
+            )?;
+            self.read_rows(&mut statement, [self.last_row])
+        })
+    }
+
+    fn read_rows(
+        &mut self,
+        statement: &mut rusqlite::Statement<'_>,
+        params: impl rusqlite::Params,
+    ) -> rusqlite::Result<()> {
+        let mut rows = statement.query(params)?;
+        while let Some(row) = rows.next()? {
+            let (row_id, game, player, total): (i64, u32, i64, i64) =
+                (row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?);
+            self.last_row = self.last_row.max(row_id);
+            self.push(game, player, total);
+        }
+        Ok(())
     }
 
     fn push(&mut self, game: u32, player: i64, total: i64) {
