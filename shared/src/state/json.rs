@@ -41,16 +41,27 @@ macro_rules! fixed {
 /// are inlined into the writer, where each fixed text's length is a constant: short copies
 /// become a few moves instead of a call to `memcpy` each.
 pub(super) trait DocumentText {
+    /// The text written so far.
+    fn out(&mut self) -> &mut Vec<u8>;
     /// Appends fixed text (keys, punctuation).
     fn fixed(&mut self, text: &Fixed);
-    /// Appends ASCII letters and digits (numbers, card names, statuses): the same both ways.
-    fn plain(&mut self, text: &[u8]);
     /// Appends a JSON string, quoted and escaped.
     fn string(&mut self, text: &str);
-    /// Appends a number in digits.
-    fn number(&mut self, value: u64);
+    /// Appends ASCII letters and digits (numbers, card names, statuses): the same both ways.
+    #[inline(always)]
+    fn plain(&mut self, text: &[u8]) {
+        self.out().extend_from_slice(text);
+    }
+    /// Appends a number in digits (the same both ways).
+    #[inline(always)]
+    fn number(&mut self, value: u64) {
+        push_u64(self.out(), value);
+    }
     /// Appends text already in this spelling.
-    fn spelled(&mut self, text: &[u8]);
+    #[inline(always)]
+    fn spelled(&mut self, text: &[u8]) {
+        self.out().extend_from_slice(text);
+    }
 }
 
 /// The JSON text itself.
@@ -61,35 +72,27 @@ pub(super) struct Form<'a>(pub(super) &'a mut Vec<u8>);
 
 impl DocumentText for Json<'_> {
     #[inline(always)]
-    fn fixed(&mut self, text: &Fixed) {
-        self.0.extend_from_slice(text.json);
+    fn out(&mut self) -> &mut Vec<u8> {
+        self.0
     }
     #[inline(always)]
-    fn plain(&mut self, text: &[u8]) {
-        self.0.extend_from_slice(text);
+    fn fixed(&mut self, text: &Fixed) {
+        self.0.extend_from_slice(text.json);
     }
     #[inline(always)]
     fn string(&mut self, text: &str) {
         push_string(self.0, text);
     }
-    #[inline(always)]
-    fn number(&mut self, value: u64) {
-        push_u64(self.0, value);
-    }
-    #[inline(always)]
-    fn spelled(&mut self, text: &[u8]) {
-        self.0.extend_from_slice(text);
-    }
 }
 
 impl DocumentText for Form<'_> {
     #[inline(always)]
-    fn fixed(&mut self, text: &Fixed) {
-        self.0.extend_from_slice(text.form);
+    fn out(&mut self) -> &mut Vec<u8> {
+        self.0
     }
     #[inline(always)]
-    fn plain(&mut self, text: &[u8]) {
-        self.0.extend_from_slice(text);
+    fn fixed(&mut self, text: &Fixed) {
+        self.0.extend_from_slice(text.form);
     }
     #[inline(always)]
     fn string(&mut self, text: &str) {
@@ -102,14 +105,6 @@ impl DocumentText for Form<'_> {
             push_string(&mut json, text);
             push_form_encoded_bytes(self.0, &json);
         }
-    }
-    #[inline(always)]
-    fn number(&mut self, value: u64) {
-        push_u64(self.0, value);
-    }
-    #[inline(always)]
-    fn spelled(&mut self, text: &[u8]) {
-        self.0.extend_from_slice(text);
     }
 }
 
