@@ -204,6 +204,43 @@ fn show(cards: &[Card]) -> String {
         .join(" ")
 }
 
+/// Every seven-card hand, both evaluators side by side, by the same enumeration as the
+/// bench loops.
+struct AllHands<'a> {
+    deck: &'a [Card; 52],
+    /// hhe's id of each card of `deck`.
+    ids: [usize; 52],
+    /// The deck positions of the hand being built, to name it in an error.
+    cards: [usize; 7],
+    check: OrderCheck,
+}
+
+impl AllHands<'_> {
+    /// Adds each card from deck position `from` on as card number `level` to both hands.
+    fn visit(
+        &mut self,
+        level: usize,
+        from: usize,
+        ours: HandKey,
+        theirs: Hand,
+    ) -> Result<(), String> {
+        for index in from..52 {
+            self.cards[level] = index;
+            let ours = ours + self.deck[index];
+            let theirs = theirs.add_card(self.ids[index]);
+            if level == 6 {
+                let (deck, cards) = (self.deck, self.cards);
+                let hand = || show(&cards.map(|i| deck[i]));
+                self.check
+                    .record(our_index(ours), theirs.evaluate(), &hand)?;
+            } else {
+                self.visit(level + 1, index + 1, ours, theirs)?;
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Both evaluators on the random hands and on every seven-card hand: the same order.
 fn check_same_order(
     hands: &[[Card; 7]],
@@ -221,43 +258,14 @@ fn check_same_order(
     }
     random.finish("10M random hands")?;
 
-    let mut all = OrderCheck::new();
-    let ids = deck.map(|card| usize::from(hhe_id(card)));
-    let mut cards = [0usize; 7];
-    // The same enumeration as the bench loops, both sides side by side.
-    fn walk(
-        level: usize,
-        from: usize,
-        cards: &mut [usize; 7],
-        ours: HandKey,
-        theirs: Hand,
-        deck: &[Card; 52],
-        ids: &[usize; 52],
-        check: &mut OrderCheck,
-    ) -> Result<(), String> {
-        for index in from..52 {
-            cards[level] = index;
-            let ours = ours + deck[index];
-            let theirs = theirs.add_card(ids[index]);
-            if level == 6 {
-                let hand = || show(&cards.map(|i| deck[i]));
-                check.record(our_index(ours), theirs.evaluate(), &hand)?;
-            } else {
-                walk(level + 1, index + 1, cards, ours, theirs, deck, ids, check)?;
-            }
-        }
-        Ok(())
-    }
-    walk(
-        0,
-        0,
-        &mut cards,
-        HandKey::EMPTY,
-        Hand::new(),
+    let mut all = AllHands {
         deck,
-        &ids,
-        &mut all,
-    )?;
+        ids: deck.map(|card| usize::from(hhe_id(card))),
+        cards: [0; 7],
+        check: OrderCheck::new(),
+    };
+    all.visit(0, 0, HandKey::EMPTY, Hand::new())?;
+    let all = all.check;
     if all.hands != ALL_HANDS {
         return Err(format!("enumerated {} hands, not {ALL_HANDS}", all.hands));
     }
@@ -286,7 +294,11 @@ struct Case {
 /// min / median / max of a list (sorted in place).
 fn spread(values: &mut [f64]) -> [f64; 3] {
     values.sort_by(f64::total_cmp);
-    [values[0], values[values.len() / 2], values[values.len() - 1]]
+    [
+        values[0],
+        values[values.len() / 2],
+        values[values.len() - 1],
+    ]
 }
 
 fn main() -> ExitCode {
