@@ -1,0 +1,427 @@
+//! Our evaluator against holdem-hand-evaluator ("hhe", b-inary's crate) on issue 18's two
+//! cases, in one process, in alternated rounds: 10 M random seven-card hands (the same hands
+//! for both sides), and all 133,784,560 seven-card hands by seven nested loops adding one
+//! card per level. The loops have the shape of `eval_speed.rs`'s, so the figures correspond.
+//!
+//! Built only by `shared/benches/hhe_compare.sh HHE_DIR [ROUNDS] [CASE-SUBSTRING]`, which
+//! writes this crate's manifest (hhe is git-only and cannot be a dependency of the repository);
+//! see `shared/benches/README.md`, "Issue 18, third pass".
+//!
+//! Before measuring, it checks that both evaluators order every seven-card hand the same way
+//! (our strength index and hhe's rank are both "higher is stronger"): a wrong comparator
+//! would make every figure meaningless, so a mismatch stops the bench with an error.
+
+use holdem_hand_evaluator::Hand;
+use shared::eval::{strength_of, HandKey};
+use shared::{Card, Suit};
+use std::hint::black_box;
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[path = "../../support/random_hands.rs"]
+mod random_hands;
+use random_hands::random_hands;
+
+const HANDS: usize = 10_000_000;
+const ALL_HANDS: u64 = 133_784_560;
+
+/// hhe's card id: `rank * 4 + suit`, ranks deuce (0) to ace (12), suits clubs, diamonds,
+/// hearts, spades (0 = 2c, 51 = As).
+fn hhe_id(card: Card) -> u8 {
+    let suit = match card.suit {
+        Suit::Clubs => 0,
+        Suit::Diamonds => 1,
+        Suit::Hearts => 2,
+        Suit::Spades => 3,
+    };
+    (card.rank as u8 - 2) * 4 + suit
+}
+
+/// Our strength index (1..=7462), 0 when the hand cannot be evaluated.
+fn our_index(key: HandKey) -> u16 {
+    key.strength().map_or(0, |strength| strength.index())
+}
+
+/// Every seven-card hand by seven nested loops, one `HandKey + Card` per level: the sum of
+/// the strength indexes (as `eval_speed.rs`'s `enumerate_all`).
+#[inline(never)]
+fn all_ours(deck: &[Card; 52]) -> u64 {
+    let mut sum = 0u64;
+    for a in 0..52 {
+        let k1 = HandKey::EMPTY + deck[a];
+        for b in a + 1..52 {
+            let k2 = k1 + deck[b];
+            for c in b + 1..52 {
+                let k3 = k2 + deck[c];
+                for d in c + 1..52 {
+                    let k4 = k3 + deck[d];
+                    for e in d + 1..52 {
+                        let k5 = k4 + deck[e];
+                        for f in e + 1..52 {
+                            let k6 = k5 + deck[f];
+                            for &card in &deck[f + 1..] {
+                                let k7 = k6 + card;
+                                sum += u64::from(k7.strength().map_or(0, |s| s.index()));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    sum
+}
+
+/// The same enumeration with hhe: `Hand::add_card` per level, `evaluate()` on seven cards.
+#[inline(never)]
+fn all_hhe(deck: &[usize; 52]) -> u64 {
+    let mut sum = 0u64;
+    for a in 0..52 {
+        let k1 = Hand::new().add_card(deck[a]);
+        for b in a + 1..52 {
+            let k2 = k1.add_card(deck[b]);
+            for c in b + 1..52 {
+                let k3 = k2.add_card(deck[c]);
+                for d in c + 1..52 {
+                    let k4 = k3.add_card(deck[d]);
+                    for e in d + 1..52 {
+                        let k5 = k4.add_card(deck[e]);
+                        for f in e + 1..52 {
+                            let k6 = k5.add_card(deck[f]);
+                            for &card in &deck[f + 1..] {
+                                let k7 = k6.add_card(card);
+                                sum += u64::from(k7.evaluate());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    sum
+}
+
+#[inline(never)]
+fn random_strength_of(hands: &[[Card; 7]]) -> u16 {
+    let mut acc = 0u16;
+    for hand in hands {
+        acc ^= strength_of(hand).map_or(0, |s| s.index());
+    }
+    acc
+}
+
+#[inline(never)]
+fn random_hand_key(hands: &[[Card; 7]]) -> u16 {
+    let mut acc = 0u16;
+    for hand in hands {
+        let key = hand.iter().fold(HandKey::EMPTY, |key, &card| key + card);
+        acc ^= key.strength().map_or(0, |s| s.index());
+    }
+    acc
+}
+
+/// hhe on the same hands, stored as one byte a card (ours are two): `add_card` seven times
+/// (what `Hand::from_slice` does, without widening the input to `usize`s, which would make
+/// its input stream four times ours), then `evaluate()`.
+#[inline(never)]
+fn random_hhe(hands: &[[u8; 7]]) -> u16 {
+    let mut acc = 0u16;
+    for hand in hands {
+        let key = hand
+            .iter()
+            .fold(Hand::new(), |key, &card| key.add_card(usize::from(card)));
+        acc ^= key.evaluate();
+    }
+    acc
+}
+
+/// What both evaluators said about the hands seen so far: for each of our strength indexes,
+/// the hhe rank it came with.
+struct OrderCheck {
+    hhe_rank_of: Vec<Option<u16>>,
+    hands: u64,
+}
+
+impl OrderCheck {
+    fn new() -> OrderCheck {
+        OrderCheck {
+            hhe_rank_of: vec![None; 7463],
+            hands: 0,
+        }
+    }
+
+    /// Records one hand; an error when our index is out of range or came before with another
+    /// hhe rank (then the two evaluators disagree on which of two hands is stronger).
+    fn record(&mut self, ours: u16, theirs: u16, hand: &dyn Fn() -> String) -> Result<(), String> {
+        self.hands += 1;
+        let slot = self
+            .hhe_rank_of
+            .get_mut(usize::from(ours))
+            .filter(|_| ours != 0)
+            .ok_or_else(|| format!("ours gave no strength ({ours}) for {}", hand()))?;
+        match *slot {
+            None => *slot = Some(theirs),
+            Some(seen) if seen == theirs => {}
+            Some(seen) => {
+                return Err(format!(
+                    "our strength {ours} came with hhe ranks {seen} and {theirs} (last: {})",
+                    hand()
+                ))
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether hhe's ranks rise strictly with ours over every strength seen: then both order
+    /// every recorded hand the same way. Returns how many strengths were seen.
+    fn finish(&self, what: &str) -> Result<usize, String> {
+        let seen: Vec<(usize, u16)> = self
+            .hhe_rank_of
+            .iter()
+            .enumerate()
+            .filter_map(|(ours, theirs)| theirs.map(|theirs| (ours, theirs)))
+            .collect();
+        if let Some(pair) = seen.windows(2).find(|pair| pair[0].1 >= pair[1].1) {
+            return Err(format!(
+                "{what}: our strengths {} < {} but hhe ranks {} >= {}",
+                pair[0].0, pair[1].0, pair[0].1, pair[1].1
+            ));
+        }
+        println!(
+            "check {what}: {} hands, {} distinct strengths, the same order in both",
+            self.hands,
+            seen.len()
+        );
+        Ok(seen.len())
+    }
+}
+
+fn show(cards: &[Card]) -> String {
+    cards
+        .iter()
+        .map(Card::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Every seven-card hand, both evaluators side by side, by the same enumeration as the
+/// bench loops.
+struct AllHands<'a> {
+    deck: &'a [Card; 52],
+    /// hhe's id of each card of `deck`.
+    ids: [usize; 52],
+    /// The deck positions of the hand being built, to name it in an error.
+    cards: [usize; 7],
+    check: OrderCheck,
+}
+
+impl AllHands<'_> {
+    /// Adds each card from deck position `from` on as card number `level` to both hands.
+    fn visit(
+        &mut self,
+        level: usize,
+        from: usize,
+        ours: HandKey,
+        theirs: Hand,
+    ) -> Result<(), String> {
+        for index in from..52 {
+            self.cards[level] = index;
+            let ours = ours + self.deck[index];
+            let theirs = theirs.add_card(self.ids[index]);
+            if level == 6 {
+                let (deck, cards) = (self.deck, self.cards);
+                let hand = || show(&cards.map(|i| deck[i]));
+                self.check
+                    .record(our_index(ours), theirs.evaluate(), &hand)?;
+            } else {
+                self.visit(level + 1, index + 1, ours, theirs)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Both evaluators on the random hands and on every seven-card hand: the same order.
+fn check_same_order(
+    hands: &[[Card; 7]],
+    hhe_hands: &[[u8; 7]],
+    deck: &[Card; 52],
+) -> Result<(), String> {
+    let mut random = OrderCheck::new();
+    for (hand, ids) in hands.iter().zip(hhe_hands) {
+        let ours = strength_of(hand).map_or(0, |s| s.index());
+        let theirs = ids
+            .iter()
+            .fold(Hand::new(), |key, &card| key.add_card(usize::from(card)))
+            .evaluate();
+        random.record(ours, theirs, &|| show(hand))?;
+    }
+    random.finish("10M random hands")?;
+
+    let mut all = AllHands {
+        deck,
+        ids: deck.map(|card| usize::from(hhe_id(card))),
+        cards: [0; 7],
+        check: OrderCheck::new(),
+    };
+    all.visit(0, 0, HandKey::EMPTY, Hand::new())?;
+    let all = all.check;
+    if all.hands != ALL_HANDS {
+        return Err(format!("enumerated {} hands, not {ALL_HANDS}", all.hands));
+    }
+    // Every class a seven-card hand can make (4,824 of the 7,462 five-card classes).
+    let distinct = all.finish("all seven-card hands")?;
+    if distinct != 4824 {
+        return Err(format!("{distinct} distinct strengths, not 4,824"));
+    }
+    Ok(())
+}
+
+const RANDOM_STRENGTH_OF: &str = "10M random: ours strength_of(&[Card; 7])";
+const RANDOM_HAND_KEY: &str = "10M random: ours HandKey + Card x7, strength()";
+const RANDOM_HHE: &str = "10M random: hhe Hand add_card x7, evaluate()";
+const ALL_OURS: &str = "all 133,784,560 hands: ours nested HandKey + Card";
+const ALL_HHE: &str = "all 133,784,560 hands: hhe nested Hand::add_card";
+
+struct Case {
+    name: &'static str,
+    /// Hands one run evaluates, for the rate.
+    hands: f64,
+    run: Box<dyn FnMut() -> u64>,
+    seconds: Vec<f64>,
+}
+
+/// min / median / max of a list (sorted in place).
+fn spread(values: &mut [f64]) -> [f64; 3] {
+    values.sort_by(f64::total_cmp);
+    [
+        values[0],
+        values[values.len() / 2],
+        values[values.len() - 1],
+    ]
+}
+
+fn main() -> ExitCode {
+    let mut args = std::env::args().skip(1);
+    let rounds: usize = match args.next().map(|n| n.parse()) {
+        None => 7,
+        Some(Ok(n)) if n > 0 => n,
+        Some(_) => {
+            eprintln!("usage: hhe_compare [ROUNDS (a positive number)] [CASE-SUBSTRING]");
+            return ExitCode::from(2);
+        }
+    };
+    let filter = args.next().unwrap_or_default();
+
+    let hands = random_hands(HANDS);
+    let hhe_hands: Vec<[u8; 7]> = hands.iter().map(|hand| hand.map(hhe_id)).collect();
+    let deck: [Card; 52] = std::array::from_fn(|i| Card::deck().nth(i).expect("52 cards"));
+    let hhe_deck: [usize; 52] = deck.map(|card| usize::from(hhe_id(card)));
+
+    // Not under callgrind's instruction counts (`HHE_COMPARE_SKIP_CHECK=1`): the check is
+    // not what is measured, and it takes longer than every case together.
+    if std::env::var_os("HHE_COMPARE_SKIP_CHECK").is_none() {
+        if let Err(error) = check_same_order(&hands, &hhe_hands, &deck) {
+            eprintln!("error: the two evaluators disagree: {error}");
+            return ExitCode::FAILURE;
+        }
+    }
+
+    let hands_a = hands.clone();
+    let hands_b = hands;
+    let mut cases = vec![
+        Case {
+            name: RANDOM_STRENGTH_OF,
+            hands: HANDS as f64,
+            run: Box::new(move || u64::from(random_strength_of(black_box(&hands_a)))),
+            seconds: Vec::new(),
+        },
+        Case {
+            name: RANDOM_HAND_KEY,
+            hands: HANDS as f64,
+            run: Box::new(move || u64::from(random_hand_key(black_box(&hands_b)))),
+            seconds: Vec::new(),
+        },
+        Case {
+            name: RANDOM_HHE,
+            hands: HANDS as f64,
+            run: Box::new(move || u64::from(random_hhe(black_box(&hhe_hands)))),
+            seconds: Vec::new(),
+        },
+        Case {
+            name: ALL_OURS,
+            hands: ALL_HANDS as f64,
+            run: Box::new(move || all_ours(black_box(&deck))),
+            seconds: Vec::new(),
+        },
+        Case {
+            name: ALL_HHE,
+            hands: ALL_HANDS as f64,
+            run: Box::new(move || all_hhe(black_box(&hhe_deck))),
+            seconds: Vec::new(),
+        },
+    ];
+    cases.retain(|case| case.name.contains(filter.as_str()));
+    if cases.is_empty() {
+        eprintln!("no case matches {filter:?}");
+        return ExitCode::from(2);
+    }
+
+    // Every round runs every case once; odd rounds in reverse order, so that neither side
+    // always runs first (after the other has warmed or cooled the caches).
+    for round in 0..rounds {
+        let order: Vec<usize> = if round % 2 == 0 {
+            (0..cases.len()).collect()
+        } else {
+            (0..cases.len()).rev().collect()
+        };
+        for index in order {
+            let case = &mut cases[index];
+            let start = Instant::now();
+            black_box((case.run)());
+            case.seconds.push(start.elapsed().as_secs_f64());
+        }
+    }
+
+    println!("{rounds} rounds; min / median / max");
+    for case in &cases {
+        let [fast, median, slow] = spread(&mut case.seconds.clone());
+        let rate = |seconds: f64| case.hands / seconds / 1e6;
+        println!(
+            "{:<50} {:>9.1} / {:>9.1} / {:>9.1} ms   {:>7.1} / {:>7.1} / {:>7.1} M hands/s",
+            case.name,
+            fast * 1e3,
+            median * 1e3,
+            slow * 1e3,
+            rate(slow),
+            rate(median),
+            rate(fast),
+        );
+    }
+    // Ours against hhe round by round: both ran within seconds of each other, so a ratio
+    // keeps what the machine's load did to both (issue 18's target is 1.0x).
+    for (ours, theirs) in [
+        (RANDOM_STRENGTH_OF, RANDOM_HHE),
+        (RANDOM_HAND_KEY, RANDOM_HHE),
+        (ALL_OURS, ALL_HHE),
+    ] {
+        let seconds = |name: &str| {
+            cases
+                .iter()
+                .find(|case| case.name == name)
+                .map(|case| case.seconds.clone())
+        };
+        if let (Some(our_seconds), Some(their_seconds)) = (seconds(ours), seconds(theirs)) {
+            let mut ratios: Vec<f64> = their_seconds
+                .iter()
+                .zip(&our_seconds)
+                .map(|(theirs, ours)| theirs / ours)
+                .collect();
+            let [low, median, high] = spread(&mut ratios);
+            println!(
+                "ours/hhe {ours:<50} {low:>5.2} / {median:>5.2} / {high:>5.2} x hhe's speed (target 1.0 x)"
+            );
+        }
+    }
+    ExitCode::SUCCESS
+}
