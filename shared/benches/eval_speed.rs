@@ -28,36 +28,9 @@ const ALL_HANDS: u64 = 133_784_560;
 #[path = "support/random_hands.rs"]
 mod random_hands;
 use random_hands::random_hands;
-
-/// Every seven-card hand of the deck by seven nested loops, one `HandKey + Card` per level
-/// (the way a bot enumerates run-outs): returns the sum of the strength indexes.
-#[inline(never)]
-fn enumerate_all(deck: &[Card; 52]) -> u64 {
-    let mut sum = 0u64;
-    for a in 0..52 {
-        let k1 = HandKey::EMPTY + deck[a];
-        for b in a + 1..52 {
-            let k2 = k1 + deck[b];
-            for c in b + 1..52 {
-                let k3 = k2 + deck[c];
-                for d in c + 1..52 {
-                    let k4 = k3 + deck[d];
-                    for e in d + 1..52 {
-                        let k5 = k4 + deck[e];
-                        for f in e + 1..52 {
-                            let k6 = k5 + deck[f];
-                            for &card in &deck[f + 1..] {
-                                let k7 = k6 + card;
-                                sum += u64::from(k7.strength().map_or(0, |s| s.index()));
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-    sum
-}
+#[path = "support/enumerate_all.rs"]
+mod enumerate_all;
+use enumerate_all::enumerate_all;
 
 /// The same enumeration with `rs_poker`'s `SevenCardAccum`: the yardstick, since issue 18
 /// measured holdem-hand-evaluator at 1.64x it on this case.

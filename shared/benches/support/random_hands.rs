@@ -1,5 +1,6 @@
-//! The random seven-card hands both evaluator benches play (`eval.rs` with criterion,
-//! `eval_speed.rs` in alternated rounds), written once so the two measure the same hands.
+//! The random seven-card hands the evaluator benches play (`eval.rs` with criterion,
+//! `eval_speed.rs` and `hhe_compare` in alternated rounds), written once so they all measure
+//! the same hands.
 
 use shared::Card;
 

@@ -21,6 +21,9 @@ use std::time::Instant;
 #[path = "../../support/random_hands.rs"]
 mod random_hands;
 use random_hands::random_hands;
+#[path = "../../support/enumerate_all.rs"]
+mod enumerate_all;
+use enumerate_all::enumerate_all;
 
 const HANDS: usize = 10_000_000;
 const ALL_HANDS: u64 = 133_784_560;
@@ -40,36 +43,6 @@ fn hhe_id(card: Card) -> u8 {
 /// Our strength index (1..=7462), 0 when the hand cannot be evaluated.
 fn our_index(key: HandKey) -> u16 {
     key.strength().map_or(0, |strength| strength.index())
-}
-
-/// Every seven-card hand by seven nested loops, one `HandKey + Card` per level: the sum of
-/// the strength indexes (as `eval_speed.rs`'s `enumerate_all`).
-#[inline(never)]
-fn all_ours(deck: &[Card; 52]) -> u64 {
-    let mut sum = 0u64;
-    for a in 0..52 {
-        let k1 = HandKey::EMPTY + deck[a];
-        for b in a + 1..52 {
-            let k2 = k1 + deck[b];
-            for c in b + 1..52 {
-                let k3 = k2 + deck[c];
-                for d in c + 1..52 {
-                    let k4 = k3 + deck[d];
-                    for e in d + 1..52 {
-                        let k5 = k4 + deck[e];
-                        for f in e + 1..52 {
-                            let k6 = k5 + deck[f];
-                            for &card in &deck[f + 1..] {
-                                let k7 = k6 + card;
-                                sum += u64::from(k7.strength().map_or(0, |s| s.index()));
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-    sum
 }
 
 /// The same enumeration with hhe: `Hand::add_card` per level, `evaluate()` on seven cards.
@@ -351,7 +324,7 @@ fn main() -> ExitCode {
         Case {
             name: ALL_OURS,
             hands: ALL_HANDS as f64,
-            run: Box::new(move || all_ours(black_box(&deck))),
+            run: Box::new(move || enumerate_all(black_box(&deck))),
             seconds: Vec::new(),
         },
         Case {
