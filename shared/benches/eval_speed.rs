@@ -17,7 +17,6 @@
 //! `benches/README.md`).
 
 use shared::equity::Scenario;
-use shared::eval::{strength_of, HandKey};
 use shared::Card;
 use std::hint::black_box;
 use std::time::Instant;
@@ -28,9 +27,9 @@ const ALL_HANDS: u64 = 133_784_560;
 #[path = "support/random_hands.rs"]
 mod random_hands;
 use random_hands::random_hands;
-#[path = "support/enumerate_all.rs"]
-mod enumerate_all;
-use enumerate_all::enumerate_all;
+#[path = "support/our_loops.rs"]
+mod our_loops;
+use our_loops::{enumerate_all, random_hand_key, random_strength_of};
 
 /// The same enumeration with `rs_poker`'s `SevenCardAccum`: the yardstick, since issue 18
 /// measured holdem-hand-evaluator at 1.64x it on this case.
@@ -71,25 +70,6 @@ fn random_rs_poker_rank(hands: &[[rs_poker::core::Card; 7]]) -> u16 {
     let mut acc = 0u16;
     for hand in hands {
         acc ^= hand[..].rank().value_bits();
-    }
-    acc
-}
-
-#[inline(never)]
-fn random_strength_of(hands: &[[Card; 7]]) -> u16 {
-    let mut acc = 0u16;
-    for hand in hands {
-        acc ^= strength_of(hand).map_or(0, |s| s.index());
-    }
-    acc
-}
-
-#[inline(never)]
-fn random_hand_key(hands: &[[Card; 7]]) -> u16 {
-    let mut acc = 0u16;
-    for hand in hands {
-        let key = hand.iter().fold(HandKey::EMPTY, |key, &card| key + card);
-        acc ^= key.strength().map_or(0, |s| s.index());
     }
     acc
 }

@@ -21,9 +21,9 @@ use std::time::Instant;
 #[path = "../../support/random_hands.rs"]
 mod random_hands;
 use random_hands::random_hands;
-#[path = "../../support/enumerate_all.rs"]
-mod enumerate_all;
-use enumerate_all::enumerate_all;
+#[path = "../../support/our_loops.rs"]
+mod our_loops;
+use our_loops::{enumerate_all, random_hand_key, random_strength_of};
 
 const HANDS: usize = 10_000_000;
 const ALL_HANDS: u64 = 133_784_560;
@@ -72,25 +72,6 @@ fn all_hhe(deck: &[usize; 52]) -> u64 {
         }
     }
     sum
-}
-
-#[inline(never)]
-fn random_strength_of(hands: &[[Card; 7]]) -> u16 {
-    let mut acc = 0u16;
-    for hand in hands {
-        acc ^= strength_of(hand).map_or(0, |s| s.index());
-    }
-    acc
-}
-
-#[inline(never)]
-fn random_hand_key(hands: &[[Card; 7]]) -> u16 {
-    let mut acc = 0u16;
-    for hand in hands {
-        let key = hand.iter().fold(HandKey::EMPTY, |key, &card| key + card);
-        acc ^= key.strength().map_or(0, |s| s.index());
-    }
-    acc
 }
 
 /// hhe on the same hands, stored as one byte a card (ours are two): `add_card` seven times

@@ -1,8 +1,9 @@
-//! The enumeration of every seven-card hand both evaluator benches time (`eval_speed.rs`
-//! against `rs_poker`, `hhe_compare` against holdem-hand-evaluator), written once so that the
-//! two measure the same loop.
+//! Our side of the loops both evaluator benches time (`eval_speed.rs` against `rs_poker`,
+//! `hhe_compare` against holdem-hand-evaluator): the random hands through `strength_of` and
+//! through `HandKey + Card`, and the enumeration of every seven-card hand, written once so that
+//! the two benches measure the same loops.
 
-use shared::eval::HandKey;
+use shared::eval::{strength_of, HandKey};
 use shared::Card;
 
 /// Every seven-card hand of the deck by seven nested loops, one `HandKey + Card` per level
@@ -33,4 +34,25 @@ pub fn enumerate_all(deck: &[Card; 52]) -> u64 {
         }
     }
     sum
+}
+
+/// The random hands through `strength_of(&[Card; 7])`: the XOR of the strength indexes.
+#[inline(never)]
+pub fn random_strength_of(hands: &[[Card; 7]]) -> u16 {
+    let mut acc = 0u16;
+    for hand in hands {
+        acc ^= strength_of(hand).map_or(0, |s| s.index());
+    }
+    acc
+}
+
+/// The random hands through seven `HandKey + Card` and `strength()`: the XOR of the indexes.
+#[inline(never)]
+pub fn random_hand_key(hands: &[[Card; 7]]) -> u16 {
+    let mut acc = 0u16;
+    for hand in hands {
+        let key = hand.iter().fold(HandKey::EMPTY, |key, &card| key + card);
+        acc ^= key.strength().map_or(0, |s| s.index());
+    }
+    acc
 }
