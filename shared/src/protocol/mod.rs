@@ -186,13 +186,25 @@ impl Request {
 /// );
 /// ```
 pub fn encode_request_body(action: Action, game_state: Option<&GameState>) -> Vec<u8> {
+    form_body(action, game_state, |state, body| {
+        state.write_form_encoded(body)
+    })
+}
+
+/// `action=…` and, with a game state, `&game_state=` followed by what `write_state` writes (the
+/// state form-encoded): the one layout of a request body, whichever writer spells the state.
+fn form_body(
+    action: Action,
+    game_state: Option<&GameState>,
+    write_state: impl FnOnce(&GameState, &mut Vec<u8>),
+) -> Vec<u8> {
     let capacity = 32 + game_state.map_or(0, |state| 512 + 320 * state.players.len());
     let mut body = Vec::with_capacity(capacity);
     body.extend_from_slice(b"action=");
     body.extend_from_slice(action.as_str().as_bytes());
     if let Some(state) = game_state {
         body.extend_from_slice(b"&game_state=");
-        state.write_form_encoded(&mut body);
+        write_state(state, &mut body);
     }
     body
 }
@@ -248,15 +260,9 @@ impl RequestEncoder {
     /// }
     /// ```
     pub fn encode(&mut self, action: Action, game_state: Option<&GameState>) -> Vec<u8> {
-        let capacity = 32 + game_state.map_or(0, |state| 512 + 320 * state.players.len());
-        let mut body = Vec::with_capacity(capacity);
-        body.extend_from_slice(b"action=");
-        body.extend_from_slice(action.as_str().as_bytes());
-        if let Some(state) = game_state {
-            body.extend_from_slice(b"&game_state=");
-            self.form.write(state, &mut body);
-        }
-        body
+        form_body(action, game_state, |state, body| {
+            self.form.write(state, body)
+        })
     }
 }
 
