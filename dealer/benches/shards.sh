@@ -19,7 +19,7 @@ counts=${SHARDS_COUNTS:-"1 2 4"}
 seed=${SHARDS_SEED:-7}
 
 cargo build --release --locked -q -p lean-poker-dealer --bin dealer \
-    -p lean-poker-player --bin player -p lean-poker-examples --bin calling-station
+    -p team --bin player -p lean-poker-examples --bin calling-station
 # shellcheck source=dealer/benches/lib.sh
 . dealer/benches/lib.sh
 release=$(release_dir)

@@ -274,7 +274,6 @@ fn help_and_bot_list_succeed() {
     for kind in dealer::house::BotKind::ALL {
         assert!(list.contains(kind.name()), "{kind}");
     }
-    assert!(list.contains("player/src/strategy.rs"), "{list}");
     // No command: the help, and a usage error code.
     let output = dealer(&[], dir.path());
     assert_eq!(output.status.code(), Some(2));
