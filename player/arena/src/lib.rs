@@ -39,11 +39,11 @@ pub use saved::{Comparison, History, RunKey, SavedRun, SavedRunError};
 pub use stats::{compare, Interval, MoreGames, Verdict, MAX_SUGGESTED_GAMES};
 
 use bots::BotKind;
-use player::{check_bet, panic_message, Chips, GameState, Player, Seat};
 use engine::game_event::GameEvent;
 use engine::rating::{Rating, Ratings};
 use engine::rules::GameRules;
 use engine::{Game, GameSetup, SeatAnswer, Step, MAX_SEATS};
+use player::{check_bet, panic_message, Chips, GameState, Player, Seat};
 use rand::seq::SliceRandom;
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -8,10 +8,10 @@
 //! [`GameState`] helpers instead of arithmetic.
 #![warn(missing_docs)]
 
+use player::shared::equity::Scenario;
 use player::{Chips, GameState, Player};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use player::shared::equity::Scenario;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::{Arc, Mutex};

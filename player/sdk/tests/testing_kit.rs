@@ -454,12 +454,47 @@ impl Player for Panics {
 }
 
 #[test]
-fn check_bets_reports_panics() {
+fn check_bets_reports_panics_apart_from_wrong_answers() {
     let recorded = load(fixtures().join("recordings/requests.jsonl"));
     let report = check_bets(&Panics, &recorded[..1]);
-    assert_eq!(report.problems.len(), 1);
-    assert!(report.problems[0].problem.contains("oops in strategy"));
-    assert_eq!(report.problems[0].answer, None);
+    assert!(report.problems.is_empty(), "{:?}", report.problems);
+    assert_eq!(report.panics.len(), 1);
+    assert!(report.panics[0].problem.contains("oops in strategy"));
+    assert_eq!(report.panics[0].answer, None);
+}
+
+/// A panic is the SDK's fallback `0` behind a dealer, always a meaningful answer: the
+/// assertions report it and pass (a team's half-written bot must not turn its tests red),
+/// while a wrong answer still fails them.
+#[test]
+fn the_assertions_report_panics_and_pass() {
+    let recorded = load(fixtures().join("recordings/requests.jsonl"));
+    let report = testing::assert_legal_bets(&Panics, &recorded);
+    assert_eq!(report.panics.len(), report.checked);
+    let states = testing::DealerStates {
+        cases: 20,
+        ..testing::DealerStates::default()
+    };
+    let report = testing::assert_answers_dealer_states(&Panics, &states);
+    assert_eq!((report.panicked, report.failed), (20, 0));
+    let spots = [("a spot", testing::heads_up().post_blinds().build())];
+    assert_eq!(testing::assert_meaningful_answers(&Panics, spots), 1);
+}
+
+#[test]
+#[should_panic(expected = "a spot: answer 15 is read as a call")]
+fn assert_meaningful_answers_fails_on_a_wrong_answer_naming_the_spot() {
+    let spots = [("a spot", testing::heads_up().post_blinds().build())];
+    testing::assert_meaningful_answers(&player::from_fn(|_| Chips(15)), spots);
+}
+
+#[test]
+#[should_panic(expected = "no recorded game states in it")]
+fn load_env_refuses_a_path_that_holds_no_recording() {
+    const VARIABLE: &str = "PLAYER_KIT_TEST_EMPTY_ONLY_HERE";
+    let empty = scratch("empty-recordings");
+    std::env::set_var(VARIABLE, &empty);
+    testing::load_env(VARIABLE);
 }
 
 #[test]
@@ -597,7 +632,10 @@ fn relative_paths_are_tried_from_here_and_from_the_workspace_root() {
         panic!("{error}");
     };
     assert_eq!(tried.len(), 2, "{error}");
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2).unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .nth(2)
+        .unwrap();
     assert!(
         tried.contains(&Path::new(env!("CARGO_MANIFEST_DIR")).join("games/no-such-run")),
         "{error}"

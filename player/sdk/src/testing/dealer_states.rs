@@ -32,7 +32,7 @@
 //! assert_eq!(report.checked, DealerStates::default().cases);
 //! ```
 
-use crate::testing::check::{check_answer, AnswerError};
+use crate::testing::check::{check_answer, report_panics, AnswerError};
 use crate::Player;
 use shared::{Card, Chips, GameState, PlayerState, PlayerStatus, Seat};
 use std::fmt;
@@ -359,10 +359,15 @@ pub struct DealerStateFailure {
 pub struct DealerStatesReport {
     /// States the player was asked about.
     pub checked: usize,
-    /// How many of them were answered wrongly (a panic, or not a meaningful bet).
+    /// How many of them were answered with a bet the dealer reads differently from what it
+    /// says.
     pub failed: usize,
     /// The first of those, in full.
     pub first_failure: Option<DealerStateFailure>,
+    /// How many calls panicked (the SDK answers `0` for them: not a wrong answer).
+    pub panicked: usize,
+    /// The first of those, in full.
+    pub first_panic: Option<DealerStateFailure>,
 }
 
 impl fmt::Display for DealerStatesReport {
@@ -386,8 +391,8 @@ impl fmt::Display for DealerStatesReport {
 }
 
 /// Asks `player` about every state of `states` and checks each answer with
-/// [`check_answer`](crate::testing::check_answer): no panic (caught without printing), and a
-/// meaningful bet.
+/// [`check_answer`](crate::testing::check_answer): a meaningful bet, or a panic (caught without
+/// printing, counted apart).
 pub fn check_dealer_states<P: Player + ?Sized>(
     player: &P,
     states: &DealerStates,
@@ -397,8 +402,14 @@ pub fn check_dealer_states<P: Player + ?Sized>(
         let case = states.case(number);
         report.checked += 1;
         if let Err(error) = check_answer(player, &case.state) {
-            report.failed += 1;
-            report.first_failure.get_or_insert(DealerStateFailure {
+            let (count, first) = match error {
+                AnswerError::Panicked { .. } => (&mut report.panicked, &mut report.first_panic),
+                AnswerError::NotMeaningful { .. } => {
+                    (&mut report.failed, &mut report.first_failure)
+                }
+            };
+            *count += 1;
+            first.get_or_insert(DealerStateFailure {
                 case: number,
                 seats: case.seats,
                 starting_stack: case.starting_stack,
@@ -411,14 +422,27 @@ pub fn check_dealer_states<P: Player + ?Sized>(
 }
 
 /// [`check_dealer_states`], panicking with one message if any answer is wrong: how many
-/// states failed, and the first one in full (its error, with the panic's file and line, and
-/// its `game_state` JSON, ready to paste into a test with `GameState::from_json`).
+/// states failed, and the first one in full (its error and its `game_state` JSON, ready to
+/// paste into a test with `GameState::from_json`). Panics of `bet_request` are reported on
+/// the terminal the same way (with the panic's file and line), not failed: the SDK answers
+/// `0` for them.
 #[track_caller]
 pub fn assert_answers_dealer_states<P: Player + ?Sized>(
     player: &P,
     states: &DealerStates,
 ) -> DealerStatesReport {
     let report = check_dealer_states(player, states);
+    if let Some(first) = &report.first_panic {
+        let place = format!(
+            "random dealer state {} ({} seats that started with {} chips each)",
+            first.case, first.seats, first.starting_stack
+        );
+        report_panics(
+            report.panicked,
+            report.checked,
+            Some((&place, &first.error, &first.state)),
+        );
+    }
     if report.first_failure.is_some() {
         panic!("{report}");
     }

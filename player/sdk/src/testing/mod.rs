@@ -34,10 +34,11 @@ mod check;
 mod dealer_states;
 mod load;
 
-pub use build::{heads_up, table, BuildError, StateBuilder};
 pub use crate::check_bet;
+pub use build::{heads_up, table, BuildError, StateBuilder};
 pub use check::{
-    assert_legal_bets, check_answer, check_bets, AnswerError, BetCheckReport, BetProblem,
+    assert_legal_bets, assert_legal_bets_from_env, assert_meaningful_answers, check_answer,
+    check_bets, AnswerError, BetCheckReport, BetProblem,
 };
 pub use dealer_states::{
     assert_answers_dealer_states, check_dealer_states, DealerStateFailure, DealerStates,

@@ -313,7 +313,9 @@ pub fn load(path: impl AsRef<Path>) -> Vec<Recorded> {
 }
 
 /// Loads the recordings named by the environment variable `variable` (one path, or several
-/// separated like `PATH`); `None` when it is unset or empty. Panics like [`load`] on a bad file.
+/// separated like `PATH`); `None` when it is unset or empty. Panics like [`load`] on a bad file,
+/// and when a path it names holds no recorded state (an empty folder, a typo'd folder of other
+/// files): a check over nothing must not pass.
 #[track_caller]
 pub fn load_env(variable: &str) -> Option<Vec<Recorded>> {
     let value = std::env::var_os(variable).filter(|value| !value.is_empty())?;
@@ -323,6 +325,11 @@ pub fn load_env(variable: &str) -> Option<Vec<Recorded>> {
             continue; // `a::b` or a trailing separator
         }
         match try_load(&path) {
+            Ok(recorded) if recorded.is_empty() => panic!(
+                "{variable} names {}, which holds no recorded game state (a dealer run's \
+                 folder, a game folder, a log.json or a requests.jsonl)",
+                path.display()
+            ),
             Ok(recorded) => out.extend(recorded),
             Err(error) => panic!(
                 "cannot load the recorded states {variable} names ({}): {error}",
