@@ -8,6 +8,7 @@ player/team/tests/strategy.rs:
     `cargo test -p team` pass (a bot that panics is reported by the tests, not failed);
   - `cargo test --workspace --no-run` compiles nothing but the team's crate: no SDK, dealer or
     other test binary is rebuilt because the team's file changed.
+And `cargo tree` of every other member (the SDK, the dealer, ...) holds no `team`.
 The two files are restored however the script ends. Run from anywhere: python3 .ci/team_checks.py
 """
 import json
@@ -69,6 +70,15 @@ def main():
     tests = [(code, line) for marker, code, line in found if marker == TEST_MARK]
     if not readme_bots:
         sys.exit("error: player/README.md has no snippet for player/team/src/strategy.rs")
+    # `cargo tree` of every other member holds no `team`: nothing depends on the team's crate.
+    members = json.loads(run(["cargo", "metadata", "--format-version", "1", "--no-deps", "--locked"], "cargo metadata").stdout)["packages"]
+    for package in members:
+        if package["name"] == "team":
+            continue
+        tree = run(["cargo", "tree", "--locked", "-p", package["name"], "-e", "all", "--prefix", "none", "--format", "{p}"], "cargo tree")
+        if any(line.split(" ")[0] == "team" for line in tree.stdout.splitlines()):
+            sys.exit(f"error: {package['name']} depends on the team's crate (cargo tree -p {package['name']} -i team)")
+    print(f"    no other member ({len(members) - 1}) has the team's crate in its tree", flush=True)
     original_strategy = STRATEGY.read_text()
     original_tests = TESTS.read_text()
     bots = readme_bots + [(str(p.relative_to(ROOT)), p.read_text()) for p in sorted((ROOT / ".ci/bots").glob("*.rs"))]
