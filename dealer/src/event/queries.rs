@@ -1,5 +1,6 @@
-//! What the page reads: the games list (paged, with the running games) and the points history
-//! (each player's total after each game, for the chart).
+//! What the page reads: the games list (paged, with the running games), the points history
+//! (each player's total after each game, for the chart, with the changes of leader), and the
+//! games the broadcast looks at (the newest, a team's first win, a game's teams).
 
 use super::store::{EventStore, GameFiles, StoreError, GAMES_DIR};
 use rusqlite::{params, Connection, OptionalExtension};
@@ -184,6 +185,115 @@ pub fn first_wins(store: &EventStore, games: &[u32]) -> Result<HashMap<u32, i64>
     })
 }
 
+/// The newest first wins of the event among the games numbered `since` or later, newest
+/// first, at most `limit`: (game, the winner's player id).
+///
+/// # Errors
+/// The database cannot be read.
+pub fn first_wins_since(
+    store: &EventStore,
+    since: u32,
+    limit: u32,
+) -> Result<Vec<(u32, i64)>, StoreError> {
+    store.read(|c| {
+        c.prepare_cached(
+            "SELECT s.game, s.player_id FROM standings s
+             WHERE s.game >= ?1 AND s.place = 1 AND s.player_id IS NOT NULL
+               AND NOT EXISTS (SELECT 1 FROM standings e
+                               WHERE e.player_id = s.player_id AND e.place = 1 AND e.game < s.game)
+             ORDER BY s.game DESC LIMIT ?2",
+        )?
+        .query_map(params![since, limit], |row| Ok((row.get(0)?, row.get(1)?)))?
+        .collect()
+    })
+}
+
+/// The games numbered `numbers` (those that exist), newest first, with their standings.
+///
+/// # Errors
+/// The database cannot be read.
+pub fn games_numbered(store: &EventStore, numbers: &[u32]) -> Result<Vec<GameRow>, StoreError> {
+    store.read(|c| {
+        let mut statement = c.prepare_cached(&format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE number = ?1"
+        ))?;
+        let mut games = Vec::with_capacity(numbers.len());
+        for &number in numbers {
+            if let Some(game) = statement.query_row([number], game_row).optional()? {
+                games.push(game);
+            }
+        }
+        games.sort_by(|a, b| b.number.cmp(&a.number));
+        for game in &mut games {
+            add_standings(c, std::slice::from_mut(game))?;
+        }
+        Ok(games)
+    })
+}
+
+/// Who sat at each seat of a game, with their event ids: what gives a game's table the teams'
+/// colours. A finished game's come from its standings (the names it was played under); a
+/// running or abandoned game's from its seat list, matched to the players' names now.
+/// `None` when there is no such game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GameTeams {
+    /// The game's number.
+    pub number: u32,
+    /// One per seat, in seat order.
+    pub seats: Vec<SeatTeam>,
+}
+
+/// One seat of [`GameTeams`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SeatTeam {
+    /// The name it played under.
+    pub name: String,
+    /// Its event player id; `None` for a house bot filling the table.
+    pub player_id: Option<i64>,
+}
+
+/// The teams at game `number`'s seats (see [`GameTeams`]).
+///
+/// # Errors
+/// The database cannot be read.
+pub fn game_teams(store: &EventStore, number: u32) -> Result<Option<GameTeams>, StoreError> {
+    store.read(|c| {
+        let Some(players) = c
+            .query_row(
+                "SELECT players FROM games WHERE number = ?1",
+                [number],
+                |row| row.get::<_, String>(0),
+            )
+            .optional()?
+        else {
+            return Ok(None);
+        };
+        let recorded: Vec<SeatTeam> = c
+            .prepare_cached("SELECT name, player_id FROM standings WHERE game = ?1 ORDER BY seat")?
+            .query_map([number], |row| {
+                Ok(SeatTeam {
+                    name: row.get(0)?,
+                    player_id: row.get(1)?,
+                })
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        if !recorded.is_empty() {
+            return Ok(Some(GameTeams {
+                number,
+                seats: recorded,
+            }));
+        }
+        let names: Vec<String> = serde_json::from_str(&players).unwrap_or_default();
+        let mut by_name = c.prepare_cached("SELECT id FROM players WHERE name = ?1")?;
+        let mut seats = Vec::with_capacity(names.len());
+        for name in names {
+            let player_id = by_name.query_row([&name], |row| row.get(0)).optional()?;
+            seats.push(SeatTeam { name, player_id });
+        }
+        Ok(Some(GameTeams { number, seats }))
+    })
+}
+
 fn add_standings(c: &Connection, games: &mut [GameRow]) -> rusqlite::Result<()> {
     let (Some(low), Some(high)) = (
         games.iter().map(|g| g.number).min(),
@@ -237,6 +347,24 @@ pub struct PointsHistory {
     pub games: Vec<u32>,
     /// One series per player on the leaderboard.
     pub series: Vec<Series>,
+    /// The newest changes of leader (at most [`MAX_LEAD_CHANGES_LISTED`]), oldest first.
+    pub lead_changes: Vec<LeadChange>,
+    /// How many times the lead changed over the event.
+    pub lead_changes_total: usize,
+}
+
+/// The most changes of leader [`PointsHistory`] lists (the chart marks each).
+pub const MAX_LEAD_CHANGES_LISTED: usize = 100;
+
+/// After this game another team led the event alone.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LeadChange {
+    /// The game.
+    pub game: u32,
+    /// The new leader's player id.
+    pub id: i64,
+    /// Its name now (`None` for a team removed since).
+    pub name: Option<String>,
 }
 
 /// One player's line in the chart.
@@ -327,9 +455,18 @@ impl History {
     /// points are strictly above every other team's; a tie at the top leads to no change, and
     /// the first team ever to lead alone is no change either (nobody was passed).
     pub fn lead_changes(&self, since: u32) -> HashMap<u32, i64> {
+        self.lead_change_list()
+            .into_iter()
+            .filter(|&(game, _)| game >= since)
+            .collect()
+    }
+
+    /// Every change of leader (see [`History::lead_changes`]) in the order of the games:
+    /// (game, the new leader's player id).
+    pub fn lead_change_list(&self) -> Vec<(u32, i64)> {
         let mut totals: HashMap<i64, i64> = HashMap::new();
         let mut last_leader: Option<i64> = None;
-        let mut changes = HashMap::new();
+        let mut changes = Vec::new();
         for (game, after) in &self.games {
             for (player, total) in after {
                 totals.insert(*player, *total);
@@ -337,8 +474,8 @@ impl History {
             let Some(leader) = sole_leader(&totals) else {
                 continue;
             };
-            if last_leader.is_some_and(|last| last != leader) && *game >= since {
-                changes.insert(*game, leader);
+            if last_leader.is_some_and(|last| last != leader) {
+                changes.push((*game, leader));
             }
             last_leader = Some(leader);
         }
@@ -392,7 +529,22 @@ impl History {
                 }
             }
         }
-        PointsHistory { games, series }
+        let changes = self.lead_change_list();
+        let names: HashMap<i64, &String> = players.iter().map(|(id, name)| (*id, name)).collect();
+        let lead_changes = changes[changes.len().saturating_sub(MAX_LEAD_CHANGES_LISTED)..]
+            .iter()
+            .map(|&(game, id)| LeadChange {
+                game,
+                id,
+                name: names.get(&id).map(|name| (*name).clone()),
+            })
+            .collect();
+        PointsHistory {
+            games,
+            series,
+            lead_changes,
+            lead_changes_total: changes.len(),
+        }
     }
 }
 
@@ -465,5 +617,24 @@ mod tests {
         assert_eq!(changes, HashMap::from([(3, 2), (6, 1)]));
         assert_eq!(history.lead_changes(4), HashMap::from([(6, 1)]));
         assert!(History::default().lead_changes(0).is_empty());
+        assert_eq!(history.lead_change_list(), [(3, 2), (6, 1)]);
+        // The chart's data names them (a team no longer on the leaderboard has no name).
+        let chart = history.sample(&[(1, "ann".to_string()), (3, "cy".to_string())], 300);
+        assert_eq!(chart.lead_changes_total, 2);
+        assert_eq!(
+            chart.lead_changes,
+            [
+                LeadChange {
+                    game: 3,
+                    id: 2,
+                    name: None
+                },
+                LeadChange {
+                    game: 6,
+                    id: 1,
+                    name: Some("ann".to_string())
+                }
+            ]
+        );
     }
 }
