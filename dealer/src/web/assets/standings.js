@@ -58,7 +58,7 @@ const ratingTitle = (p) => (p.form && p.form.rating ? `rating ${p.form.rating.ra
 // checks the players: "up" would be a guess, so only what was recorded is said.
 function statusText(p, readOnly) {
   if (p.status === 'paused') return 'paused';
-  if (readOnly) return p.up ? '–' : `down at the last check: ${p.down_reason || ''}`;
+  if (readOnly) return p.up ? '–' : `was down: ${p.down_reason || ''}`;
   return p.up ? 'up' : `down: ${p.down_reason || ''}`;
 }
 
