@@ -219,7 +219,10 @@
     switch (highlight.kind) {
       case 'all_in': return [`ALL-IN · ${highlight.player}`, `${highlight.amount} chips in and called, ${hand}`, colourOf(highlight.player)];
       case 'big_pot': return [`BIG POT · ${highlight.pot}`, `${highlight.times_usual}× this table's usual pot, ${hand}`, null];
-      case 'knockout': return [`OUT · ${highlight.player}`, highlight.left === 2 ? 'the last two play for 5 and 3 points' : `${highlight.left} players left, ${hand}`, colourOf(highlight.player)];
+      case 'knockout': {
+        const detail = highlight.left <= 1 ? `the game is decided, ${hand}` : highlight.left === 2 ? 'the last two play for 5 and 3 points' : `${highlight.left} players left, ${hand}`;
+        return [`OUT · ${highlight.player}`, detail, colourOf(highlight.player)];
+      }
       case 'banned': return [`BANNED · ${highlight.player}`, highlight.reason, colourOf(highlight.player)];
       case 'first_win': return [`First win for ${highlight.player}!`, 'their first game won today', colourOf(highlight.player)];
       case 'takes_lead': return [`${highlight.player} takes the lead`, 'top of the leaderboard after this game', colourOf(highlight.player)];

@@ -115,7 +115,7 @@ function pointsChart(history, size = { width: 900, height: 320, font: 12 }) {
   const font = size.font || 12;
   const short = (name) => (name.length > END_LABEL_CHARS ? `${name.slice(0, END_LABEL_CHARS - 1)}…` : name);
   const labelRoom = size.endLabels
-    ? Math.min(width * 0.4, Math.max(...history.series.map((s) => short(s.name).length), 1) * font * 0.58 + font * 0.8)
+    ? Math.min(width * 0.4, Math.max(...history.series.map((s) => short(s.name).length), 1) * font * 0.66 + font * 0.8)
     : 0;
   const count = history.games.length;
   if (count === 0) return [el('p', { class: 'muted', text: 'No game finished yet.' })];
