@@ -20,11 +20,13 @@
   const SHOWN_KEY = 'lean-poker-broadcast-shown';
   const SHOWN_KEPT = 200;
   // How long each kind of entry stays on screen at 1×, in ms: long enough to read a bet from
-  // the back of a room, short for a fold; the hole cards are dealt in one step. A decisive
-  // hand takes about 15 s, a game's three about a minute with its banners.
-  const PACE = { handStart: 900, holeCard: 0, holeCardsDealt: 700, boardCard: 1100, bet: 900, fold: 450, showdown: 1800, winner: 2000, other: 700 };
-  const BANNER_MS = 2600;
-  const GAME_OVER_MS = 5000;
+  // the back of a room, short for a fold; the hole cards are dealt in one step, the flop's
+  // first two cards and every showdown after the first go by quickly. A hand's moments show
+  // one banner each (the first all-in of a hand stands for the others). A decisive hand takes
+  // about 12 s, a game's three about 45 s with the winner's banners.
+  const PACE = { handStart: 800, holeCard: 0, holeCardsDealt: 600, boardCard: 1000, boardCardMore: 300, bet: 850, fold: 400, showdown: 1400, showdownMore: 700, winner: 1500, other: 600 };
+  const BANNER_MS = 2200;
+  const GAME_OVER_MS = 4000;
   const LEAD_NEWS_MS = 20000;
   const STANDINGS_MS = 5000;
   const BACKOFF_FIRST_MS = 1000;
@@ -233,16 +235,17 @@
   // How long an entry stays on screen at 1×: the hole cards go round in one step (only the
   // last one dealt waits).
   function entryPace(entry, previous, next) {
+    const sameKind = next && next.type === entry.type;
+    const boardOf = (e) => e.game_state.community_cards.length;
     switch (entry.type) {
       case undefined: case null: return PACE.handStart;
       case 'card_deal': {
-        const before = previous ? previous.game_state.community_cards.length : 0;
-        if (entry.game_state.community_cards.length > before) return PACE.boardCard;
-        const moreHoleCards = next && next.type === 'card_deal' && next.game_state.community_cards.length === entry.game_state.community_cards.length;
-        return moreHoleCards ? PACE.holeCard : PACE.holeCardsDealt;
+        const before = previous ? boardOf(previous) : 0;
+        if (boardOf(entry) > before) return sameKind && boardOf(next) > boardOf(entry) && boardOf(entry) < 3 ? PACE.boardCardMore : PACE.boardCard;
+        return sameKind && boardOf(next) === boardOf(entry) ? PACE.holeCard : PACE.holeCardsDealt;
       }
       case 'bet': return /\(fold\)|\bfolds\b/.test(entry.message || '') ? PACE.fold : PACE.bet;
-      case 'showdown': return PACE.showdown;
+      case 'showdown': return previous && previous.type === 'showdown' ? PACE.showdownMore : PACE.showdown;
       case 'winner_announcement': return PACE.winner;
       default: return PACE.other;
     }
@@ -279,6 +282,7 @@
       }
     }
     const bans = log.bans || [];
+    const allInShown = new Set();
     let skipped = 0;
     let last = null;
     root.dataset.handsPlayed = '';
@@ -295,9 +299,11 @@
         const note = skipped ? ` (${skipped} hand${skipped === 1 ? '' : 's'} skipped)` : '';
         message.textContent = entry.message || `Hand ${(entry.game_state.round ?? hand.round) + 1} of ${game.hands.length} starts${note}.`;
         skipped = 0;
-        const moments = atEntry.get(index) || [];
         await playFor(entryPace(entry, last, entries[index + 1]));
-        for (const highlight of moments) {
+        for (const highlight of atEntry.get(index) || []) {
+          // One all-in banner a hand: the others say the same.
+          if (highlight.kind === 'all_in' && allInShown.has(highlight.hand)) continue;
+          if (highlight.kind === 'all_in') allInShown.add(highlight.hand);
           const shownBanner = bannerOf(highlight, colourOf);
           if (!shownBanner) continue;
           showBanner(shownBanner[0], shownBanner[1], highlight.kind, shownBanner[2]);
