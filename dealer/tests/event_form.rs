@@ -193,33 +193,18 @@ async fn recent_form_ratings_and_lead_changes_follow_the_database() {
         .get(&format!("/api/event/games/{number}/teams"))
         .await;
     assert_eq!(status, 200, "{teams}");
-    let mut by_seat: Vec<(String, Option<i64>)> = game["standings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| {
-            (
-                s["name"].as_str().unwrap().to_string(),
-                s["player_id"].as_i64(),
-            )
-        })
-        .collect();
-    let seats: Vec<(String, Option<i64>)> = teams["seats"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| {
-            (
-                s["name"].as_str().unwrap().to_string(),
-                s["player_id"].as_i64(),
-            )
-        })
-        .collect();
-    assert_eq!(seats.len(), by_seat.len());
-    by_seat.sort();
-    let mut sorted = seats.clone();
-    sorted.sort();
-    assert_eq!(sorted, by_seat);
+    // The same (name, player id) pairs as the game's standings, one per seat.
+    let teams_of = |list: &Value| -> Vec<(String, Option<i64>)> {
+        let mut pairs: Vec<(String, Option<i64>)> = list
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| (s["name"].as_str().unwrap().to_string(), s["player_id"].as_i64()))
+            .collect();
+        pairs.sort();
+        pairs
+    };
+    assert_eq!(teams_of(&teams["seats"]), teams_of(&game["standings"]));
     for (path, want) in [
         ("/api/event/games/999999/teams", 404),
         ("/api/event/games/x/teams", 404),

@@ -21,11 +21,10 @@
   const SHOWN_KEPT = 200;
   // How long each kind of entry stays on screen at 1×, in ms: long enough to read a bet from
   // the back of a room, short for a fold; the hole cards are dealt in one step, the flop's
-  // first two cards and every showdown after the first go by quickly. A hand's moments show
-  // one banner each (the first all-in of a hand stands for the others). A decisive hand takes
-  // about 12 s, a game's three about 45 s with the winner's banners.
-  const PACE = { handStart: 800, holeCard: 0, holeCardsDealt: 600, boardCard: 1000, boardCardMore: 300, bet: 850, fold: 400, showdown: 1400, showdownMore: 700, winner: 1500, other: 600 };
-  const BANNER_MS = 2200;
+  // first two cards and every showdown after the first go by quickly; a hand's moments take
+  // two banners or so (see oneBannerEach). A decisive hand takes about 15 s.
+  const PACE = { handStart: 700, holeCard: 0, holeCardsDealt: 600, boardCard: 900, boardCardMore: 300, bet: 750, fold: 350, showdown: 1200, showdownMore: 600, winner: 1300, other: 600 };
+  const BANNER_MS = 2000;
   const GAME_OVER_MS = 4000;
   const LEAD_NEWS_MS = 20000;
   const STANDINGS_MS = 5000;
@@ -190,9 +189,13 @@
   }
 
   // ---------- Playing ----------
-  // Waits `ms` of playing time at the current speed (a change of speed applies at once).
+  // Waits `ms` of playing time at the current speed (a change of speed applies at once). Time
+  // waited beyond `ms` (a timer fires late on a busy machine) is taken off the next wait, so a
+  // game lasts what its pace says however many steps it has.
+  let overshoot = 0;
   async function playFor(ms) {
-    let done = 0;
+    let done = Math.min(overshoot, ms);
+    overshoot -= done;
     let last = performance.now();
     while (done < ms) {
       await sleep(Math.min(100, Math.max(10, (ms - done) / speed)));
@@ -200,6 +203,8 @@
       done += (now - last) * speed;
       last = now;
     }
+    // At most a second carried: a page throttled in the background does not then race.
+    overshoot = Math.min(1000, overshoot + done - ms);
   }
 
   function showBanner(text, detail, kind, colour) {
@@ -230,6 +235,34 @@
       case 'takes_lead': return [`${highlight.player} takes the lead`, 'top of the leaderboard after this game', colourOf(highlight.player)];
       default: return null;
     }
+  }
+
+  // A hand's moments as few banners as say them: a big pot stands for the all-ins that made
+  // it, the first all-in for the others, one banner names every player knocked out together.
+  function oneBannerEach(highlights) {
+    const bigPots = new Set(highlights.filter((h) => h.kind === 'big_pot').map((h) => h.hand));
+    const allIns = new Set();
+    const knockouts = new Map();
+    const kept = [];
+    for (const highlight of highlights) {
+      if (highlight.kind === 'all_in') {
+        if (bigPots.has(highlight.hand) || allIns.has(highlight.hand)) continue;
+        allIns.add(highlight.hand);
+      }
+      if (highlight.kind === 'knockout') {
+        const together = knockouts.get(highlight.hand);
+        if (together) {
+          together.player = `${together.player} & ${highlight.player}`;
+          continue;
+        }
+        const merged = { ...highlight };
+        knockouts.set(highlight.hand, merged);
+        kept.push(merged);
+        continue;
+      }
+      kept.push(highlight);
+    }
+    return kept;
   }
 
   // How long an entry stays on screen at 1×: the hole cards go round in one step (only the
@@ -274,7 +307,7 @@
     // their entry.
     const atEntry = new Map();
     const atEnd = [];
-    for (const highlight of game.highlights) {
+    for (const highlight of oneBannerEach(game.highlights)) {
       if (highlight.kind === 'first_win' || highlight.kind === 'takes_lead') atEnd.push(highlight);
       else {
         if (!atEntry.has(highlight.entry)) atEntry.set(highlight.entry, []);
@@ -282,7 +315,6 @@
       }
     }
     const bans = log.bans || [];
-    const allInShown = new Set();
     let skipped = 0;
     let last = null;
     root.dataset.handsPlayed = '';
@@ -301,9 +333,6 @@
         skipped = 0;
         await playFor(entryPace(entry, last, entries[index + 1]));
         for (const highlight of atEntry.get(index) || []) {
-          // One all-in banner a hand: the others say the same.
-          if (highlight.kind === 'all_in' && allInShown.has(highlight.hand)) continue;
-          if (highlight.kind === 'all_in') allInShown.add(highlight.hand);
           const shownBanner = bannerOf(highlight, colourOf);
           if (!shownBanner) continue;
           showBanner(shownBanner[0], shownBanner[1], highlight.kind, shownBanner[2]);
