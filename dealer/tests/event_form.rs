@@ -199,7 +199,12 @@ async fn recent_form_ratings_and_lead_changes_follow_the_database() {
             .as_array()
             .unwrap()
             .iter()
-            .map(|s| (s["name"].as_str().unwrap().to_string(), s["player_id"].as_i64()))
+            .map(|s| {
+                (
+                    s["name"].as_str().unwrap().to_string(),
+                    s["player_id"].as_i64(),
+                )
+            })
             .collect();
         pairs.sort();
         pairs

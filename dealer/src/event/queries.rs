@@ -223,7 +223,7 @@ pub fn games_numbered(store: &EventStore, numbers: &[u32]) -> Result<Vec<GameRow
                 games.push(game);
             }
         }
-        games.sort_by(|a, b| b.number.cmp(&a.number));
+        games.sort_by_key(|game| std::cmp::Reverse(game.number));
         for game in &mut games {
             add_standings(c, std::slice::from_mut(game))?;
         }

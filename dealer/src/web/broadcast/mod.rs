@@ -197,7 +197,7 @@ impl Director {
         let newest = ended.first().map_or(0, |g| g.number);
         let since = newest.saturating_sub(RACE_WINDOW_GAMES);
         let mut lead_changes: Vec<(u32, i64)> = event.lead_changes(since).into_iter().collect();
-        lead_changes.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        lead_changes.sort_unstable_by_key(|&(game, _)| std::cmp::Reverse(game));
         lead_changes.truncate(MAX_RACE_GAMES as usize);
         let first_wins = queries::first_wins_since(event.store(), since, MAX_RACE_GAMES)?;
         // The race's games that are not among the newest.

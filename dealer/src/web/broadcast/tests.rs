@@ -379,10 +379,13 @@ fn scores_count_big_pots_up_to_a_cap_and_the_event_moments_in_full() {
         },
     ];
     assert_eq!(score(&event), FIRST_WIN_SCORE + LEAD_CHANGE_SCORE);
-    assert!(
-        LEAD_CHANGE_SCORE > FIRST_WIN_SCORE
-            && FIRST_WIN_SCORE > BAN_SCORE + BIG_POT_SCORE * MAX_SCORED_HANDS
-    );
+    // A first win outweighs every pot and ban a game can have.
+    const {
+        assert!(
+            LEAD_CHANGE_SCORE > FIRST_WIN_SCORE
+                && FIRST_WIN_SCORE > BAN_SCORE + BIG_POT_SCORE * MAX_SCORED_HANDS
+        );
+    }
 }
 
 #[test]
