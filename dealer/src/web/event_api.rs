@@ -7,7 +7,7 @@
 //! | `GET /api/event/history?max_points=N` | each player's points after each game, for the chart ([`PointsHistory`]; at most N games, evenly spread, default 300), and the changes of leader |
 //! | `GET /api/event/players` | every player, removed ones included ([`PlayerView`]) |
 //! | `GET /api/event/games?page=P&per_page=N` | the running games and a page of the ended ones, newest first ([`GamesPage`]) |
-//! | `GET /api/event/games/{number}/teams` | who sat at each seat of a game, with their player ids, for the teams' colours ([`crate::event::queries::GameTeams`]) |
+//! | `GET /api/event/games/{number}/teams` | who sat at each seat of a game, with their player ids, for the teams' colours ([`crate::event::lookups::GameTeams`]) |
 //! | `POST /api/event/players` | organiser: add `{"name", "url", "token"?}` or `{"name", "bot"}` → 201 `{"id"}` |
 //! | `PATCH /api/event/players/{id}` | organiser: `{"name"?, "status"?: "active" \| "paused" \| "removed"}` |
 //! | `DELETE /api/event/players/{id}` | organiser: remove (its games stay in the history) |
@@ -249,7 +249,7 @@ async fn game_teams(event: web::Data<Event>, path: web::Path<String>) -> HttpRes
             &format!("{:?} is not a game number", path.as_str()),
         );
     };
-    match web::block(move || crate::event::queries::game_teams(event.store(), number)).await {
+    match web::block(move || crate::event::lookups::game_teams(event.store(), number)).await {
         Ok(Ok(Some(teams))) => HttpResponse::Ok().json(teams),
         Ok(Ok(None)) => error(StatusCode::NOT_FOUND, &format!("no game {number}")),
         Ok(Err(failure)) => store_error(&failure),

@@ -37,6 +37,7 @@ pub use reading::{
 
 use super::store::ResultsFolder;
 use super::ApiError;
+use crate::event::lookups;
 use crate::event::queries::{self, GameRow};
 use crate::event::store::{GameFiles, StoreError};
 use crate::event::Event;
@@ -199,7 +200,7 @@ impl Director {
         let mut lead_changes: Vec<(u32, i64)> = event.lead_changes(since).into_iter().collect();
         lead_changes.sort_unstable_by_key(|&(game, _)| std::cmp::Reverse(game));
         lead_changes.truncate(MAX_RACE_GAMES as usize);
-        let first_wins = queries::first_wins_since(event.store(), since, MAX_RACE_GAMES)?;
+        let first_wins = lookups::first_wins_since(event.store(), since, MAX_RACE_GAMES)?;
         // The race's games that are not among the newest.
         let newest_numbers: HashSet<u32> = ended.iter().map(|g| g.number).collect();
         let race: Vec<u32> = lead_changes
@@ -212,7 +213,7 @@ impl Director {
             .collect();
         let newest_end = ended.first().and_then(|g| g.ended_at).unwrap_or(0);
         ended.extend(
-            queries::games_numbered(event.store(), &race)?
+            lookups::games_numbered(event.store(), &race)?
                 .into_iter()
                 .filter(|g| g.ended_at.unwrap_or(0) >= newest_end - RACE_WINDOW_MS),
         );
