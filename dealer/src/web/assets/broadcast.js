@@ -287,7 +287,8 @@
   // Why the director picked the game, said beside its number.
   const PICKED = { lead_change: 'lead change', first_win: 'first win', newest: '' };
 
-  async function play(game, log, replay) {
+  // Plays `game` from its `log`; `lastHand()` is called as its last hand to play starts.
+  async function play(game, log, replay, lastHand = () => {}) {
     const entries = log.entries;
     const ids = new Map(game.standings.map((s) => [s.name, s.player_id]));
     const colourOf = (name) => teamColour(ids.get(name));
@@ -318,12 +319,15 @@
     let skipped = 0;
     let last = null;
     root.dataset.handsPlayed = '';
+    const toPlay = (hand) => !decisiveOnly || hand.shown;
+    const finalHand = game.hands.map(toPlay).lastIndexOf(true);
     for (let h = 0; h < game.hands.length; h++) {
       const hand = game.hands[h];
-      if (decisiveOnly && !hand.shown) {
+      if (!toPlay(hand)) {
         skipped += 1;
         continue;
       }
+      if (h === finalHand) lastHand();
       root.dataset.handsPlayed += `${root.dataset.handsPlayed ? ',' : ''}${hand.round}`;
       for (let index = hand.first; index <= hand.last && index < entries.length; index++) {
         const entry = entries[index];
@@ -367,13 +371,16 @@
 
   // The next game to play: the director's best that this page has not shown, or (every
   // candidate shown) its best again as a replay. Waits while no game has ended.
-  async function nextGame() {
+  // Fetched ahead (`ahead`: while a game is still on screen), it does not wait: `null` when
+  // there is nothing to play yet.
+  async function nextGame(ahead = false) {
     for (;;) {
       const answer = await persist(() => getJson('/api/event/broadcast'), (down) => { directorDown = down; });
       forEvent(answer.tournament_id);
       const fresh = answer.games.find((g) => !shown.games.includes(g.number));
       if (fresh) return { game: fresh, replay: false };
       if (answer.games.length) return { game: answer.games[0], replay: true };
+      if (ahead) return null;
       waitingScreen(answer.running
         ? `${answer.running} game${answer.running === 1 ? '' : 's'} being played; the first to end comes on screen.`
         : 'No game is being played right now.');
@@ -381,16 +388,30 @@
     }
   }
 
+  // The next game with its log (or why the log cannot be had).
+  async function fetchNext(ahead = false) {
+    const next = await nextGame(ahead);
+    if (!next) return null;
+    try {
+      next.log = await getJson(`/api/runs/${encodeURIComponent(next.game.run)}/games/${encodeURIComponent(next.game.number)}/log`);
+    } catch (error) {
+      next.failure = error;
+    }
+    return next;
+  }
+
   async function broadcast() {
+    // The next game is fetched while the last hand of the one on screen plays, so the room
+    // never waits for a log to download.
+    let upcoming = null;
     for (;;) {
-      const { game, replay } = await nextGame();
+      const next = (upcoming && (await upcoming)) || (await fetchNext());
+      upcoming = null;
+      const { game, replay, log, failure } = next;
       markShown(game.number);
-      let log;
-      try {
-        log = await getJson(`/api/runs/${encodeURIComponent(game.run)}/games/${encodeURIComponent(game.number)}/log`);
-      } catch (error) {
+      if (failure) {
         // Pruned or unreadable since the director looked: the next one.
-        message.textContent = `Game ${game.number} cannot be shown (${error.message}); on to the next.`;
+        message.textContent = `Game ${game.number} cannot be shown (${failure.message}); on to the next.`;
         await sleep(1000);
         continue;
       }
@@ -399,7 +420,7 @@
         await sleep(1000);
         continue;
       }
-      await play(game, log, replay);
+      await play(game, log, replay, () => { upcoming = fetchNext(true); });
     }
   }
 
