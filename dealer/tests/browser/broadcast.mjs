@@ -56,6 +56,11 @@ function installWatcher() {
         if (node.getBoundingClientRect().right > side.left + 0.5) note(`${part} runs into the standings at ${window.innerWidth} px`);
       }
     }
+    const slots = [...document.querySelectorAll('[data-testid=board] .card')].map((card) => card.getBoundingClientRect());
+    if (slots.length) {
+      const cards = { left: Math.min(...slots.map((r) => r.left)), right: Math.max(...slots.map((r) => r.right)), top: Math.min(...slots.map((r) => r.top)), bottom: Math.max(...slots.map((r) => r.bottom)) };
+      for (const seat of document.querySelectorAll('.seat:not(.empty)')) if (over(cards, seat.getBoundingClientRect())) note(`the board covers a seat at ${window.innerWidth} px`);
+    }
     if (kind) {
       const box = banner.getBoundingClientRect();
       if (over(box, document.querySelector('[data-testid=message]').getBoundingClientRect())) note(`the ${kind} banner covers the narration`);
@@ -295,7 +300,7 @@ try {
 
   // What was on screen at both sizes.
   const after = await page.evaluate(() => ({ problems: window.__problems, played: window.__played, picks: window.__picks, bets: window.__bets, kinds: window.__bannerKinds }));
-  equal([...seenBefore.problems, ...after.problems], [], 'no banner over the narration or a seat, no bet over a name, stack or cards, no hand 0');
+  equal([...seenBefore.problems, ...after.problems], [], 'no banner over the narration or a seat, no board over a seat, no bet over a name, stack or cards, no hand 0');
   check(seenBefore.bets > 0 && after.bets > 0, `bets were on screen at both sizes: ${seenBefore.bets}, ${after.bets}`);
   const allInText = seenBefore.texts.all_in;
   check(!allInText || /hand [1-9]\d*$/.test(allInText[1]), `the all-in banner numbers its hand from 1: ${allInText}`);
