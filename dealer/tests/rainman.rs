@@ -38,6 +38,18 @@ async fn answer(response: reqwest::Response) -> (StatusCode, String) {
     (response.status(), response.text().await.unwrap())
 }
 
+/// `POST url` with `cards` as a form body, as bots send it: the status and the body.
+async fn post_form(client: &reqwest::Client, url: &str, cards: &str) -> (StatusCode, String) {
+    let response = client
+        .post(url)
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(form(cards))
+        .send()
+        .await
+        .unwrap();
+    answer(response).await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn get_and_post_answer_rain_mans_json() {
     let service = start().await;
@@ -60,14 +72,7 @@ async fn get_and_post_answer_rain_mans_json() {
             expected(cards)
         );
 
-        let post = client
-            .post(&url)
-            .header("content-type", "application/x-www-form-urlencoded")
-            .body(form(cards))
-            .send()
-            .await
-            .unwrap();
-        let (status, body) = answer(post).await;
+        let (status, body) = post_form(&client, &url, cards).await;
         assert_eq!(status, StatusCode::OK, "{body}");
         assert_eq!(
             serde_json::from_str::<Value>(&body).unwrap(),
@@ -325,14 +330,7 @@ async fn the_wheel_lists_its_ace_last_as_the_hosted_service_does() {
         ),
     ];
     for (cards, hosted) in cases {
-        let response = client
-            .post(&url)
-            .header("content-type", "application/x-www-form-urlencoded")
-            .body(form(cards))
-            .send()
-            .await
-            .unwrap();
-        let (status, body) = answer(response).await;
+        let (status, body) = post_form(&client, &url, cards).await;
         assert_eq!(status, StatusCode::OK, "{body}");
         assert_eq!(body, hosted, "{cards}");
     }
