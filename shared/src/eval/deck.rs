@@ -135,7 +135,7 @@ impl Deck {
     pub fn deal(&self) -> Deal<'_> {
         Deal {
             hand: HandKey::EMPTY,
-            rest: &self.entries,
+            rest: self.entries.iter(),
         }
     }
 
@@ -149,7 +149,7 @@ impl Deck {
             Some(card) => Err(EvalError::DuplicateCard(card)),
             None => Ok(Deal {
                 hand,
-                rest: &self.entries,
+                rest: self.entries.iter(),
             }),
         }
     }
@@ -160,17 +160,19 @@ impl Deck {
 ///
 /// Never holds a card twice: its cards come from a deck of distinct cards, each at most once,
 /// and none of them was in the hand it was dealt onto.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Deal<'a> {
     hand: HandKey,
-    /// The deck's cards after the last one dealt; none of them is in `hand`.
-    rest: &'a [CardEntry],
+    /// The deck's cards after the last one dealt; none of them is in `hand`. An iterator, not
+    /// a slice: a slice iterator is a pointer and the deck's end, which every nested deal
+    /// shares, so that nested loops keep one register a level for it, not two.
+    rest: std::slice::Iter<'a, CardEntry>,
 }
 
 impl<'a> Deal<'a> {
     /// The hand dealt so far.
     #[inline(always)]
-    pub fn hand(self) -> HandKey {
+    pub fn hand(&self) -> HandKey {
         self.hand
     }
 
@@ -179,29 +181,28 @@ impl<'a> Deal<'a> {
     /// # Errors
     /// [`EvalError::CardCount`] unless the hand holds five, six or seven cards.
     #[inline(always)]
-    pub fn strength(self) -> Result<HandStrength, EvalError> {
+    pub fn strength(&self) -> Result<HandStrength, EvalError> {
         self.hand.strength()
     }
 
     /// How many cards may still be dealt: the deck's cards after the last one dealt.
-    pub fn cards_left(self) -> usize {
+    pub fn cards_left(&self) -> usize {
         self.rest.len()
     }
 
     /// Every way to deal one more card, in deck order: the hand plus each card still to come,
     /// each with the cards after that one. Nested, the loops visit every set of cards once.
     #[inline(always)]
-    pub fn one_more(self) -> impl Iterator<Item = Deal<'a>> {
+    pub fn one_more(&self) -> impl Iterator<Item = Deal<'a>> {
         let hand = self.hand;
-        let mut rest = self.rest;
+        let mut rest = self.rest.clone();
         std::iter::from_fn(move || {
-            let (&entry, after) = rest.split_first()?;
-            rest = after;
+            let &entry = rest.next()?;
             // Distinct by construction: `entry` is not in `hand` (see `rest`), and neither is
             // any card after it.
             Some(Deal {
                 hand: hand.add_entry_unchecked(entry),
-                rest: after,
+                rest: rest.clone(),
             })
         })
     }
