@@ -128,7 +128,7 @@ callgrind_annotate --inclusive=yes --threshold=100 "$out" | awk '
     /^ *[0-9,]+ \(/ {
         cost = $1
         gsub(",", "", cost)
-        # "COST (PERCENT)  file:function [binary]": the function follows the file's colon.
+        # "COST (PERCENT)  file:function [binary]": the function follows the first colon.
         line = substr($0, index($0, ")") + 1)
         split(line, words, " ")
         function_name = substr(words[1], index(words[1], ":") + 1)

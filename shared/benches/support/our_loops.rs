@@ -8,6 +8,10 @@ use shared::Card;
 
 /// Every seven-card hand of the deck by seven nested loops, one card dealt per level from a
 /// [`Deck`] (the way a bot enumerates run-outs): returns the sum of the strength indexes.
+///
+/// `if let`, where the random-hand loops below use `map_or(0, ..)`: each is the shorter code
+/// for its loop (callgrind, a hand: here 18.2 instructions against 18.9 with `map_or`, whose
+/// merge with the error path costs one more zero-extension; there 43.6 against 44.7).
 #[inline(never)]
 pub fn enumerate_all(deck: &Deck) -> u64 {
     let mut sum = 0u64;
@@ -18,7 +22,9 @@ pub fn enumerate_all(deck: &Deck) -> u64 {
                     for k5 in k4.one_more() {
                         for k6 in k5.one_more() {
                             for k7 in k6.one_more() {
-                                sum += u64::from(k7.strength().map_or(0, |s| s.index()));
+                                if let Ok(strength) = k7.strength() {
+                                    sum += u64::from(strength.index());
+                                }
                             }
                         }
                     }

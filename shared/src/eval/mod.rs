@@ -3,7 +3,10 @@
 //! - [`evaluate`] gives a [`Hand`]: its [`HandStrength`], [`Category`], the five cards used
 //!   ([`Hand::best_five`]), a human description and the Rain Man view ([`Hand::rain_man`]).
 //! - [`strength_of`] and [`HandKey`] are the fast paths for hot loops (showdowns, equity):
-//!   they produce only the [`HandStrength`].
+//!   they produce only the [`HandStrength`]. Both refuse a repeated card: `strength_of` with
+//!   one test a hand, `HandKey + Card` with one test a card (it keeps a set).
+//! - [`Deck`] and [`Deal`] are for enumerations (boards, run-outs, every hand): a deck of
+//!   distinct cards is checked once, and cards dealt from it need no test at all.
 //! - [`rain_man_rank`] and [`rain_man_rank_json`] answer like the Lean Poker ranking service
 //!   "Rain Man" (spec §8); see [`RainManRank`].
 //!
@@ -16,11 +19,12 @@
 //! in as `tables.bin`; a test regenerates them and fails on any difference): each card has a
 //! 64-bit key, a hand's key is the sum of its cards' keys, and the strength is one test (count
 //! and flush together) plus two table loads (a perfect hash over rank multisets, or a 13-bit
-//! flush pattern). [`evaluate`] reads the category and the five ranks off the strength and
-//! picks the cards the way the reference does (the tests compare them through
-//! `bench_support::reference_best_five`); [`rain_man_rank`] follows the Rain Man service's
-//! own algorithms instead, quirks included. Details in `tests/eval_tables.rs` and `fast.rs`. No `unsafe`
-//! anywhere.
+//! flush pattern). A repeated card is found by comparing a sum in the key with the union of
+//! the cards' bits (`fast::distinct`). [`evaluate`] reads the category and the five ranks off
+//! the strength and picks the cards the way the reference does (the tests compare them
+//! through `bench_support::reference_best_five`); [`rain_man_rank`] follows the Rain Man
+//! service's own algorithms instead, quirks included. Details in `tests/eval_tables.rs` and
+//! `fast.rs`. No `unsafe` anywhere.
 //!
 //! ```
 //! use shared::card::parse_cards;
