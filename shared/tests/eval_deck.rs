@@ -155,14 +155,11 @@ fn check_hand(hand: &[Card]) {
     let label: Vec<String> = hand.iter().map(Card::to_string).collect();
     match repeated {
         Some(card) => {
-            let error = Err(EvalError::DuplicateCard(card));
-            assert_eq!(strength_of(hand), error, "{label:?}");
-            assert_eq!(evaluate(hand).map(|h| h.strength()), error, "{label:?}");
-            assert_eq!(
-                HandKey::from_cards(hand),
-                Err(error.unwrap_err()),
-                "{label:?}"
-            );
+            let error = EvalError::DuplicateCard(card);
+            assert_eq!(strength_of(hand), Err(error.clone()), "{label:?}");
+            let evaluated = evaluate(hand).map(|h| h.strength());
+            assert_eq!(evaluated, Err(error.clone()), "{label:?}");
+            assert_eq!(HandKey::from_cards(hand), Err(error), "{label:?}");
         }
         None => {
             let key = hand.iter().fold(HandKey::EMPTY, |key, &card| key + card);
