@@ -1,7 +1,7 @@
 //! [`Deck`] and [`Deal`]: distinct cards checked once, then dealt onto hands by loops that need
 //! no repeated-card test (enumerations of boards, run-outs or every hand).
 
-use super::{card_bit, set_cards, CardEntry, EvalError, HandKey, HandStrength};
+use super::{card_bit, card_set, set_cards, CardEntry, EvalError, HandKey, HandStrength};
 use crate::card::Card;
 
 /// Distinct cards to deal from, in a fixed order, checked once when the deck is made.
@@ -67,14 +67,7 @@ impl Deck {
     /// # Errors
     /// [`EvalError::DuplicateCard`] when a card comes twice.
     pub fn new(cards: &[Card]) -> Result<Deck, EvalError> {
-        let mut set = 0u64;
-        for &card in cards {
-            let bit = card_bit(card);
-            if set & bit != 0 {
-                return Err(EvalError::DuplicateCard(card));
-            }
-            set |= bit;
-        }
+        let set = card_set(cards)?;
         Ok(Deck {
             entries: cards.iter().map(|&card| CardEntry::of(card)).collect(),
             cards: cards.to_vec(),
