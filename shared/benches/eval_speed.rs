@@ -1,25 +1,21 @@
-//! The evaluator's speed targets (issue 18) through the public API a bot calls, without
-//! criterion: each round runs every case once, one after the other, and the report gives the
-//! min / median / max over the rounds, so that cases (and binaries built from two commits, run
-//! alternately) share the same moments of a noisy machine.
+//! The evaluator's speed through the public API a bot calls, without criterion, against
+//! `rs_poker` on the same inputs: each round runs every case once, one after the other, and the
+//! report gives the min / median / max over the rounds of the thread's on-CPU time
+//! (`support/cpu_time.rs`), and each speed-up round by round.
 //!
 //! `cargo bench -p lean-poker-shared --bench eval_speed -- [ROUNDS] [CASE-SUBSTRING]`
 //!
 //! Cases: 10 M random seven-card hands through `strength_of(&[Card; 7])` and `HandKey + Card`,
 //! and through `rs_poker`'s `rank()`; all 133,784,560 seven-card hands by incremental nested
-//! loops (`HandKey + Card` per level, and `rs_poker`'s `SevenCardAccum`); equity of AhKh against
-//! three random hands, 100,000 trials, ours and `rs_poker`'s `MonteCarloGame`. `rs_poker` is
-//! the yardstick: holdem-hand-evaluator, which issue 18 compares with, is not a dependency the
-//! workspace can have (GitHub only; `hhe_compare.sh` measures it from a checkout), and the
-//! issue's figures put it at 2.42x `rank()` and 1.64x `SevenCardAccum`; the report
-//! opens with our speed-up over `rs_poker` round by round. The file uses only API that existed
-//! before issue 18, so the same file built at an older commit measures the "before" side (see
-//! `benches/README.md`).
+//! loops (`Deal::one_more` per level, and `rs_poker`'s `SevenCardAccum`); equity of AhKh against
+//! three random hands, 100,000 trials, ours and `rs_poker`'s `MonteCarloGame`. The comparison
+//! with holdem-hand-evaluator, which cannot be a dependency of the workspace, is
+//! `hhe_compare.sh`'s (see `benches/README.md`).
 
 use shared::equity::Scenario;
+use shared::eval::Deck;
 use shared::Card;
 use std::hint::black_box;
-use std::time::Instant;
 
 const HANDS: usize = 10_000_000;
 const ALL_HANDS: u64 = 133_784_560;
@@ -30,9 +26,11 @@ use random_hands::random_hands;
 #[path = "support/our_loops.rs"]
 mod our_loops;
 use our_loops::{enumerate_all, random_hand_key, random_strength_of};
+#[path = "support/cpu_time.rs"]
+mod cpu_time;
+use cpu_time::{load_average, thread_cpu_seconds};
 
-/// The same enumeration with `rs_poker`'s `SevenCardAccum`: the yardstick, since issue 18
-/// measured holdem-hand-evaluator at 1.64x it on this case.
+/// The same enumeration with `rs_poker`'s `SevenCardAccum`, one card per level.
 #[inline(never)]
 fn enumerate_all_rs_poker(deck: &[rs_poker::core::Card; 52]) -> u64 {
     use rs_poker::core::SevenCardAccum;
@@ -62,8 +60,7 @@ fn enumerate_all_rs_poker(deck: &[rs_poker::core::Card; 52]) -> u64 {
     sum
 }
 
-/// `rs_poker`'s `rank()` on the same hands: the yardstick, since issue 18 measured
-/// holdem-hand-evaluator at 2.42x it on this case.
+/// `rs_poker`'s `rank()` on the same hands.
 #[inline(never)]
 fn random_rs_poker_rank(hands: &[[rs_poker::core::Card; 7]]) -> u16 {
     use rs_poker::core::Rankable;
@@ -77,7 +74,7 @@ fn random_rs_poker_rank(hands: &[[rs_poker::core::Card; 7]]) -> u16 {
 const RANDOM_STRENGTH_OF: &str = "10M random: strength_of(&[Card; 7])";
 const RANDOM_RS_POKER: &str = "10M random: rs_poker rank()";
 const RANDOM_HAND_KEY: &str = "10M random: HandKey + Card x7, strength()";
-const ALL_HAND_KEY: &str = "all 133,784,560 hands: nested HandKey + Card";
+const ALL_DEAL: &str = "all 133,784,560 hands: nested Deal::one_more";
 const ALL_RS_POKER: &str = "all 133,784,560 hands: rs_poker SevenCardAccum";
 const EQUITY_OURS: &str = "equity AhKh vs 3 random, 100k: ours";
 const EQUITY_RS_POKER: &str = "equity AhKh vs 3 random, 100k: rs_poker";
@@ -99,6 +96,7 @@ fn main() {
 
     let hands = random_hands(HANDS);
     let deck: [Card; 52] = std::array::from_fn(|i| Card::deck().nth(i).expect("52 cards"));
+    let our_deck = Deck::full();
     let ak = shared::card::parse_cards("Ah Kh").expect("cards");
     let preflop = Scenario::new(&ak, &[], 3).expect("scenario");
     let rs_hands = {
@@ -143,10 +141,10 @@ fn main() {
             seconds: Vec::new(),
         },
         Case {
-            name: ALL_HAND_KEY,
+            name: ALL_DEAL,
             items: ALL_HANDS as f64,
             unit: "M hands/s",
-            run: Box::new(move || enumerate_all(black_box(&deck))),
+            run: Box::new(move || enumerate_all(black_box(&our_deck))),
             seconds: Vec::new(),
         },
         Case {
@@ -182,19 +180,22 @@ fn main() {
 
     for _ in 0..rounds {
         for case in &mut cases {
-            let start = Instant::now();
+            let start = thread_cpu_seconds();
             black_box((case.run)());
-            case.seconds.push(start.elapsed().as_secs_f64());
+            case.seconds.push(thread_cpu_seconds() - start);
         }
     }
-    println!("{rounds} rounds; min / median / max");
-    // Speed-ups against the yardstick, round by round: both ran seconds apart, so a ratio
-    // keeps what the machine's load does to both (issue 18's targets are ratios).
-    for (ours, yardstick, target) in [
-        (RANDOM_STRENGTH_OF, RANDOM_RS_POKER, 2.42),
-        (RANDOM_HAND_KEY, RANDOM_RS_POKER, 2.42),
-        (ALL_HAND_KEY, ALL_RS_POKER, 1.64),
-        (EQUITY_OURS, EQUITY_RS_POKER, 8.0),
+    println!(
+        "{rounds} rounds, on-CPU time of the thread; min / median / max; load average {}",
+        load_average()
+    );
+    // Speed-ups against `rs_poker`, round by round: both ran seconds apart, so a ratio keeps
+    // what the machine's load does to both.
+    for (ours, yardstick) in [
+        (RANDOM_STRENGTH_OF, RANDOM_RS_POKER),
+        (RANDOM_HAND_KEY, RANDOM_RS_POKER),
+        (ALL_DEAL, ALL_RS_POKER),
+        (EQUITY_OURS, EQUITY_RS_POKER),
     ] {
         let seconds = |name: &str| {
             cases
@@ -210,7 +211,7 @@ fn main() {
                 .collect();
             ratios.sort_by(f64::total_cmp);
             println!(
-                "speed-up {ours:<46} {:>5.2} / {:>5.2} / {:>5.2} x the yardstick (target {target} x)",
+                "speed-up {ours:<46} {:>5.2} / {:>5.2} / {:>5.2} x rs_poker's",
                 ratios[0],
                 ratios[ratios.len() / 2],
                 ratios[ratios.len() - 1],

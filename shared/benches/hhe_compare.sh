@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Our evaluator against holdem-hand-evaluator (b-inary's crate, "hhe") on issue 18's cases, in
-# one process, alternated rounds: M hands/s of each and the ratio ours/hhe round by round (see
-# shared/benches/hhe_compare/src/main.rs and shared/benches/README.md, "Issue 18, third pass").
+# Our evaluator against holdem-hand-evaluator (b-inary's crate, "hhe"), in one process,
+# alternated rounds: M hands per second of the thread's on-CPU time for each, and the ratio
+# ours/hhe round by round; or instructions a hand, counted by callgrind (see
+# shared/benches/hhe_compare/src/main.rs and shared/benches/README.md).
 #
 #   shared/benches/hhe_compare.sh HHE_DIR                 # 7 rounds of every case
 #   shared/benches/hhe_compare.sh HHE_DIR 15 "10M"        # rounds, cases whose name has "10M"
+#   shared/benches/hhe_compare.sh HHE_DIR instructions    # callgrind: instructions a hand
 #
 # HHE_DIR is a checkout of https://github.com/b-inary/holdem-hand-evaluator (its root, with
 # Cargo.toml and assets/). hhe is published on GitHub only, so it cannot be a dependency of
@@ -17,6 +19,7 @@ set -euo pipefail
 usage() {
     cat >&2 <<'EOF'
 usage: shared/benches/hhe_compare.sh HHE_DIR [ROUNDS] [CASE-SUBSTRING]
+       shared/benches/hhe_compare.sh HHE_DIR instructions [CASE-SUBSTRING]
 
 HHE_DIR must be a checkout of holdem-hand-evaluator, for example:
     git clone https://github.com/b-inary/holdem-hand-evaluator /tmp/hhe
@@ -72,6 +75,8 @@ path = "$bench_dir/src/main.rs"
 [dependencies]
 lean-poker-shared = { path = "$repo/shared", default-features = false }
 holdem-hand-evaluator = { path = "$hhe_dir" }
+# The thread's CPU time (clock_gettime).
+libc = "0.2"
 
 # The workspace's release profile (hhe's own thin LTO applies only inside its own workspace).
 [profile.release]
@@ -86,4 +91,54 @@ fi
 [[ -f $crate/Cargo.lock ]] || cp "$repo/Cargo.lock" "$crate/Cargo.lock"
 
 CARGO_TARGET_DIR=$target cargo build --release -q --manifest-path "$crate/Cargo.toml"
-exec "$target/release/hhe_compare" "$@"
+bench=$target/release/hhe_compare
+if [[ ${1:-} != instructions ]]; then
+    exec "$bench" "$@"
+fi
+
+# Instructions a hand: one round under callgrind (without the order check, which is not what is
+# measured), then each loop function's inclusive count divided by the hands it evaluates.
+# callgrind lists an inlined function once per source file its code comes from; the entry of
+# the function's own file includes the others, so the largest entry is the function's count.
+command -v valgrind >/dev/null || {
+    echo "error: valgrind is needed for instructions (apt-get install valgrind)" >&2
+    exit 2
+}
+out=$target/callgrind.out
+echo "callgrind, one round (a few minutes)..." >&2
+HHE_COMPARE_SKIP_CHECK=1 valgrind --tool=callgrind --callgrind-out-file="$out" \
+    "$bench" 1 "${2:-}" >/dev/null 2>"$target/callgrind.log" || {
+    cat "$target/callgrind.log" >&2
+    exit 1
+}
+callgrind_annotate --inclusive=yes --threshold=100 "$out" | awk '
+    BEGIN {
+        hands["our_loops::random_strength_of"] = 1e7
+        hands["our_loops::random_hand_key"] = 1e7
+        hands["random_hhe"] = 1e7
+        hands["our_loops::enumerate_all"] = 133784560
+        hands["all_hhe"] = 133784560
+        name["our_loops::random_strength_of"] = "10M random: ours strength_of(&[Card; 7])"
+        name["our_loops::random_hand_key"] = "10M random: ours HandKey + Card x7, strength()"
+        name["random_hhe"] = "10M random: hhe Hand add_card x7, evaluate()"
+        name["our_loops::enumerate_all"] = "all hands: ours nested Deal::one_more"
+        name["all_hhe"] = "all hands: hhe nested Hand::add_card"
+        order = "our_loops::random_strength_of our_loops::random_hand_key random_hhe our_loops::enumerate_all all_hhe"
+    }
+    /^ *[0-9,]+ \(/ {
+        cost = $1
+        gsub(",", "", cost)
+        # "COST (PERCENT)  file:function [binary]": the function follows the first colon.
+        line = substr($0, index($0, ")") + 1)
+        split(line, words, " ")
+        function_name = substr(words[1], index(words[1], ":") + 1)
+        sub(/^hhe_compare::/, "", function_name)
+        if (function_name in hands && cost + 0 > total[function_name] + 0) total[function_name] = cost
+    }
+    END {
+        count = split(order, names, " ")
+        for (i = 1; i <= count; i++) {
+            f = names[i]
+            if (f in total) printf "%-50s %7.1f instructions a hand\n", name[f], total[f] / hands[f]
+        }
+    }'

@@ -1,9 +1,10 @@
 //! Every seven-card hand (133,784,560 of them): category counts and the number of distinct
-//! strengths. Ignored by default because it needs a release build to be quick; CI runs
+//! strengths, by the benchmarks' enumeration and by seven nested `Deal::one_more` loops.
+//! Ignored by default because they need a release build to be quick; CI runs
 //! `cargo test --release -p lean-poker-shared --test shared_tests -- --ignored eval_exhaustive::`.
 
 use shared::eval::bench_support::for_each_seven_card_hand;
-use shared::eval::{Category, HandStrength};
+use shared::eval::{Category, Deck, HandStrength};
 use shared::Card;
 
 #[test]
@@ -12,13 +13,40 @@ fn all_seven_card_hands() {
     let deck: Vec<Card> = Card::deck().collect();
     // Hands per strength index (1..=7462); 0 would be an evaluator failure.
     let mut per_strength = vec![0u64; 7463];
-    let mut hands = 0u64;
     for_each_seven_card_hand(&deck, |key| {
         let strength = key.strength().unwrap();
         per_strength[usize::from(strength.index())] += 1;
-        hands += 1;
     });
-    assert_eq!(hands, 133_784_560);
+    check_counts(&per_strength);
+}
+
+#[test]
+#[ignore = "enumerates 133,784,560 hands: run in release with --ignored (about a second)"]
+fn all_seven_card_hands_dealt_from_a_deck() {
+    let deck = Deck::full();
+    let mut per_strength = vec![0u64; 7463];
+    for one in deck.deal().one_more() {
+        for two in one.one_more() {
+            for three in two.one_more() {
+                for four in three.one_more() {
+                    for five in four.one_more() {
+                        for six in five.one_more() {
+                            for seven in six.one_more() {
+                                let strength = seven.strength().unwrap();
+                                per_strength[usize::from(strength.index())] += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    check_counts(&per_strength);
+}
+
+/// The known counts of seven-card hands by category, from hands counted per strength index.
+fn check_counts(per_strength: &[u64]) {
+    assert_eq!(per_strength.iter().sum::<u64>(), 133_784_560);
     assert_eq!(per_strength[0], 0);
 
     let mut per_category = [0u64; 9];

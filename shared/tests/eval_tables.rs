@@ -15,9 +15,13 @@
 //!   the bits of `0xD8` set (32, 35 and 38 against 29 for four cards and 41 for eight), so
 //!   "five to seven cards" is a mask test, found by a search over steps, starts and masks.
 //!   Bits 8..24 hold four 4-bit suit counters (starting at 3, so a nibble reaches 8 exactly
-//!   when a suit has five cards: a flush); bits 24..64 hold `rank_sum * MULTIPLIER` (mod
-//!   2^40), where each rank has a key chosen so that every multiset of up to seven ranks (each
-//!   at most four times) has a different sum. Multiplying by an odd constant is a bijection,
+//!   when a suit has five cards: a flush). Bits 24..39 hold the rank-bit sum: each card adds
+//!   `1 << (rank value - 2)`, its bit within its suit's lane of a card set, so that summing
+//!   the four lanes of the set's union gives the same sum exactly when no card repeats (one
+//!   multiply; see `fast::distinct`): a repeated card is found by one test a hand, not one a
+//!   card. Bits 39..64 hold `rank_sum * MULTIPLIER` (mod 2^25), where each rank has a key
+//!   chosen so that every multiset of up to seven ranks (each at most four times) has a
+//!   different sum, all below 2^25. Multiplying by an odd constant is a bijection modulo 2^25,
 //!   and because it is linear it is folded into the per-card keys: evaluation never
 //!   multiplies. "Five to seven cards and no flush", the hot path's only test, is one `test`
 //!   of the key against one mask (`0xD8` and the flush bits).
@@ -29,8 +33,9 @@
 //!   so the rest of the hand never matters.
 //! * Any other hand is looked up by its rank multiset through a minimal-effort perfect hash
 //!   (hash-and-displace, as in the CHD algorithm): the top 12 bits of the key pick a bucket,
-//!   the bucket's 16-bit displacement is XORed into the key's low bits to pick one of 2^17
-//!   slots. Buckets are placed largest first with random displacements until none collide.
+//!   the bucket's 16-bit displacement is XORed into the hash field's low 17 bits to pick one
+//!   of 2^17 slots (the members of a bucket share the field's top 12 bits, so its low 13 tell
+//!   them apart). Buckets are placed largest first with random displacements until none collide.
 //!   4,096 two-byte displacements (8 KiB) stay in the L1 cache next to the card tables; with
 //!   8,192 four-byte ones (32 KiB, the whole L1 of many cores) evaluation was about 7% slower,
 //!   and 2,048 buckets (about 36 multisets each) cannot be placed. (The slot's bits cannot be
@@ -79,7 +84,17 @@ const SUIT_SHIFT: u32 = 8;
 /// Suit counters start at 3 so that bit 3 of a nibble means "five or more of this suit".
 const INITIAL_KEY: u64 = (COUNT_START << COUNT_SHIFT) + (0x3333 << SUIT_SHIFT);
 const FLUSH_BITS: u64 = 0x8888 << SUIT_SHIFT;
-const HASH_SHIFT: u32 = 24;
+/// The rank-bit sum: each card adds `1 << (rank value - 2)`, its bit within its suit's lane of
+/// a card set. At most `7 * 2^12 < 2^15` for seven cards (and `4 * (2^13 - 1)` for a whole
+/// deck), so 15 bits hold it.
+const RANK_BITS_SHIFT: u32 = 24;
+const RANK_BITS_WIDTH: u32 = 15;
+const HASH_SHIFT: u32 = RANK_BITS_SHIFT + RANK_BITS_WIDTH;
+/// The hash field's width: the rest of the key (its sums wrap there, modulo 2^25).
+const HASH_BITS: u32 = 64 - HASH_SHIFT;
+/// Multiplying a card set by this sums its four suit lanes into the top 16 bits (each partial
+/// sum stays below `4 * 2^13`, so no lane carries into the next).
+const LANE_SUM: u64 = 0x0001_0001_0001_0001;
 
 #[test]
 fn the_count_field_tells_five_to_seven_cards_by_one_mask() {
@@ -161,6 +176,9 @@ fn generate() -> (String, Vec<u8>) {
     sums.sort_unstable();
     sums.dedup();
     assert_eq!(sums.len(), entries.len(), "rank keys collide");
+    // Below 2^25, so the multiplied sums stay distinct in the key's 25-bit hash field (an odd
+    // multiplier permutes the residues modulo 2^25).
+    assert!(sums.last().is_some_and(|&max| max < 1 << HASH_BITS));
     assert_eq!(
         entries.len(),
         73_775,
@@ -177,6 +195,7 @@ fn generate() -> (String, Vec<u8>) {
         for (rank, rank_key) in RANK_KEYS.iter().enumerate() {
             let code = (rank + 2) | suit << 8;
             card_keys[code] = (rank_key.wrapping_mul(multiplier) << HASH_SHIFT)
+                + (1u64 << (RANK_BITS_SHIFT as usize + rank))
                 + (COUNT_STEP << COUNT_SHIFT)
                 + (1u64 << (SUIT_SHIFT as usize + 4 * suit));
             card_bits[code] = 1u64 << (suit * 16 + rank);
@@ -202,6 +221,16 @@ fn generate() -> (String, Vec<u8>) {
     );
     let _ = writeln!(out, "pub(super) const SUIT_SHIFT: u32 = {SUIT_SHIFT};");
     let _ = writeln!(out, "pub(super) const HASH_SHIFT: u32 = {HASH_SHIFT};");
+    let _ = writeln!(
+        out,
+        "pub(super) const RANK_BITS_SHIFT: u32 = {RANK_BITS_SHIFT};"
+    );
+    let _ = writeln!(
+        out,
+        "pub(super) const RANK_BITS_FIELD: u64 = {:#x};",
+        ((1u64 << RANK_BITS_WIDTH) - 1) << RANK_BITS_SHIFT
+    );
+    let _ = writeln!(out, "pub(super) const LANE_SUM: u64 = {LANE_SUM:#x};");
     let _ = writeln!(
         out,
         "pub(super) const BUCKET_SHIFT: u32 = {};",

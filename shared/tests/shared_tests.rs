@@ -6,6 +6,7 @@ mod support;
 mod corpus;
 mod equity;
 mod eval;
+mod eval_deck;
 mod eval_exhaustive;
 mod eval_tables;
 mod rain_man;

@@ -3,29 +3,28 @@
 //! through `HandKey + Card`, and the enumeration of every seven-card hand, written once so that
 //! the two benches measure the same loops.
 
-use shared::eval::{strength_of, HandKey};
+use shared::eval::{strength_of, Deck, HandKey};
 use shared::Card;
 
-/// Every seven-card hand of the deck by seven nested loops, one `HandKey + Card` per level
-/// (the way a bot enumerates run-outs): returns the sum of the strength indexes.
+/// Every seven-card hand of the deck by seven nested loops, one card dealt per level from a
+/// [`Deck`] (the way a bot enumerates run-outs): returns the sum of the strength indexes.
+///
+/// `if let`, where the random-hand loops below use `map_or(0, ..)`: each is the shorter code
+/// for its loop (callgrind, a hand: here 18.2 instructions against 18.9 with `map_or`, whose
+/// merge with the error path costs one more zero-extension; there 43.6 against 44.7).
 #[inline(never)]
-pub fn enumerate_all(deck: &[Card; 52]) -> u64 {
+pub fn enumerate_all(deck: &Deck) -> u64 {
     let mut sum = 0u64;
-    for a in 0..52 {
-        let k1 = HandKey::EMPTY + deck[a];
-        for b in a + 1..52 {
-            let k2 = k1 + deck[b];
-            for c in b + 1..52 {
-                let k3 = k2 + deck[c];
-                for d in c + 1..52 {
-                    let k4 = k3 + deck[d];
-                    for e in d + 1..52 {
-                        let k5 = k4 + deck[e];
-                        for f in e + 1..52 {
-                            let k6 = k5 + deck[f];
-                            for &card in &deck[f + 1..] {
-                                let k7 = k6 + card;
-                                sum += u64::from(k7.strength().map_or(0, |s| s.index()));
+    for k1 in deck.deal().one_more() {
+        for k2 in k1.one_more() {
+            for k3 in k2.one_more() {
+                for k4 in k3.one_more() {
+                    for k5 in k4.one_more() {
+                        for k6 in k5.one_more() {
+                            for k7 in k6.one_more() {
+                                if let Ok(strength) = k7.strength() {
+                                    sum += u64::from(strength.index());
+                                }
                             }
                         }
                     }

@@ -3,7 +3,10 @@
 //! - [`evaluate`] gives a [`Hand`]: its [`HandStrength`], [`Category`], the five cards used
 //!   ([`Hand::best_five`]), a human description and the Rain Man view ([`Hand::rain_man`]).
 //! - [`strength_of`] and [`HandKey`] are the fast paths for hot loops (showdowns, equity):
-//!   they produce only the [`HandStrength`].
+//!   they produce only the [`HandStrength`]. Both refuse a repeated card: `strength_of` with
+//!   one test a hand, `HandKey + Card` with one test a card (it keeps a set).
+//! - [`Deck`] and [`Deal`] are for enumerations (boards, run-outs, every hand): a deck of
+//!   distinct cards is checked once, and cards dealt from it need no test at all.
 //! - [`rain_man_rank`] and [`rain_man_rank_json`] answer like the Lean Poker ranking service
 //!   "Rain Man" (spec §8); see [`RainManRank`].
 //!
@@ -16,11 +19,12 @@
 //! in as `tables.bin`; a test regenerates them and fails on any difference): each card has a
 //! 64-bit key, a hand's key is the sum of its cards' keys, and the strength is one test (count
 //! and flush together) plus two table loads (a perfect hash over rank multisets, or a 13-bit
-//! flush pattern). [`evaluate`] reads the category and the five ranks off the strength and
-//! picks the cards the way the reference does (the tests compare them through
-//! `bench_support::reference_best_five`); [`rain_man_rank`] follows the Rain Man service's
-//! own algorithms instead, quirks included. Details in `tests/eval_tables.rs` and `fast.rs`. No `unsafe`
-//! anywhere.
+//! flush pattern). A repeated card is found by comparing a sum in the key with the union of
+//! the cards' bits (`fast::distinct`). [`evaluate`] reads the category and the five ranks off
+//! the strength and picks the cards the way the reference does (the tests compare them
+//! through `bench_support::reference_best_five`); [`rain_man_rank`] follows the Rain Man
+//! service's own algorithms instead, quirks included. Details in `tests/eval_tables.rs` and
+//! `fast.rs`. No `unsafe` anywhere.
 //!
 //! ```
 //! use shared::card::parse_cards;
@@ -37,12 +41,14 @@
 //! assert!(wheel > hand.strength());
 //! ```
 
+mod deck;
 mod fast;
 mod key;
 mod rain_man;
 mod reference;
 mod strength;
 
+pub use deck::{Deal, Deck};
 pub use key::HandKey;
 pub use rain_man::{rain_man_rank, rain_man_rank_json, RainManRank};
 pub use strength::{Category, HandStrength};
@@ -329,12 +335,9 @@ impl fmt::Display for Hand {
 /// [`EvalError::CardCount`] for fewer than five or more than seven cards,
 /// [`EvalError::DuplicateCard`] when a card appears twice.
 pub fn evaluate(cards: &[Card]) -> Result<Hand, EvalError> {
-    match HandKey::sum(cards) {
-        Some(set) if (5..=7).contains(&cards.len()) => {
-            Ok(Hand::from_fast(set.strength_unchecked(), set))
-        }
-        _ => Err(strength_error(cards)),
-    }
+    check_count(cards.len())?;
+    let set = HandKey::sum(cards).ok_or_else(|| strength_error(cards))?;
+    Ok(Hand::from_fast(set.strength_unchecked(), set))
 }
 
 /// The strength of five, six or seven distinct cards, without working out the best five:
@@ -343,33 +346,39 @@ pub fn evaluate(cards: &[Card]) -> Result<Hand, EvalError> {
 /// # Errors
 /// As [`evaluate`].
 // Always inlined: a bot's crate (measured with `benches/hhe_compare.sh`, a crate outside the
-// workspace) called it out of line with `#[inline]`, the result going through memory: 70
-// instructions a seven-card hand against 55.5 inlined.
+// workspace) called it out of line with `#[inline]`, the result going through memory.
 #[inline(always)]
 pub fn strength_of(cards: &[Card]) -> Result<HandStrength, EvalError> {
-    // The length test costs nothing for arrays; a repeated card leaves `sum` early.
-    match HandKey::sum(cards) {
-        Some(set) if (5..=7).contains(&cards.len()) => {
-            // The count is known: only the flush bits are left to test.
-            if !fast::has_flush(set.key) {
-                Ok(HandStrength(fast::rank_strength(set.key)))
-            } else {
-                flush(set)
-            }
-        }
-        _ => Err(strength_error(cards)),
+    // For an array the length is known, and all but one arm disappear.
+    let common = match cards.len() {
+        7 => <&[Card; 7]>::try_from(cards)
+            .ok()
+            .and_then(fast::common_strength),
+        6 => <&[Card; 6]>::try_from(cards)
+            .ok()
+            .and_then(fast::common_strength),
+        5 => <&[Card; 5]>::try_from(cards)
+            .ok()
+            .and_then(fast::common_strength),
+        _ => None,
+    };
+    match common {
+        Some(strength) => Ok(HandStrength(strength)),
+        None => strength_off_common_path(cards),
     }
 }
 
-/// The strength of five to seven distinct cards holding a flush (about 3% of seven-card
-/// hands): out of line, so that [`strength_of`]'s common path falls through and stays short.
+/// [`strength_of`] for a flush, a repeated card or a wrong count: out of line, so that the
+/// common path falls through and stays short.
 #[cold]
 #[inline(never)]
-fn flush(set: HandKey) -> Result<HandStrength, EvalError> {
-    Ok(HandStrength(fast::flush_strength(set.key, set.mask)))
+fn strength_off_common_path(cards: &[Card]) -> Result<HandStrength, EvalError> {
+    check_count(cards.len())?;
+    let set = HandKey::sum(cards).ok_or_else(|| strength_error(cards))?;
+    Ok(set.strength_unchecked())
 }
 
-/// Why `cards` could not be evaluated (the cold path of [`strength_of`]).
+/// Why `cards` could not be evaluated, once a fast path saw that they cannot.
 #[cold]
 #[inline(never)]
 fn strength_error(cards: &[Card]) -> EvalError {

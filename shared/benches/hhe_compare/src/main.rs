@@ -1,28 +1,33 @@
-//! Our evaluator against holdem-hand-evaluator ("hhe", b-inary's crate) on issue 18's two
-//! cases, in one process, in alternated rounds: 10 M random seven-card hands (the same hands
-//! for both sides), and all 133,784,560 seven-card hands by seven nested loops adding one
-//! card per level. The loops have the shape of `eval_speed.rs`'s, so the figures correspond.
+//! Our evaluator against holdem-hand-evaluator ("hhe", b-inary's crate) on two cases, in one
+//! process, in alternated rounds: 10 M random seven-card hands (the same hands for both
+//! sides), and all 133,784,560 seven-card hands by seven nested loops adding one card per
+//! level (ours dealt from a `Deck`, as a bot enumerates). Our loops are `eval_speed.rs`'s
+//! (`support/our_loops.rs`), so the figures correspond.
+//!
+//! Times are the on-CPU time of the measuring thread (`support/cpu_time.rs`), not wall time.
 //!
 //! Built only by `shared/benches/hhe_compare.sh HHE_DIR [ROUNDS] [CASE-SUBSTRING]`, which
-//! writes this crate's manifest (hhe is git-only and cannot be a dependency of the repository);
-//! see `shared/benches/README.md`, "Issue 18, third pass".
+//! writes this crate's manifest (hhe is git-only and cannot be a dependency of the repository)
+//! and also counts instructions a hand under callgrind; see `shared/benches/README.md`.
 //!
 //! Before measuring, it checks that both evaluators order every seven-card hand the same way
 //! (our strength index and hhe's rank are both "higher is stronger"): a wrong comparator
 //! would make every figure meaningless, so a mismatch stops the bench with an error.
 
 use holdem_hand_evaluator::Hand;
-use shared::eval::{strength_of, HandKey};
+use shared::eval::{strength_of, Deck, HandKey};
 use shared::{Card, Suit};
 use std::hint::black_box;
 use std::process::ExitCode;
-use std::time::Instant;
 
 #[path = "../../support/random_hands.rs"]
 mod random_hands;
 use random_hands::random_hands;
 #[path = "../../support/our_loops.rs"]
 mod our_loops;
+#[path = "../../support/cpu_time.rs"]
+mod cpu_time;
+use cpu_time::{load_average, thread_cpu_seconds};
 use our_loops::{enumerate_all, random_hand_key, random_strength_of};
 
 const HANDS: usize = 10_000_000;
@@ -234,7 +239,7 @@ fn check_same_order(
 const RANDOM_STRENGTH_OF: &str = "10M random: ours strength_of(&[Card; 7])";
 const RANDOM_HAND_KEY: &str = "10M random: ours HandKey + Card x7, strength()";
 const RANDOM_HHE: &str = "10M random: hhe Hand add_card x7, evaluate()";
-const ALL_OURS: &str = "all 133,784,560 hands: ours nested HandKey + Card";
+const ALL_OURS: &str = "all 133,784,560 hands: ours nested Deal::one_more";
 const ALL_HHE: &str = "all 133,784,560 hands: hhe nested Hand::add_card";
 
 struct Case {
@@ -271,6 +276,7 @@ fn main() -> ExitCode {
     let hhe_hands: Vec<[u8; 7]> = hands.iter().map(|hand| hand.map(hhe_id)).collect();
     let deck: [Card; 52] = std::array::from_fn(|i| Card::deck().nth(i).expect("52 cards"));
     let hhe_deck: [usize; 52] = deck.map(|card| usize::from(hhe_id(card)));
+    let our_deck = Deck::full();
 
     // Not under callgrind's instruction counts (`HHE_COMPARE_SKIP_CHECK=1`): the check is
     // not what is measured, and it takes longer than every case together.
@@ -305,7 +311,7 @@ fn main() -> ExitCode {
         Case {
             name: ALL_OURS,
             hands: ALL_HANDS as f64,
-            run: Box::new(move || enumerate_all(black_box(&deck))),
+            run: Box::new(move || enumerate_all(black_box(&our_deck))),
             seconds: Vec::new(),
         },
         Case {
@@ -331,13 +337,16 @@ fn main() -> ExitCode {
         };
         for index in order {
             let case = &mut cases[index];
-            let start = Instant::now();
+            let start = thread_cpu_seconds();
             black_box((case.run)());
-            case.seconds.push(start.elapsed().as_secs_f64());
+            case.seconds.push(thread_cpu_seconds() - start);
         }
     }
 
-    println!("{rounds} rounds; min / median / max");
+    println!(
+        "{rounds} rounds, on-CPU time of the thread; min / median / max; load average {}",
+        load_average()
+    );
     for case in &cases {
         let [fast, median, slow] = spread(&mut case.seconds.clone());
         let rate = |seconds: f64| case.hands / seconds / 1e6;
@@ -353,7 +362,7 @@ fn main() -> ExitCode {
         );
     }
     // Ours against hhe round by round: both ran within seconds of each other, so a ratio
-    // keeps what the machine's load did to both (issue 18's target is 1.0x).
+    // keeps what the machine's load did to both (the target is 1.0x).
     for (ours, theirs) in [
         (RANDOM_STRENGTH_OF, RANDOM_HHE),
         (RANDOM_HAND_KEY, RANDOM_HHE),
