@@ -24,6 +24,7 @@ odd_chips, deal_out_board, [[player]], [[bot]]), and:
   compress_after = 20       # --compress-after: gzip older games' logs (\"off\": never)
   keep_games = \"off\"        # --keep-games: delete older games' folders (default off)
   disk_budget = \"2 GB\"      # --disk-budget: most disk the event's folder takes (\"off\")
+  min_free_space = \"256 MB\" # --min-free-space: no new game below it (\"off\")
 ";
 
 /// `dealer serve`.
@@ -66,4 +67,10 @@ pub struct ServeArgs {
     /// page regenerates their logs), then pruned. `off`: no limit [default: 2 GB].
     #[arg(long, value_name = "SIZE|off", value_parser = DiskBudget::parse, conflicts_with = "out")]
     pub disk_budget: Option<DiskBudget>,
+    /// No new game starts while the disk holding the event's folder has less free space
+    /// than this (the page, the API and the log say why play paused, and when it resumed;
+    /// old games' full logs are deleted first to make room). `off`: never paused for it
+    /// [default: 256 MB].
+    #[arg(long, value_name = "SIZE|off", value_parser = FreeSpace::parse, conflicts_with = "out")]
+    pub min_free_space: Option<FreeSpace>,
 }
