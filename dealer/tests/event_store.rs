@@ -7,7 +7,8 @@ use dealer::event::players::Enrollment;
 use dealer::event::seating::{seat_round, split_tables};
 use dealer::event::settings::{resolve_event, Contact, EventFile, EventFlags};
 use dealer::event::store::{
-    EventStore, FinishedGame, NewGame, SeatRecord, StoreError, CUT_OFF, DATABASE_FILE,
+    EventStore, FinishedGame, NewGame, SeatRecord, StoreError, StoredRecord, CUT_OFF,
+    DATABASE_FILE,
 };
 use dealer::event::Event;
 use dealer::house::BotKind;
@@ -94,9 +95,18 @@ fn a_restart_keeps_every_finished_game_and_abandons_the_one_cut_off() {
                     seat(1, Some(bob), "bob", 1),
                     seat(2, None, "house 1", 3),
                 ],
+                record: Some(StoredRecord {
+                    format: 1,
+                    bytes: vec![1, 2, 3],
+                }),
             })
             .unwrap();
         assert_eq!(totals, [(ann, 3), (bob, 5)]);
+        // The game's record is written with its result, in the same transaction.
+        assert_eq!(
+            store.game_record(number).unwrap().map(|record| record.bytes),
+            Some(vec![1, 2, 3])
+        );
         // The second game is running when the process dies (the store is dropped unclosed).
         let (second, _, _) = store
             .start_game(&new_game(&["ann", "bob"]), |n| n.into())
@@ -465,6 +475,7 @@ fn a_banned_player_is_last_seen_before_the_game_that_banned_it() {
                 hands: 3,
                 ended_at,
                 seats: vec![seat(0, Some(ann), "ann", 1), bob_seat],
+                record: None,
             })
             .unwrap();
     }

@@ -276,3 +276,53 @@ fn compact_from_files(dir: &Path) -> Option<CompactGame> {
         answers,
     })
 }
+
+/// Whether the database's row and standings of game `number` say what `result` says (its
+/// hands, and each seat's place and points): `None` when they do, else the first difference.
+///
+/// # Errors
+/// The database cannot be read.
+pub fn database_disagrees(
+    store: &EventStore,
+    number: u32,
+    result: &crate::result::GameResult,
+) -> Result<Option<String>, StoreError> {
+    let (hands, seats) = store.read(|c| {
+        let hands: Option<i64> = c.query_row(
+            "SELECT hands FROM games WHERE number = ?1",
+            [number],
+            |row| row.get(0),
+        )?;
+        let mut statement =
+            c.prepare_cached("SELECT seat, place, points FROM standings WHERE game = ?1 ORDER BY seat")?;
+        let seats = statement
+            .query_map([number], |row| {
+                Ok((
+                    row.get::<_, i64>(0)?,
+                    row.get::<_, i64>(1)?,
+                    row.get::<_, i64>(2)?,
+                ))
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok((hands, seats))
+    })?;
+    if hands != i64::try_from(result.hands_played).ok() {
+        return Ok(Some(format!(
+            "the database says {hands:?} hands, the replay {}",
+            result.hands_played
+        )));
+    }
+    for (seat, place, points) in seats {
+        let index = usize::try_from(seat).unwrap_or(usize::MAX);
+        let replayed = (
+            result.places.get(index).map(|&p| p as i64),
+            result.points.get(index).map(|&p| i64::from(p)),
+        );
+        if replayed != (Some(place), Some(points)) {
+            return Ok(Some(format!(
+                "seat {seat}: the database says place {place} and {points} points, the replay {replayed:?}"
+            )));
+        }
+    }
+    Ok(None)
+}

@@ -99,6 +99,11 @@ pub struct Event {
     /// Games opened in the viewer since the last retention pass, with when (written to the
     /// database by the pass: a page view never waits for a write).
     opened: Mutex<std::collections::HashMap<u32, i64>>,
+    /// Finished games whose files could not all be written and whose state could not be
+    /// recorded either (a full disk): retention records them incomplete when it can.
+    cut_files: Mutex<Vec<u32>>,
+    /// Games this server is playing or finishing (their files are still being written).
+    playing: Mutex<std::collections::HashSet<u32>>,
 }
 
 /// `now` in ms since the epoch.
@@ -283,6 +288,8 @@ impl Event {
             over_budget_said: std::sync::atomic::AtomicBool::new(false),
             unfaithful: Mutex::new(std::collections::HashSet::new()),
             opened: Mutex::new(std::collections::HashMap::new()),
+            cut_files: Mutex::new(Vec::new()),
+            playing: Mutex::new(std::collections::HashSet::new()),
         }))
     }
 
@@ -404,6 +411,28 @@ impl Event {
     /// The games opened since the last call, with when.
     fn take_opened(&self) -> std::collections::HashMap<u32, i64> {
         std::mem::take(&mut *self.opened.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// Whether this server is still playing or finishing game `number` (its files are being
+    /// written).
+    fn is_playing(&self, number: u32) -> bool {
+        self.playing
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .contains(&number)
+    }
+
+    /// Notes a finished game whose files were cut and could not be recorded so.
+    fn files_cut(&self, number: u32) {
+        self.cut_files
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(number);
+    }
+
+    /// The games noted by [`Event::files_cut`] since the last call.
+    fn take_cut_files(&self) -> Vec<u32> {
+        std::mem::take(&mut *self.cut_files.lock().unwrap_or_else(PoisonError::into_inner))
     }
 
     /// The reserve of the event's folder ([`space`]).

@@ -67,7 +67,10 @@ pub async fn run_rounds(event: Arc<Event>, stop: StopSignal) {
         let changed = event.changed.notified();
         tokio::pin!(changed);
         changed.as_mut().enable();
-        if !record_unrecorded(&event) || !room_to_play(&event) {
+        let recorded = record_unrecorded(&event);
+        // Looked at even when nothing can be recorded: the page then says both why.
+        let room = room_to_play(&event);
+        if !recorded || !room {
             // Still cannot write, or too little room: wait, without playing games that could
             // not be kept either.
             tokio::select! {
@@ -120,44 +123,53 @@ pub async fn run_rounds(event: Arc<Event>, stop: StopSignal) {
 }
 
 /// Whether a round may start: the disk holding the event has at least the free-space margin
-/// (`min_free_space`). Below it, play pauses (said once, with why) and retention is woken to
-/// delete old games' full files; at or above it, a pause ends (said once) and the reserve is
-/// made again if a full disk took it.
+/// (`min_free_space`) and the reserve is held (made again first if a full disk took it). Below
+/// it, play pauses (said once, with why) and retention is woken to delete old games' full
+/// files; once there is room, a pause ends (said once).
 fn room_to_play(event: &Event) -> bool {
     let data = &event.settings().data;
-    let free = match free_bytes(data) {
-        Ok(free) => free,
-        Err(error) => {
-            // Not measurable: never hold the event on it.
-            tracing::debug!(%error, "cannot measure the event's free space");
-            event.resume_play();
-            return true;
-        }
+    let margin = event.settings().retention.min_free_space;
+    let Ok(mut free) = free_bytes(data) else {
+        // Not measurable: never hold the event on it.
+        event.resume_play();
+        return true;
     };
-    if free >= RESERVE_BYTES.saturating_mul(4) {
-        if let Err(error) = event.reserve().make() {
-            tracing::debug!(%error, "cannot make the event's reserve");
+    let reserve = event.reserve();
+    if !reserve.is_held() && free >= margin.unwrap_or(3 * RESERVE_BYTES) + RESERVE_BYTES {
+        match reserve.make() {
+            Ok(_) => free = free_bytes(data).unwrap_or(free),
+            Err(error) => tracing::debug!(%error, "cannot make the event's reserve"),
         }
     }
-    match event.settings().retention.min_free_space {
-        Some(margin) if free < margin => {
-            let size = |bytes: u64| bytesize::ByteSize::b(bytes).display().si().to_string();
-            event.pause_play(format!(
-                "{} free on the disk of {}, under the {} margin (min_free_space): no new game \
-                 until there is room; old games' full files are deleted first (their records \
-                 stay)",
-                size(free),
-                data.display(),
-                size(margin)
-            ));
-            event.games_ended.notify_one();
-            false
-        }
-        _ => {
-            event.resume_play();
-            true
-        }
+    let Some(margin) = margin else {
+        event.resume_play();
+        return true;
+    };
+    // A reserve a full disk used up is made again before play goes on.
+    let needed = if reserve.is_held() {
+        margin
+    } else {
+        margin + RESERVE_BYTES
+    };
+    if free >= needed {
+        event.resume_play();
+        return true;
     }
+    let size = |bytes: u64| bytesize::ByteSize::b(bytes).display().si().to_string();
+    event.pause_play(format!(
+        "{} free on the disk of {}, under the {} margin (min_free_space{}): no new game until \
+         there is room; old games' full files are deleted first (their records stay)",
+        size(free),
+        data.display(),
+        size(needed),
+        if needed > margin {
+            ", and the reserve a full disk used up"
+        } else {
+            ""
+        }
+    ));
+    event.games_ended.notify_one();
+    false
 }
 
 /// A game that ended but could not be recorded yet: written by [`record_unrecorded`] once the
@@ -264,6 +276,30 @@ fn plan_round(event: &Event, round: u32) -> Result<Vec<Vec<Seated>>, super::Stor
     Ok(tables)
 }
 
+/// Marks a game as played by this server until dropped (retention leaves its files alone).
+struct Playing<'a>(&'a Event, u32);
+
+impl<'a> Playing<'a> {
+    fn new(event: &'a Event, number: u32) -> Playing<'a> {
+        event
+            .playing
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(number);
+        Playing(event, number)
+    }
+}
+
+impl Drop for Playing<'_> {
+    fn drop(&mut self) {
+        self.0
+            .playing
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .remove(&self.1);
+    }
+}
+
 /// Plays one table's game and records it.
 async fn play_table(event: &Event, round: u32, table: u32, seated: Vec<Seated>, stop: &StopSignal) {
     let names: Vec<String> = seated.iter().map(|s| s.name.clone()).collect();
@@ -285,6 +321,7 @@ async fn play_table(event: &Event, round: u32, table: u32, seated: Vec<Seated>, 
             return;
         }
     };
+    let _playing = Playing::new(event, number);
     let mut setup = GameSetup::new(event.settings().game.clone(), names.clone(), seed);
     setup.tournament_id = event.tournament_id.clone();
     let game_dir = event.settings().data.join(GAMES_DIR).join(&dir);
@@ -545,6 +582,7 @@ fn finished_files(event: &Event, entry: &GameEntry) {
         .set_game_files(number, GameFiles::Incomplete, None)
     {
         event.report_write_failure("cannot mark a game's files incomplete", &error);
+        event.files_cut(number);
     }
 }
 

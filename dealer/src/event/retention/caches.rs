@@ -3,8 +3,8 @@
 //! written again from the records once there is room.
 
 use super::{
-    compact_game, disk_usage, event_disk_usage, prune, CompactLog, PassReport, RetentionError,
-    BUDGET_HEADROOM, DEFAULT_COMPRESS_AFTER,
+    compact_game, disk_usage, event_disk_usage, prune, remove_folder, CompactLog, PassReport,
+    RetentionError, BUDGET_HEADROOM, DEFAULT_COMPRESS_AFTER,
 };
 use crate::event::archive::{self, ArchiveError, Rewritten};
 use crate::event::space::{free_bytes, RESERVE_BYTES};
@@ -77,6 +77,24 @@ pub(super) fn rewrite_incomplete_games(
         }
     }
     Ok(())
+}
+
+/// Records as incomplete a finished game whose folder has no `result.json` (the last file it
+/// writes): its files were cut by a full disk, or by a crash before they were closed, and
+/// the state could not be recorded then. Whether it was. A game this server is still
+/// finishing is left alone.
+pub(super) fn note_if_cut(event: &Event, game: &RetentionCandidate) -> Result<bool, RetentionError> {
+    let dir = event.settings().data.join(GAMES_DIR).join(&game.dir);
+    let cut = game.has_record
+        && !event.is_playing(game.number)
+        && matches!(game.files, GameFiles::Kept | GameFiles::Compressed)
+        && !dir.join(crate::event::outcome_files::RESULT_FILE).is_file();
+    if cut {
+        event
+            .store()
+            .set_game_files(game.number, GameFiles::Incomplete, None)?;
+    }
+    Ok(cut)
 }
 
 fn unfaithful(event: &Event, number: u32) {
@@ -157,10 +175,18 @@ pub(super) fn keep_within_limits(
         if freed >= need || stop.is_stopped() {
             return Ok(());
         }
-        if game.files == GameFiles::Incomplete || is_unfaithful(event, game.number) {
+        if game.files == GameFiles::Incomplete
+            || is_unfaithful(event, game.number)
+            || event.is_playing(game.number)
+        {
             continue;
         }
         let dir = games.join(&game.dir);
+        if game.has_record && !dir.exists() {
+            // Deleted by a pass that could not record it (a full disk): recorded now.
+            store.set_game_files(game.number, GameFiles::Pruned, None)?;
+            continue;
+        }
         let has_record = game.has_record
             || archive::adopt_files(store, game.number, &dir).map_err(archive_error)?;
         if !has_record {
@@ -169,9 +195,12 @@ pub(super) fn keep_within_limits(
         let before = size(&game)?;
         match record_differs(event, game.number, &dir) {
             Ok(None) => {
-                prune(event, &game)?;
+                // The record is the game: its files go first, freeing the space a full disk
+                // needs to record that they went (a pass that cannot finds them gone, above).
+                remove_folder(&dir)?;
                 freed += before;
                 report.pruned.push(game.number);
+                store.set_game_files(game.number, GameFiles::Pruned, None)?;
             }
             Ok(Some(difference)) => {
                 tracing::warn!(game = game.number, %difference, "the game's record does not reproduce its files: they are kept");

@@ -380,17 +380,31 @@ pub fn run_pass(
             }
             let (_, repaired) = logs_to_compress(&folder(&game))?;
             report.repaired += repaired;
+            caches::note_if_cut(event, &game)?;
+        }
+    }
+    for number in event.take_cut_files() {
+        if let Err(error) = store.set_game_files(number, GameFiles::Incomplete, None) {
+            event.files_cut(number);
+            return Err(error.into());
         }
     }
     for (number, at) in event.take_opened() {
-        store.game_opened(number, at)?;
+        if let Err(error) = store.game_opened(number, at) {
+            tracing::debug!(game = number, %error, "cannot note that the game was opened");
+        }
     }
+    // First: on a full disk nothing else can be written until old files make room.
+    caches::keep_within_limits(event, stop, &mut report)?;
     caches::rewrite_incomplete_games(event, stop, &mut report)?;
     if let Some(keep) = retention.keep_games {
         let kinds = [GameFiles::Kept, GameFiles::Compressed, GameFiles::Compact];
         for game in store.ended_games_beyond(keep, &kinds)? {
             if stop.is_stopped() {
                 return Ok(report);
+            }
+            if event.is_playing(game.number) {
+                continue;
             }
             if !game.has_record {
                 // Made now if its files give one, so the game can still be opened.
@@ -403,6 +417,10 @@ pub fn run_pass(
     }
     if let Some(after) = retention.compress_after {
         for game in store.ended_games_beyond(after, &[GameFiles::Kept])? {
+            if event.is_playing(game.number) {
+                // Recorded, its logs still being closed (`compress_after = 0`).
+                continue;
+            }
             let Some(repaired) = compress_game(&folder(&game), stop)? else {
                 return Ok(report);
             };
@@ -416,7 +434,9 @@ pub fn run_pass(
         if stop.is_stopped() {
             return Ok(report);
         }
-        store.set_game_disk_bytes(game.number, disk_usage(&folder(&game))?)?;
+        if !caches::note_if_cut(event, &game)? {
+            store.set_game_disk_bytes(game.number, disk_usage(&folder(&game))?)?;
+        }
     }
     caches::keep_within_limits(event, stop, &mut report)?;
     Ok(report)
