@@ -332,6 +332,19 @@ async fn below_the_free_space_margin_old_games_files_make_room() {
         assert_eq!(viewer_view(&event, number), views[index], "game {number}");
     }
     assert_eq!(recorded(&event), before, "the database keeps every result");
+    // The SDK's recordings loader reads the event's folder as it is now (the database, the
+    // reserve and the kept games' files beside deleted ones): the newest games' requests.
+    assert!(data.join(dealer::event::space::RESERVE_FILE).is_file());
+    let loaded = player::testing::try_load(&data).unwrap();
+    let kept_states = recent
+        .iter()
+        .map(|&n| {
+            std::fs::read_to_string(game_dir(&data, n).join("requests.jsonl"))
+                .map(|text| text.lines().count())
+                .unwrap_or(0)
+        })
+        .sum::<usize>();
+    assert_eq!(loaded.len(), kept_states);
 }
 
 /// The hands of a viewer log that reached their winner announcement, counted from the text

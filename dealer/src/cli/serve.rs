@@ -140,7 +140,7 @@ async fn serve_event(args: ServeArgs, screen: &Screen) -> Result<(), Failure> {
     scheduler::run_rounds(event.clone(), stop).await;
     // A last try for games that ended while nothing could be written; the exit code says
     // when it fails too (the error names them).
-    let recorded = scheduler::record_unrecorded(&event);
+    scheduler::record_unrecorded(&event);
     let _ = checks.await;
     let _ = retention.await;
     server
@@ -148,7 +148,7 @@ async fn serve_event(args: ServeArgs, screen: &Screen) -> Result<(), Failure> {
         .await
         .map_err(|error| Failure::run(error.to_string()))?;
     match event.storage_error() {
-        Some(error) if !recorded => Err(Failure::run(error)),
-        _ => Ok(()),
+        Some(error) => Err(Failure::run(error)),
+        None => Ok(()),
     }
 }
