@@ -704,6 +704,13 @@ mod tests {
             missing.to_string().contains("got no such file"),
             "{missing}"
         );
+        // A file a full disk cut: what survived must be the start of the replayed one.
+        std::fs::write(&b, "one\ntwo three\nfour\n").unwrap();
+        assert_eq!(compare("x", &a, &b, Comparison::Survived).unwrap(), None);
+        assert!(compare("x", &a, &b, Comparison::Exact).unwrap().is_some());
+        std::fs::write(&b, "one\ntwo thr33\nfour\n").unwrap();
+        let differs = compare("x", &a, &b, Comparison::Survived).unwrap().unwrap();
+        assert_eq!((differs.line, differs.offset), (2, 7));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

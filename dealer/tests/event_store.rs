@@ -353,6 +353,31 @@ fn a_schema_2_database_is_upgraded_keeping_every_row_and_reference() {
         .set_game_files(1, GameFiles::Compact, Some(40_960))
         .unwrap();
     assert_eq!(store.games_disk_bytes().unwrap(), 40_960);
+    // Version 4: a game's record beside its rows, the `incomplete` state, and the old games'
+    // last use (when they ended), so retention's order holds for them too.
+    store
+        .add_game_record(
+            1,
+            &StoredRecord {
+                format: 1,
+                bytes: vec![9, 9],
+            },
+        )
+        .unwrap();
+    assert_eq!(store.game_record(1).unwrap().unwrap().bytes, [9, 9]);
+    assert_eq!(store.game_record(2).unwrap(), None);
+    store.set_game_files(1, GameFiles::Incomplete, None).unwrap();
+    assert_eq!(store.incomplete_games().unwrap().len(), 1);
+    let cached = store.cached_games_by_use(0).unwrap();
+    assert_eq!(
+        cached
+            .iter()
+            .map(|game| (game.number, game.has_record))
+            .collect::<Vec<_>>(),
+        [(1, true)],
+        "the pruned game has no files to delete"
+    );
+    store.game_opened(1, 10).unwrap();
     // Foreign keys still hold after the rebuild of `games`.
     let connection = rusqlite::Connection::open(dir.path().join(DATABASE_FILE)).unwrap();
     let version: i64 = connection
@@ -367,6 +392,11 @@ fn a_schema_2_database_is_upgraded_keeping_every_row_and_reference() {
         [],
     );
     assert!(orphan.is_err(), "a standing of no game is refused");
+    let orphan = connection.execute(
+        "INSERT INTO game_records (game, format, record) VALUES (99, 1, x'00')",
+        [],
+    );
+    assert!(orphan.is_err(), "a record of no game is refused");
 }
 
 fn free_address() -> SocketAddr {

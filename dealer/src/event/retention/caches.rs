@@ -49,6 +49,10 @@ pub(super) fn rewrite_incomplete_games(
         if stop.is_stopped() {
             return Ok(());
         }
+        if event.is_playing(game.number) {
+            // Its last files are still being closed: the next pass.
+            continue;
+        }
         let dir = data.join(GAMES_DIR).join(&game.dir);
         match archive::rewrite_incomplete(data, store, game.number) {
             Ok(Rewritten::Whole) => {
