@@ -1,11 +1,11 @@
-# A Lean Poker player image: the template bot by default, or any example bot:
+# A Lean Poker player image: your team's bot (player/team) by default, or any example bot:
 #
 #   docker build -t my-player .
 #   docker build -t calling-station --build-arg PACKAGE=lean-poker-examples --build-arg BIN=calling-station .
 #   docker run --rm -p 1337:1337 my-player          # PORT, PLAYER_AUTH, RUST_LOG... as env vars
 #   docker build --target dealer -t dealer .         # the dealer (no build arguments needed)
 #
-# player/tests/dockerfile.rs builds and starts the binary this file builds, with the same
+# player/sdk/tests/dockerfile.rs builds and starts the binary this file builds, with the same
 # command, so the two cannot drift apart (there is no Docker engine in CI).
 
 ARG RUST_VERSION=1.95
@@ -22,25 +22,22 @@ RUN cargo chef prepare --recipe-path recipe.json
 
 # --- Build: dependencies first (cached layer), then the workspace sources ---
 FROM chef AS builder
-ARG PACKAGE=lean-poker-player
+ARG PACKAGE=team
 ARG BIN=player
-# `container` is `release` without debug info (see the root Cargo.toml).
-ARG PROFILE=container
 COPY --from=planner /app/recipe.json recipe.json
-RUN cargo chef cook --profile "$PROFILE" --locked --package "$PACKAGE" --bin "$BIN" --recipe-path recipe.json
+RUN cargo chef cook --release --locked --package "$PACKAGE" --bin "$BIN" --recipe-path recipe.json
 COPY . .
-RUN cargo build --profile "$PROFILE" --locked --package "$PACKAGE" --bin "$BIN"
-RUN cp "target/$PROFILE/$BIN" /app/player-binary
+RUN cargo build --release --locked --package "$PACKAGE" --bin "$BIN"
+RUN cp "target/release/$BIN" /app/player-binary
 
 # --- The dealer's build, a stage of its own so that `--target dealer` needs no build
 #     arguments (the player stage's PACKAGE and BIN do not apply to it) ---
 FROM chef AS dealer-builder
-ARG PROFILE=container
 COPY --from=planner /app/recipe.json recipe.json
-RUN cargo chef cook --profile "$PROFILE" --locked --package lean-poker-dealer --bin dealer --recipe-path recipe.json
+RUN cargo chef cook --release --locked --package lean-poker-dealer --bin dealer --recipe-path recipe.json
 COPY . .
-RUN cargo build --profile "$PROFILE" --locked --package lean-poker-dealer --bin dealer
-RUN cp "target/$PROFILE/dealer" /app/dealer-binary
+RUN cargo build --release --locked --package lean-poker-dealer --bin dealer
+RUN cp "target/release/dealer" /app/dealer-binary
 
 # --- The dealer, for examples/docker-compose.yml: `docker build --target dealer -t dealer .`
 #     (before `runtime`, so that a plain `docker build .` still builds the player). It reaches

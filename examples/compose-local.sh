@@ -36,7 +36,7 @@ for name, service in services.items():
     if name == "dealer":
         continue
     args = service["build"].get("args") or {}
-    print("player", name, args.get("PACKAGE", "lean-poker-player"), args.get("BIN", "player"),
+    print("player", name, args.get("PACKAGE", "team"), args.get("BIN", "player"),
           service["environment"]["PORT"])
 for arg in services["dealer"]["command"]:
     print("arg", arg)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# A local tournament after a strategy edit, without rebuilding the dealer: builds and starts
-# your player (player/src/strategy.rs, served over HTTP as it is deployed), then runs an
-# already-built dealer against it. Run from anywhere in the repository:
+# A local tournament after an edit of your bot: builds and starts your player (player/team,
+# served over HTTP as it is deployed), then runs the dealer against it. Run from anywhere in
+# the repository:
 #
 #   scripts/local-tournament.sh                                  # vs raiser and equity
 #   scripts/local-tournament.sh --bot a=raiser --bot b=random --games 20
@@ -10,11 +10,8 @@
 # Arguments other than --rebuild-dealer go to `dealer run` (default: --bot a=raiser --bot
 # b=equity); your player is added as `--player me=http://127.0.0.1:$PORT` (PORT: 1337).
 #
-# Why a script: `cargo run -p lean-poker-dealer` compiles your strategy into the dealer (its
-# `strategy` house bot), so every edit rebuilt the whole dealer (40-45 s). Here only the player
-# is rebuilt, incrementally (the `arena` profile: optimised like the deployed build); the dealer
-# binary is built once, when missing. A `--bot NAME=strategy` house bot therefore plays the
-# strategy as it was when the dealer was built: to play your current code, it is `me`.
+# The dealer does not depend on your crate, so an edit of your bot rebuilds only your small
+# crate (seconds, in the release profile the deploy uses); the dealer binary is built once.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,8 +31,8 @@ if $rebuild_dealer || [ ! -x "$dealer" ]; then
   cargo build --release -p lean-poker-dealer --bin dealer
 fi
 
-cargo build --profile arena -p lean-poker-player --bin player
-player_bin=$target/arena/player
+cargo build --release -p team --bin player
+player_bin=$target/release/player
 
 if PORT=$port "$player_bin" --healthcheck 2>/dev/null; then
   echo "error: something already answers on port $port (an old player?); stop it or set PORT" >&2

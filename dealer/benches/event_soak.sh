@@ -7,6 +7,6 @@
 # Usage: dealer/benches/event_soak.sh [first=500] [last=5000] [sdk_players=4] [bots=28]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-cargo build --release --locked --quiet -p lean-poker-dealer --bin dealer -p lean-poker-player --bin player
+cargo build --release --locked --quiet -p lean-poker-dealer --bin dealer -p team --bin player
 target=$(cargo metadata --format-version 1 --no-deps --locked | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')
 exec python3 dealer/benches/event_soak.py "$target/release" "$@"

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Bytes per hand of an event's game folders, per file kind: the numbers of the dealer
-README's "Output volume of an event".
+"""Bytes per hand of an event's game folders, per file kind: the numbers of
+docs/benchmarks.md, "Disk budget and output volume".
 
 Usage: event_volume.py DATA LAST_GAME
 

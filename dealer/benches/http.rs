@@ -143,7 +143,7 @@ fn build_players(workspace: &std::path::Path) -> PathBuf {
             "build",
             "--release",
             "-p",
-            "lean-poker-player",
+            "team",
             "--bin",
             "player",
             "-p",

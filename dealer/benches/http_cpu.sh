@@ -46,7 +46,7 @@ seed=${HTTP_CPU_SEED:-2024}
 scenarios=${HTTP_CPU_SCENARIOS:-"default hands-file hands none"}
 variants=${HTTP_CPU_VARIANTS:-"fresh deleted"}
 
-cargo build --release --locked -q -p lean-poker-dealer --bin dealer -p lean-poker-player --bin player
+cargo build --release --locked -q -p lean-poker-dealer --bin dealer -p team --bin player
 # shellcheck source=dealer/benches/lib.sh
 . dealer/benches/lib.sh
 release=$(release_dir)

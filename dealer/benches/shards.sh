@@ -3,7 +3,7 @@
 # `dealer run --shard K/N` processes at once, in process (six house bots) and over HTTP (six
 # player processes on 127.0.0.2-7, shared by every shard as an event's players are).
 # Prints per case: wall seconds, hands, hands/s, and the 1-minute load average before and
-# after, for the "Ranking at scale" section of dealer/README.md.
+# after, for docs/benchmarks.md, "Ranking at scale: shards and merge".
 #
 #   dealer/benches/shards.sh                  # 48 sit'n'gos in process, 12 over HTTP
 #   SHARDS_GAMES=96 SHARDS_HTTP_GAMES=24 dealer/benches/shards.sh
@@ -19,7 +19,7 @@ counts=${SHARDS_COUNTS:-"1 2 4"}
 seed=${SHARDS_SEED:-7}
 
 cargo build --release --locked -q -p lean-poker-dealer --bin dealer \
-    -p lean-poker-player --bin player -p lean-poker-examples --bin calling-station
+    -p team --bin player -p lean-poker-examples --bin calling-station
 # shellcheck source=dealer/benches/lib.sh
 . dealer/benches/lib.sh
 release=$(release_dir)

@@ -1,20 +1,19 @@
-//! House bots: the team's strategy and the example bots ([`BotKind`], owned by
-//! `examples::bots`), played in process (`dealer run --bot NAME=KIND`) or served over real HTTP
-//! on loopback (`dealer demo`).
+//! House bots ([`BotKind`], from the house bots' crate `lean-poker-bots`), played in process
+//! (`dealer run --bot NAME=KIND`) or served over real HTTP on loopback (`dealer demo`).
 //!
 //! ```
 //! use dealer::house::BotKind;
 //! let kind: BotKind = "raiser".parse().unwrap();
 //! let bot = kind.build(7);
 //! assert_eq!(bot.version(), "raiser 1");
-//! assert!("nope".parse::<BotKind>().unwrap_err().to_string().contains("strategy"));
+//! assert!("nope".parse::<BotKind>().unwrap_err().to_string().contains("calling-station"));
 //! ```
 
 use player::{Player, RunningServer, ServeError, ServerBuilder};
 use std::net::{Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 
-pub use examples::bots::{BotKind, UnknownBotKind};
+pub use bots::{BotKind, UnknownBotKind};
 
 /// Serves `bot` over HTTP on `127.0.0.1`, on a port the system picks, with our SDK (one
 /// worker thread: a house bot needs no more). Needs a running Tokio runtime; dropping the

@@ -51,10 +51,7 @@ fn services(compose: &Yaml) -> (Vec<PlayerService>, &Yaml) {
         assert_eq!(text(&build["context"], "build.context"), "..", "{name}");
         assert_eq!(text(&build["dockerfile"], "build.dockerfile"), "Dockerfile");
         let args = &build["args"];
-        let package = args["PACKAGE"]
-            .as_str()
-            .unwrap_or("lean-poker-player")
-            .to_string();
+        let package = args["PACKAGE"].as_str().unwrap_or("team").to_string();
         let binary = args["BIN"].as_str().unwrap_or("player").to_string();
         if name == "dealer" {
             assert_eq!(text(&build["target"], "dealer build.target"), "dealer");
@@ -128,7 +125,7 @@ fn the_compose_file_builds_real_binaries_and_names_every_player() {
     );
     for player in &players {
         let source = match player.package.as_str() {
-            "lean-poker-player" => root.join("player/src/main.rs"),
+            "team" => root.join("player/team/src/main.rs"),
             "lean-poker-examples" => root.join(format!("examples/src/bin/{}.rs", player.binary)),
             other => panic!("{}: unknown package {other}", player.name),
         };
@@ -176,10 +173,11 @@ fn the_compose_file_builds_real_binaries_and_names_every_player() {
     }
 }
 
-/// The house bot a player service's binary serves.
+/// The house bot a player service's binary serves; the team's own bot (`player`, built from
+/// player/team) is no house bot, and the equity bot stands in for it.
 fn kind_of(service: &PlayerService) -> dealer::house::BotKind {
     let kind = if service.binary == "player" {
-        "strategy"
+        "equity"
     } else {
         service.binary.as_str()
     };

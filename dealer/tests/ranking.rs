@@ -126,7 +126,7 @@ async fn duplicate_rotations_deal_every_seat_the_same_cards_from_the_same_button
         vec![
             bot("equity", "equity"),
             bot("station", "calling-station"),
-            bot("template", "template"),
+            bot("equity-2", "equity"),
             bot("folder", "folder"),
         ]
     };

@@ -55,7 +55,7 @@ async fn play(wants: &[bool]) -> Vec<Vec<(bool, bool)>> {
     let seats = ["calling-station", "raiser", "random"]
         .iter()
         .map(|kind| {
-            let kind: examples::bots::BotKind = kind.parse().unwrap();
+            let kind: bots::BotKind = kind.parse().unwrap();
             PlayerSeat::from(InProcessSeat::new(kind.build(0)))
         })
         .collect();

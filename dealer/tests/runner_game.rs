@@ -24,7 +24,7 @@ use support::misbehaving::{spawn_player, spawn_player_with, Misbehaviour, Player
 const TIMEOUT: Duration = Duration::from_millis(300);
 
 fn bot(kind: &str) -> PlayerSeat {
-    let kind: examples::bots::BotKind = kind.parse().expect("a known bot kind");
+    let kind: bots::BotKind = kind.parse().expect("a known bot kind");
     PlayerSeat::from(InProcessSeat::new(kind.build(0)))
 }
 

@@ -146,7 +146,7 @@ fn serve(mut stream: TcpStream, stats: &Stats) {
 }
 
 fn calling_station() -> PlayerSeat {
-    let kind: examples::bots::BotKind = "calling-station".parse().unwrap();
+    let kind: bots::BotKind = "calling-station".parse().unwrap();
     PlayerSeat::from(InProcessSeat::new(kind.build(0)))
 }
 

@@ -2,10 +2,10 @@
 //! (legal random play, seedable), [`Raiser`] and [`AllIn`] (aggression), and [`EquityBot`] (a
 //! bot that actually thinks); [`BotKind`] names them for the dealer's `--bot NAME=KIND`.
 //!
-//! Their code is the SDK's `player::bots` (player/src/bots.rs, the `house-bots` feature), so
-//! that the arena (`cargo arena`) plays the same house bots in process without the dealer;
-//! this module keeps the paths the dealer and the example binaries use.
+//! Their code is the house bots' crate (`lean-poker-bots`, player/bots/), which the arena
+//! (`cargo arena`) and the dealer play in process; this module keeps the paths the example
+//! binaries use.
 
-pub use player::bots::{
+pub use bots::{
     AllIn, BotKind, CallingStation, EquityBot, Folder, Raiser, RandomBot, UnknownBotKind,
 };

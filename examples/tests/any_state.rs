@@ -22,7 +22,6 @@ proptest! {
     ) {
         let bots: Vec<(&str, std::sync::Arc<dyn player::Player>)> = examples::bots::BotKind::ALL
             .iter()
-            .filter(|kind| kind.is_example())
             .map(|kind| (kind.name(), kind.build(0)))
             .collect();
         let stack = state.me().map(|me| me.stack);

@@ -15,7 +15,7 @@ fn recordings() -> Vec<player::testing::Recorded> {
     ));
     recorded.extend(load(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../player/tests/fixtures"
+        "/../player/sdk/tests/fixtures"
     )));
     recorded
 }
@@ -141,7 +141,7 @@ fn the_random_bot_is_reproducible_and_varied() {
 #[test]
 fn every_kind_has_a_binary() {
     let bin_dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/bin");
-    for kind in BotKind::ALL.into_iter().filter(|kind| kind.is_example()) {
+    for kind in BotKind::ALL {
         let path = std::path::Path::new(bin_dir).join(format!("{kind}.rs"));
         assert!(path.exists(), "no binary for {kind}: {}", path.display());
     }

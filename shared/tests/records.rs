@@ -17,7 +17,7 @@ fn workspace_fixture(path: &str) -> String {
 
 #[test]
 fn dealer_requests_jsonl_round_trips_byte_for_byte() {
-    let text = workspace_fixture("player/tests/fixtures/dealer-run/game-1/requests.jsonl");
+    let text = workspace_fixture("player/sdk/tests/fixtures/dealer-run/game-1/requests.jsonl");
     let mut lines = 0;
     for line in text.lines() {
         let raw: RequestRecord<&RawValue> = serde_json::from_str(line).unwrap();
@@ -35,7 +35,7 @@ fn dealer_requests_jsonl_round_trips_byte_for_byte() {
 
 #[test]
 fn hand_written_request_lines_round_trip_including_a_document_held_as_a_string() {
-    let text = workspace_fixture("player/tests/fixtures/recordings/requests.jsonl");
+    let text = workspace_fixture("player/sdk/tests/fixtures/recordings/requests.jsonl");
     let records: Vec<RequestRecord<&RawValue>> = text
         .lines()
         .map(|line| serde_json::from_str(line).unwrap())
@@ -55,7 +55,7 @@ fn hand_written_request_lines_round_trip_including_a_document_held_as_a_string()
 
 #[test]
 fn dealer_viewer_log_round_trips_byte_for_byte() {
-    let text = workspace_fixture("player/tests/fixtures/dealer-run/game-1/log.json");
+    let text = workspace_fixture("player/sdk/tests/fixtures/dealer-run/game-1/log.json");
     let raw: Vec<ViewerLogEntry<&RawValue>> = serde_json::from_str(&text).unwrap();
     assert_eq!(serde_json::to_string(&raw).unwrap(), text);
     let parsed: Vec<ViewerLogEntry<GameState>> = serde_json::from_str(&text).unwrap();

@@ -14,10 +14,10 @@ use crate::settings::{default_out_dir, random_seed, OutputFile, RunPlan};
 use crate::tournament::{Entrant, TournamentSettings};
 use std::time::Duration;
 
-/// The demo's bots when `--bots` is not given: the team's strategy against four others.
+/// The demo's bots when `--bots` is not given.
 pub const DEMO_LINEUP: [BotKind; 5] = [
-    BotKind::Strategy,
     BotKind::CallingStation,
+    BotKind::AllIn,
     BotKind::Raiser,
     BotKind::Random,
     BotKind::Equity,

@@ -17,7 +17,7 @@
 //!     kind = "raiser"
 //!     [[bot]]
 //!     name = "b"
-//!     kind = "template"
+//!     kind = "equity"
 //!     "#,
 //! )
 //! .unwrap();

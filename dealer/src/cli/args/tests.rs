@@ -25,7 +25,7 @@ fn flags_become_settings() {
         "--bot",
         "house=raiser",
         "--bot",
-        "me=template",
+        "me=equity",
         "--games",
         "3",
         "--seed",
@@ -49,7 +49,7 @@ fn flags_become_settings() {
         "log,hands",
     ])
     .unwrap();
-    assert_eq!(flags.bots[1].1, BotKind::Strategy, "template is an alias");
+    assert_eq!(flags.bots[1].1, BotKind::Equity);
     assert!(!flags.duplicate && flags.shard.is_none());
     let plan = resolve(flags, crate::settings::RunFile::default()).unwrap();
     let settings = &plan.settings;

@@ -1,0 +1,319 @@
+//! The house bots, simplest first: the example bots a team reads (re-exported by the
+//! `lean-poker-examples` crate, which serves each one as a binary), the opponents of the
+//! dealer's `--bot NAME=KIND` and of the arena (`cargo arena --vs KIND,...`).
+//!
+//! A crate of their own beside the SDK, so that the arena plays them in process without the
+//! dealer crate, and the deployed player (which never plays another bot) does not build them.
+//! Every answer they give is a legal, meaningful bet (see [`player::check_bet`]): they use the
+//! [`GameState`] helpers instead of arithmetic.
+#![warn(missing_docs)]
+
+use player::shared::equity::Scenario;
+use player::{Chips, GameState, Player};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::fmt;
+use std::str::FromStr;
+use std::sync::{Arc, Mutex};
+
+/// Calls everything, never raises: the classic "calling station".
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CallingStation;
+
+impl Player for CallingStation {
+    fn bet_request(&self, state: &GameState) -> Chips {
+        // What it costs to stay in (the whole stack if that is less: then it is an all-in).
+        state.call_amount()
+    }
+
+    fn version(&self) -> String {
+        "calling station 1".to_string()
+    }
+}
+
+/// Checks when it is free, folds otherwise: what every official template starts as.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Folder;
+
+impl Player for Folder {
+    fn bet_request(&self, _state: &GameState) -> Chips {
+        // 0 is a check when nothing is owed and a fold otherwise.
+        Chips::ZERO
+    }
+
+    fn version(&self) -> String {
+        "folder 1".to_string()
+    }
+}
+
+/// Makes the smallest legal raise every time: annoying, and easy to exploit.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Raiser;
+
+impl Player for Raiser {
+    fn bet_request(&self, state: &GameState) -> Chips {
+        // Call plus minimum_raise, or the whole stack when that is all there is.
+        state.minimum_raise_amount()
+    }
+
+    fn version(&self) -> String {
+        "raiser 1".to_string()
+    }
+}
+
+/// Pushes every chip in, every time: the maniac.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct AllIn;
+
+impl Player for AllIn {
+    fn bet_request(&self, state: &GameState) -> Chips {
+        // Exactly the stack: a bigger number would also read as all-in, but says less.
+        state.all_in_amount()
+    }
+
+    fn version(&self) -> String {
+        "all-in 1".to_string()
+    }
+}
+
+/// Picks a random legal move: fold (or check), call, minimum raise, pot-sized raise, all-in.
+///
+/// Seedable, so a game with random bots can be replayed. The random generator is behind a
+/// `Mutex` because one bot answers requests from several threads (see the `player` crate docs
+/// on learning state).
+#[derive(Debug)]
+pub struct RandomBot {
+    rng: Mutex<ChaCha8Rng>,
+}
+
+impl RandomBot {
+    /// A bot whose choices follow from `seed`.
+    pub fn with_seed(seed: u64) -> RandomBot {
+        RandomBot {
+            rng: Mutex::new(ChaCha8Rng::seed_from_u64(seed)),
+        }
+    }
+}
+
+impl Default for RandomBot {
+    /// Seed 0.
+    fn default() -> Self {
+        RandomBot::with_seed(0)
+    }
+}
+
+impl Player for RandomBot {
+    fn bet_request(&self, state: &GameState) -> Chips {
+        // A poisoned lock only means another call panicked: the generator is still fine.
+        let roll: u32 = {
+            let mut rng = self.rng.lock().unwrap_or_else(|e| e.into_inner());
+            rng.random_range(0..100)
+        };
+        match roll {
+            0..=24 => Chips::ZERO,
+            25..=64 => state.call_amount(),
+            65..=84 => state.minimum_raise_amount(),
+            85..=94 => {
+                // Raise to the current bet plus the pot, at least a minimum raise.
+                let pot_raise =
+                    state.raise_to_amount(state.current_buy_in.saturating_add(state.pot));
+                pot_raise
+                    .max(state.minimum_raise_amount())
+                    .min(state.all_in_amount())
+            }
+            _ => state.all_in_amount(),
+        }
+    }
+
+    fn version(&self) -> String {
+        "random 1".to_string()
+    }
+}
+
+/// Plays by equity: its expected share of the pot against the players still in the hand
+/// (random deals of their cards and the rest of the board, `shared::equity`), on every street.
+///
+/// - clearly more than a fair share (twice `1 / players in the hand`, at most 80%): bet or
+///   raise about the size of the pot;
+/// - otherwise, call when the equity beats the pot odds (`call / (pot + call)`);
+/// - otherwise check or fold.
+#[derive(Debug, Clone, Copy)]
+pub struct EquityBot {
+    /// Random deals per decision: 2,000 take about a millisecond in a release build.
+    pub trials: u64,
+}
+
+impl Default for EquityBot {
+    fn default() -> Self {
+        EquityBot { trials: 2_000 }
+    }
+}
+
+impl EquityBot {
+    /// The expected share of the pot, or `None` when it cannot be known (no cards, nobody
+    /// left to play against).
+    pub fn equity(&self, state: &GameState) -> Option<f64> {
+        let opponents = state.active_opponents().count();
+        let scenario = Scenario::new(state.my_cards(), &state.community_cards, opponents).ok()?;
+        // Seeded by the hand number: the same decision always gets the same estimate.
+        let result = scenario
+            .estimate(self.trials.max(1), state.round.unwrap_or(0))
+            .ok()?;
+        Some(result.equity())
+    }
+}
+
+impl Player for EquityBot {
+    fn bet_request(&self, state: &GameState) -> Chips {
+        let Some(equity) = self.equity(state) else {
+            return Chips::ZERO;
+        };
+        let players_in_hand = state.active_opponents().count() + 1;
+        let fair_share = 1.0 / players_in_hand as f64;
+        if equity >= (2.0 * fair_share).min(0.8) {
+            // Raise to the current bet plus the pot, at least a minimum raise, at most all-in.
+            let pot_raise = state.raise_to_amount(state.current_buy_in.saturating_add(state.pot));
+            return pot_raise
+                .max(state.minimum_raise_amount())
+                .min(state.all_in_amount());
+        }
+        match state.pot_odds() {
+            Some(price) if equity > price => state.call_amount(),
+            _ => Chips::ZERO,
+        }
+    }
+
+    fn version(&self) -> String {
+        "equity 1".to_string()
+    }
+}
+
+/// Every house bot by kind, as the dealer and the arena play them (`dealer run --bot
+/// NAME=KIND`, `dealer demo --bots KIND,...`, `cargo arena --vs KIND,...`). The command-line
+/// name of a kind is its kebab-case name (`calling-station`); [`BotKind::name`] gives it.
+///
+/// ```
+/// use bots::BotKind;
+/// let kind: BotKind = "calling-station".parse().unwrap();
+/// assert_eq!(kind.build(0).version(), "calling station 1");
+/// assert!("nope".parse::<BotKind>().unwrap_err().to_string().contains("folder, calling-station"));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BotKind {
+    /// Checks when free, folds otherwise.
+    Folder,
+    /// Calls everything, never raises.
+    CallingStation,
+    /// Always makes the smallest legal raise.
+    Raiser,
+    /// Pushes every chip in, every time.
+    AllIn,
+    /// A random legal move, from a seed.
+    Random,
+    /// Bets by its Monte Carlo equity against the pot odds.
+    Equity,
+}
+
+/// A name that is no [`BotKind`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown bot kind {kind:?} (known kinds: {known})", known = BotKind::names().join(", "))]
+pub struct UnknownBotKind {
+    /// The name asked for.
+    pub kind: String,
+}
+
+impl BotKind {
+    /// Every kind, in order of sophistication.
+    pub const ALL: [BotKind; 6] = [
+        BotKind::Folder,
+        BotKind::CallingStation,
+        BotKind::Raiser,
+        BotKind::AllIn,
+        BotKind::Random,
+        BotKind::Equity,
+    ];
+
+    /// The kind's command-line name.
+    pub fn name(self) -> &'static str {
+        match self {
+            BotKind::Folder => "folder",
+            BotKind::CallingStation => "calling-station",
+            BotKind::Raiser => "raiser",
+            BotKind::AllIn => "all-in",
+            BotKind::Random => "random",
+            BotKind::Equity => "equity",
+        }
+    }
+
+    /// Every kind's command-line name, in [`BotKind::ALL`] order.
+    pub fn names() -> Vec<&'static str> {
+        BotKind::ALL.iter().map(|kind| kind.name()).collect()
+    }
+
+    /// One line saying what the kind plays, for `dealer bots`.
+    pub fn description(self) -> &'static str {
+        match self {
+            BotKind::Folder => "checks when free, folds otherwise",
+            BotKind::CallingStation => "calls everything, never raises",
+            BotKind::Raiser => "always makes the smallest legal raise",
+            BotKind::AllIn => "pushes every chip in, every time",
+            BotKind::Random => "a random legal move (seeded: games replay)",
+            BotKind::Equity => "bets by its Monte Carlo equity against the pot odds",
+        }
+    }
+
+    /// A fresh bot of this kind. A bot with random choices (`random`) draws them from `seed`,
+    /// so a game with house bots replays exactly from its seed.
+    pub fn build(self, seed: u64) -> Arc<dyn Player> {
+        match self {
+            BotKind::Folder => Arc::new(Folder),
+            BotKind::CallingStation => Arc::new(CallingStation),
+            BotKind::Raiser => Arc::new(Raiser),
+            BotKind::AllIn => Arc::new(AllIn),
+            BotKind::Random => Arc::new(RandomBot::with_seed(seed)),
+            BotKind::Equity => Arc::new(EquityBot::default()),
+        }
+    }
+}
+
+impl FromStr for BotKind {
+    type Err = UnknownBotKind;
+
+    /// A kind by its command-line name, exactly as spelled.
+    fn from_str(name: &str) -> Result<BotKind, UnknownBotKind> {
+        BotKind::ALL
+            .into_iter()
+            .find(|kind| kind.name() == name)
+            .ok_or_else(|| UnknownBotKind {
+                kind: name.to_string(),
+            })
+    }
+}
+
+impl fmt::Display for BotKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_parse_back_and_unknown_names_list_the_kinds() {
+        for kind in BotKind::ALL {
+            assert_eq!(kind.name().parse::<BotKind>(), Ok(kind));
+            assert_eq!(kind.to_string(), kind.name());
+        }
+        assert_eq!(
+            "calling_station"
+                .parse::<BotKind>()
+                .unwrap_err()
+                .to_string(),
+            "unknown bot kind \"calling_station\" (known kinds: folder, \
+             calling-station, raiser, all-in, random, equity)"
+        );
+        assert!("Folder".parse::<BotKind>().is_err());
+    }
+}
