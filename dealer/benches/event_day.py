@@ -36,10 +36,10 @@ import sys
 import tempfile
 import time
 
-BOT_KINDS = ["equity", "random", "calling-station", "raiser", "strategy", "folder"]
+BOT_KINDS = ["equity", "random", "calling-station", "raiser", "equity", "folder"]
 BUDGET = 2_000_000_000
 HEADROOM = 20
-THIN_BUDGET = "50 MB"
+THIN_BUDGET = 50_000_000
 THIN_SECONDS = 180
 COMPRESS_AFTER = 20
 DAY_MINUTES = 8 * 60
@@ -146,35 +146,34 @@ def main():
         print(f"played: {games} games, {hands / games:.1f} hands a game, "
               f"{pace:.1f} games a minute; folder {mb(folder_before)}")
 
-        # Thin everything retention may: what stays is what a game keeps for good.
-        server = serve(dealer, config_path, data, log, "--disk-budget", THIN_BUDGET)
+        database = sum(disk(os.path.join(data, "event.sqlite" + s)) for s in ("", "-wal", "-shm"))
+        record = None
+        if has_table(data, "game_records"):
+            (record,), = query(data, "SELECT AVG(LENGTH(record)) FROM game_records")
+        # Thin: a budget of half the folder, so retention makes old games as small as it may:
+        # compact folders (a build without records), or no folder at all (with records).
+        budget = max(THIN_BUDGET, folder_before // 2)
+        server = serve(dealer, config_path, data, log, "--disk-budget", f"{budget}B")
         started = time.time()
         while time.time() - started < THIN_SECONDS:
             time.sleep(2)
-            (left,), = query(
-                data, f"SELECT COUNT(*) FROM (SELECT files FROM games WHERE state <> 'running' "
-                      f"ORDER BY number DESC LIMIT -1 OFFSET {COMPRESS_AFTER}) "
-                      f"WHERE files IN ('kept', 'compressed')")
-            if left == 0:
+            if disk(data) < budget:
                 break
         thin_time = time.time() - started
         stop(server)
         (games_now,), = query(data, "SELECT COUNT(*) FROM games WHERE state <> 'running'")
-        newest = [n for (n,) in query(
-            data, f"SELECT number FROM games WHERE state <> 'running' ORDER BY number DESC "
-                  f"LIMIT {COMPRESS_AFTER}")]
-        newest_disk = sum(disk(os.path.join(data, "games", f"game-{n}")) for n in newest)
-        kept = disk(data) - newest_disk
-        per_game = kept / max(1, games_now - len(newest))
         states = dict(query(data, "SELECT files, COUNT(*) FROM games GROUP BY files"))
-        record = None
-        if has_table(data, "game_records"):
-            (record,), = query(data, "SELECT AVG(LENGTH(record)) FROM game_records")
-        database = sum(disk(os.path.join(data, "event.sqlite" + s)) for s in ("", "-wal", "-shm"))
-        print(f"thinned ({THIN_BUDGET} budget, {thin_time:.0f} s): {games_now} games, files "
-              f"{json.dumps(states)}; database {mb(database)}")
-        print(f"kept per game (all but the newest {len(newest)}): {kb(per_game)}"
-              + (f" (its record {record:,.0f} B)" if record else ""))
+        compact = [bytes_ for (bytes_,) in query(
+            data, "SELECT disk_bytes FROM games WHERE files = 'compact' AND disk_bytes > 0")]
+        compact_game = statistics.mean(compact) if compact else 0
+        # What a game keeps for good: its rows (and record) in the database, and its compact
+        # folder where the build keeps one.
+        per_game = database / games + compact_game
+        print(f"thinned ({mb(budget)} budget, {thin_time:.0f} s): {games_now} games, files "
+              f"{json.dumps(states)}")
+        print(f"kept per game for good: {kb(per_game)} = database {kb(database / games)}"
+              + (f" (its record {record:,.0f} B)" if record else "")
+              + (f" + compact folder {kb(compact_game)}" if compact_game else ""))
         raw_game = statistics.median(raw) if raw else 0
         compressed_game = statistics.median(compressed) if compressed else 0
         print(f"a game's folder: raw {kb(raw_game)}, compressed {kb(compressed_game)} (medians)")

@@ -74,7 +74,7 @@ fn game_dir(data: &Path, number: u32) -> PathBuf {
 fn viewer(event: &Arc<Event>) -> ResultsFolder {
     ResultsFolder::new(&event.settings().data)
         .unwrap()
-        .with_archive(EventArchive::new(Arc::clone(event)))
+        .with_archive(EventArchive::shared(Arc::clone(event)))
 }
 
 /// `dealer replay` on an event game's folder (which may be gone): its report, and its
@@ -152,7 +152,12 @@ async fn budget_prunes_the_least_recently_used(outputs: &str) {
             "game {} has no log to show",
             game.number
         );
-        assert_eq!(game.has_record, game.state == "finished", "game {}", game.number);
+        assert_eq!(
+            game.has_record,
+            game.state == "finished",
+            "game {}",
+            game.number
+        );
     }
     let before = recorded(&event);
     // Measured, compressed beyond the newest two; no budget yet.
@@ -172,7 +177,11 @@ async fn budget_prunes_the_least_recently_used(outputs: &str) {
     let event = open_event(&data, outputs, Some(budget));
     let report = run_pass(&event, true, &StopSignal::never()).unwrap();
     assert!(report.compacted.is_empty(), "{report:?}");
-    assert_eq!(report.pruned.first(), Some(&oldest), "oldest first: {report:?}");
+    assert_eq!(
+        report.pruned.first(),
+        Some(&oldest),
+        "oldest first: {report:?}"
+    );
     let on_disk: u64 = ended
         .iter()
         .map(|&n| dealer::event::retention::disk_usage(&game_dir(&data, n)).unwrap())
@@ -272,14 +281,14 @@ async fn budget_prunes_the_least_recently_used(outputs: &str) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_disk_budget_deletes_the_least_recently_used_files_and_games_still_open_one_hands_file(
-) {
+async fn the_disk_budget_deletes_the_least_recently_used_files_and_games_still_open_one_hands_file()
+{
     budget_prunes_the_least_recently_used(ONE_FILE).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_disk_budget_deletes_the_least_recently_used_files_and_games_still_open_per_hand_files(
-) {
+async fn the_disk_budget_deletes_the_least_recently_used_files_and_games_still_open_per_hand_files()
+{
     budget_prunes_the_least_recently_used(PER_HAND).await;
 }
 

@@ -73,14 +73,20 @@ impl SmallDisk {
         self.dir.path()
     }
 
-    /// Fills the disk with `filler` until `left` bytes are free (about).
-    fn fill_leaving(&self, left: u64) {
+    /// The filler file, opened to add to it.
+    fn filler(&self) -> (PathBuf, std::fs::File) {
         let filler = self.path().join("filler");
-        let mut file = std::fs::OpenOptions::new()
+        let file = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(&filler)
             .unwrap();
+        (filler, file)
+    }
+
+    /// Fills the disk with `filler` until `left` bytes are free (about).
+    fn fill_leaving(&self, left: u64) {
+        let (_, mut file) = self.filler();
         let chunk = vec![7u8; 1 << 20];
         while dealer::event::space::free_bytes(self.path()).unwrap() > left + (1 << 20) {
             if file.write_all(&chunk).is_err() {
@@ -91,12 +97,7 @@ impl SmallDisk {
 
     /// Fills the disk to its last byte with `filler`.
     fn fill(&self) -> PathBuf {
-        let filler = self.path().join("filler");
-        let mut file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&filler)
-            .unwrap();
+        let (filler, mut file) = self.filler();
         for chunk in [1 << 20, 4096, 1] {
             let bytes = vec![7u8; chunk];
             while file.write_all(&bytes).is_ok() {}
@@ -305,7 +306,9 @@ fn sigterm_and_kill_9_on_a_full_disk_lose_no_finished_game() {
     let (mut child, url) = serve(&config, &data, &log);
     wait_for("4 games", 60, || finished(&data).len() >= 4);
     let filler = fill_during_a_game(&disk, &data);
-    wait_for("play paused", 30, || status(&url)["play_paused"].is_object());
+    wait_for("play paused", 30, || {
+        status(&url)["play_paused"].is_object()
+    });
     let paused = status(&url);
     let reason = paused["play_paused"]["reason"].as_str().unwrap_or_default();
     assert!(
@@ -354,7 +357,9 @@ fn sigterm_and_kill_9_on_a_full_disk_lose_no_finished_game() {
     let count = finished(&data).len();
     wait_for("3 more games", 60, || finished(&data).len() >= count + 3);
     let filler = fill_during_a_game(&disk, &data);
-    wait_for("play paused", 30, || status(&url)["play_paused"].is_object());
+    wait_for("play paused", 30, || {
+        status(&url)["play_paused"].is_object()
+    });
     std::thread::sleep(Duration::from_millis(500));
     kept.extend(results(&finished(&data)));
     child.kill().unwrap(); // SIGKILL
@@ -379,7 +384,11 @@ fn sigterm_and_kill_9_on_a_full_disk_lose_no_finished_game() {
     let after = finished(&data);
     let now = results(&after);
     for game in &kept {
-        assert!(now.contains(game), "game {} lost or changed: {now:?}", game.0);
+        assert!(
+            now.contains(game),
+            "game {} lost or changed: {now:?}",
+            game.0
+        );
     }
     assert_eq!(integrity(&data), "ok");
     for (number, _, _, files) in &after {
@@ -401,7 +410,8 @@ fn sigterm_and_kill_9_on_a_full_disk_lose_no_finished_game() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_disk_filled_during_play_pauses_play_until_there_is_room_and_cut_files_are_written_again() {
+async fn a_disk_filled_during_play_pauses_play_until_there_is_room_and_cut_files_are_written_again()
+{
     let disk = match SmallDisk::mount("30m") {
         Ok(disk) => disk,
         Err(reason) => {
@@ -432,14 +442,20 @@ async fn a_disk_filled_during_play_pauses_play_until_there_is_room_and_cut_files
         assert!(started.elapsed() < Duration::from_secs(60), "4 games");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    assert!(event.reserve().is_held(), "the reserve is made while there is room");
+    assert!(
+        event.reserve().is_held(),
+        "the reserve is made while there is room"
+    );
     let before = results(&finished(&data));
     // Filled by something else: play pauses (the old games' files deleted to make room, and
     // the reserve given to the records, may bring it back above the margin by themselves).
     let filler = disk.fill();
     let started = Instant::now();
     while event.play_paused().is_none() && event.status().play_resumed.is_none() {
-        assert!(started.elapsed() < Duration::from_secs(30), "play did not pause");
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "play did not pause"
+        );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     let pause = event
@@ -467,7 +483,10 @@ async fn a_disk_filled_during_play_pauses_play_until_there_is_room_and_cut_files
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    let resumed = event.status().play_resumed.expect("the page says when play resumed");
+    let resumed = event
+        .status()
+        .play_resumed
+        .expect("the page says when play resumed");
     assert!(resumed.resumed_at >= resumed.paused_at);
     handle.stop();
     rounds.await.unwrap();
@@ -486,7 +505,12 @@ async fn a_disk_filled_during_play_pauses_play_until_there_is_room_and_cut_files
         let scratch = tempfile::tempdir().unwrap();
         let folder = data.join(GAMES_DIR).join(format!("game-{}", game.number));
         let kept = folder.is_dir();
-        assert_eq!(kept, game.files != GameFiles::Pruned, "game {}", game.number);
+        assert_eq!(
+            kept,
+            game.files != GameFiles::Pruned,
+            "game {}",
+            game.number
+        );
         let done = regenerate_game(
             game.number,
             &compact,
@@ -499,8 +523,7 @@ async fn a_disk_filled_during_play_pauses_play_until_there_is_room_and_cut_files
         assert_eq!(done.report.difference, None, "game {}", game.number);
         let result = done.report.result.as_ref().unwrap();
         assert_eq!(
-            dealer::event::archive::database_disagrees(event.store(), game.number, result)
-                .unwrap(),
+            dealer::event::archive::database_disagrees(event.store(), game.number, result).unwrap(),
             None
         );
         if kept {

@@ -7,8 +7,7 @@ use dealer::event::players::Enrollment;
 use dealer::event::seating::{seat_round, split_tables};
 use dealer::event::settings::{resolve_event, Contact, EventFile, EventFlags};
 use dealer::event::store::{
-    EventStore, FinishedGame, NewGame, SeatRecord, StoreError, StoredRecord, CUT_OFF,
-    DATABASE_FILE,
+    EventStore, FinishedGame, NewGame, SeatRecord, StoreError, StoredRecord, CUT_OFF, DATABASE_FILE,
 };
 use dealer::event::Event;
 use dealer::house::BotKind;
@@ -104,7 +103,10 @@ fn a_restart_keeps_every_finished_game_and_abandons_the_one_cut_off() {
         assert_eq!(totals, [(ann, 3), (bob, 5)]);
         // The game's record is written with its result, in the same transaction.
         assert_eq!(
-            store.game_record(number).unwrap().map(|record| record.bytes),
+            store
+                .game_record(number)
+                .unwrap()
+                .map(|record| record.bytes),
             Some(vec![1, 2, 3])
         );
         // The second game is running when the process dies (the store is dropped unclosed).
@@ -366,7 +368,9 @@ fn a_schema_2_database_is_upgraded_keeping_every_row_and_reference() {
         .unwrap();
     assert_eq!(store.game_record(1).unwrap().unwrap().bytes, [9, 9]);
     assert_eq!(store.game_record(2).unwrap(), None);
-    store.set_game_files(1, GameFiles::Incomplete, None).unwrap();
+    store
+        .set_game_files(1, GameFiles::Incomplete, None)
+        .unwrap();
     assert_eq!(store.incomplete_games().unwrap().len(), 1);
     let cached = store.cached_games_by_use(0).unwrap();
     assert_eq!(

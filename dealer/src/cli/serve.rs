@@ -56,7 +56,7 @@ async fn serve_read_only(
     let server = if is_event {
         let event =
             Event::open_read_only(out.clone()).map_err(|error| Failure::run(error.to_string()))?;
-        let archive = event_api::EventArchive::new(event.clone());
+        let archive = event_api::EventArchive::shared(event.clone());
         serve_results_archived(
             out.clone(),
             options,
@@ -115,7 +115,7 @@ async fn serve_event(args: ServeArgs, screen: &Screen) -> Result<(), Failure> {
         data.clone(),
         options,
         Some(event_api::routes(event.clone())),
-        Some(event_api::EventArchive::new(event.clone())),
+        Some(event_api::EventArchive::shared(event.clone())),
     )
     .map_err(|error| Failure::run(error.to_string()))?;
     super::report::print(&format!(

@@ -105,6 +105,29 @@ pub fn regenerate_game(
     Ok(Regenerated { report, entry })
 }
 
+/// Replays `compact` (game `number`'s record) in a temporary folder and compares what it
+/// writes with every file `dir` holds, byte for byte: retention deletes a folder only when
+/// this finds no difference.
+///
+/// # Errors
+/// The replay fails, or a file cannot be read or written.
+pub fn check_against_files(
+    number: u32,
+    compact: &CompactGame,
+    dir: &Path,
+) -> Result<ReplayReport, ArchiveError> {
+    let scratch = tempfile::tempdir().map_err(io_error(Path::new("a temporary folder")))?;
+    let done = regenerate_game(
+        number,
+        compact,
+        Some(dir),
+        &scratch.path().join("kept"),
+        &scratch.path().join("replayed"),
+        Comparison::Exact,
+    )?;
+    Ok(done.report)
+}
+
 /// What [`rewrite_incomplete`] did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Rewritten {
@@ -122,7 +145,11 @@ pub enum Rewritten {
 ///
 /// # Errors
 /// No record, or a file cannot be written.
-pub fn rewrite_incomplete(data: &Path, store: &EventStore, number: u32) -> Result<Rewritten, ArchiveError> {
+pub fn rewrite_incomplete(
+    data: &Path,
+    store: &EventStore,
+    number: u32,
+) -> Result<Rewritten, ArchiveError> {
     let compact = compact_game(store, number)?.ok_or(StoreError::Record {
         game: number,
         reason: "it has no record to rewrite its files from".into(),
@@ -196,16 +223,8 @@ pub fn adopt_files(store: &EventStore, number: u32, dir: &Path) -> Result<bool, 
     let Some(compact) = compact_from_files(dir) else {
         return Ok(false);
     };
-    let scratch = tempfile::tempdir().map_err(io_error(Path::new("a temporary folder")))?;
-    let checked = regenerate_game(
-        number,
-        &compact,
-        Some(dir),
-        &scratch.path().join("kept"),
-        &scratch.path().join("replayed"),
-        Comparison::Exact,
-    );
-    let faithful = matches!(&checked, Ok(done) if done.report.difference.is_none() && !done.report.compared.is_empty());
+    let checked = check_against_files(number, &compact, dir);
+    let faithful = matches!(&checked, Ok(report) if report.difference.is_none() && !report.compared.is_empty());
     if !faithful {
         return Ok(false);
     }
@@ -293,8 +312,9 @@ pub fn database_disagrees(
             [number],
             |row| row.get(0),
         )?;
-        let mut statement =
-            c.prepare_cached("SELECT seat, place, points FROM standings WHERE game = ?1 ORDER BY seat")?;
+        let mut statement = c.prepare_cached(
+            "SELECT seat, place, points FROM standings WHERE game = ?1 ORDER BY seat",
+        )?;
         let seats = statement
             .query_map([number], |row| {
                 Ok((

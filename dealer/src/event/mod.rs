@@ -432,7 +432,12 @@ impl Event {
 
     /// The games noted by [`Event::files_cut`] since the last call.
     fn take_cut_files(&self) -> Vec<u32> {
-        std::mem::take(&mut *self.cut_files.lock().unwrap_or_else(PoisonError::into_inner))
+        std::mem::take(
+            &mut *self
+                .cut_files
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner),
+        )
     }
 
     /// The reserve of the event's folder ([`space`]).

@@ -26,7 +26,7 @@ use super::health::can_play;
 use super::outcome_files::{write_abandoned, write_result};
 use super::seating::{fill_count, game_seed, seat_round};
 use super::settings::Contact;
-use super::space::{free_bytes, RESERVE_BYTES};
+use super::space::{room_to_play, RESERVE_BYTES};
 use super::store::{
     FinishedGame, GameFiles, NewGame, SeatRecord, StoreError, StoredRecord, GAMES_DIR,
 };
@@ -120,56 +120,6 @@ pub async fn run_rounds(event: Arc<Event>, stop: StopSignal) {
             wait_for_disk_budget(&event, &stop, passes_before).await;
         }
     }
-}
-
-/// Whether a round may start: the disk holding the event has at least the free-space margin
-/// (`min_free_space`) and the reserve is held (made again first if a full disk took it). Below
-/// it, play pauses (said once, with why) and retention is woken to delete old games' full
-/// files; once there is room, a pause ends (said once).
-fn room_to_play(event: &Event) -> bool {
-    let data = &event.settings().data;
-    let margin = event.settings().retention.min_free_space;
-    let Ok(mut free) = free_bytes(data) else {
-        // Not measurable: never hold the event on it.
-        event.resume_play();
-        return true;
-    };
-    let reserve = event.reserve();
-    if !reserve.is_held() && free >= margin.unwrap_or(3 * RESERVE_BYTES) + RESERVE_BYTES {
-        match reserve.make() {
-            Ok(_) => free = free_bytes(data).unwrap_or(free),
-            Err(error) => tracing::debug!(%error, "cannot make the event's reserve"),
-        }
-    }
-    let Some(margin) = margin else {
-        event.resume_play();
-        return true;
-    };
-    // A reserve a full disk used up is made again before play goes on.
-    let needed = if reserve.is_held() {
-        margin
-    } else {
-        margin + RESERVE_BYTES
-    };
-    if free >= needed {
-        event.resume_play();
-        return true;
-    }
-    let size = |bytes: u64| bytesize::ByteSize::b(bytes).display().si().to_string();
-    event.pause_play(format!(
-        "{} free on the disk of {}, under the {} margin (min_free_space{}): no new game until \
-         there is room; old games' full files are deleted first (their records stay)",
-        size(free),
-        data.display(),
-        size(needed),
-        if needed > margin {
-            ", and the reserve a full disk used up"
-        } else {
-            ""
-        }
-    ));
-    event.games_ended.notify_one();
-    false
 }
 
 /// A game that ended but could not be recorded yet: written by [`record_unrecorded`] once the
@@ -497,8 +447,16 @@ fn record(
     let compact = recorder.take(
         event.settings().outputs,
         outcome.requests,
-        outcome.seats.iter().map(|seat| seat.absent.clone()).collect(),
-        outcome.seats.iter().map(|seat| seat.version.clone()).collect(),
+        outcome
+            .seats
+            .iter()
+            .map(|seat| seat.absent.clone())
+            .collect(),
+        outcome
+            .seats
+            .iter()
+            .map(|seat| seat.version.clone())
+            .collect(),
     );
     let record = compact.and_then(|compact| match compact.encode() {
         Ok(bytes) => Some(StoredRecord {
@@ -565,7 +523,11 @@ fn finished_in_database(event: &Event, game: &FinishedGame, totals: &[(i64, i64)
 /// record once there is room).
 fn finished_files(event: &Event, entry: &GameEntry) {
     let number = entry.game;
-    let mut failures: Vec<String> = entry.observer_errors.iter().map(ToString::to_string).collect();
+    let mut failures: Vec<String> = entry
+        .observer_errors
+        .iter()
+        .map(ToString::to_string)
+        .collect();
     if let Err(error) = write_result(&event.settings().data.join(GAMES_DIR), entry) {
         failures.push(format!("result.json: {error}"));
     }

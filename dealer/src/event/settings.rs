@@ -73,6 +73,18 @@ config_file! {
     }
 }
 
+/// A size with a unit (`None` for `off`), or why not, naming `examples` of what is expected.
+fn disk_size(text: &str, examples: &str) -> Result<Option<u64>, String> {
+    let text = text.trim();
+    if text == "off" {
+        return Ok(None);
+    }
+    let size: bytesize::ByteSize = text.parse().map_err(|_| {
+        format!("expected a disk size such as {examples}, or \"off\", got {text:?}")
+    })?;
+    Ok(Some(size.as_u64()))
+}
+
 /// The free space below which no new game starts, or `off`. Written with a unit, as
 /// [`DiskBudget`]; any size is accepted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -89,16 +101,10 @@ impl FreeSpace {
     /// # Errors
     /// Anything else, as one line.
     pub fn parse(text: &str) -> Result<FreeSpace, String> {
-        let text = text.trim();
-        if text == "off" {
-            return Ok(FreeSpace::Off);
-        }
-        let size: bytesize::ByteSize = text.parse().map_err(|_| {
-            format!(
-                "expected a disk size such as \"256 MB\" or \"1 GiB\", or \"off\", got {text:?}"
-            )
-        })?;
-        Ok(FreeSpace::Bytes(size.as_u64()))
+        Ok(match disk_size(text, "\"256 MB\" or \"1 GiB\"")? {
+            Some(bytes) => FreeSpace::Bytes(bytes),
+            None => FreeSpace::Off,
+        })
     }
 
     fn bytes(self) -> Option<u64> {
@@ -133,21 +139,16 @@ impl DiskBudget {
     /// Anything else, or a size under [`MIN_DISK_BUDGET`], as one line.
     pub fn parse(text: &str) -> Result<DiskBudget, String> {
         let text = text.trim();
-        if text == "off" {
+        let Some(size) = disk_size(text, "\"2 GB\" or \"500 MiB\"")? else {
             return Ok(DiskBudget::Off);
-        }
-        let size: bytesize::ByteSize = text.parse().map_err(|_| {
-            format!(
-                "expected a disk size such as \"2 GB\" or \"500 MiB\", or \"off\", got {text:?}"
-            )
-        })?;
-        if size.as_u64() < MIN_DISK_BUDGET {
+        };
+        if size < MIN_DISK_BUDGET {
             return Err(format!(
                 "a disk budget of {text:?} is too small to play in: at least {} (a few games' full logs)",
                 bytesize::ByteSize::b(MIN_DISK_BUDGET).display().si()
             ));
         }
-        Ok(DiskBudget::Bytes(size.as_u64()))
+        Ok(DiskBudget::Bytes(size))
     }
 
     fn bytes(self) -> Option<u64> {

@@ -16,6 +16,7 @@
 //!
 //! The free space is `statvfs`'s blocks available to unprivileged users, as `df` shows it.
 
+use super::Event;
 use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -67,7 +68,10 @@ impl Reserve {
     /// # Errors
     /// It cannot be written (a partial one is removed).
     pub fn make(&self) -> io::Result<bool> {
-        let _guard = self.lock.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let _guard = self
+            .lock
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         if self.is_held() {
             return Ok(false);
         }
@@ -91,7 +95,10 @@ impl Reserve {
 
     /// Deletes the reserve to give its space to the database; whether there was one.
     pub fn release(&self) -> bool {
-        let _guard = self.lock.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let _guard = self
+            .lock
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         std::fs::remove_file(&self.path).is_ok()
     }
 
@@ -99,6 +106,56 @@ impl Reserve {
     pub fn path(&self) -> &Path {
         &self.path
     }
+}
+
+/// Whether a round may start: the disk holding the event has at least the free-space margin
+/// (`min_free_space`) and the reserve is held (made again first if a full disk took it). Below
+/// it, play pauses (said once, with why) and retention is woken to delete old games' full
+/// files; once there is room, a pause ends (said once).
+pub(super) fn room_to_play(event: &Event) -> bool {
+    let data = &event.settings().data;
+    let margin = event.settings().retention.min_free_space;
+    let Ok(mut free) = free_bytes(data) else {
+        // Not measurable: never hold the event on it.
+        event.resume_play();
+        return true;
+    };
+    let reserve = event.reserve();
+    if !reserve.is_held() && free >= margin.unwrap_or(3 * RESERVE_BYTES) + RESERVE_BYTES {
+        match reserve.make() {
+            Ok(_) => free = free_bytes(data).unwrap_or(free),
+            Err(error) => tracing::debug!(%error, "cannot make the event's reserve"),
+        }
+    }
+    let Some(margin) = margin else {
+        event.resume_play();
+        return true;
+    };
+    // A reserve a full disk used up is made again before play goes on.
+    let needed = if reserve.is_held() {
+        margin
+    } else {
+        margin + RESERVE_BYTES
+    };
+    if free >= needed {
+        event.resume_play();
+        return true;
+    }
+    let size = |bytes: u64| bytesize::ByteSize::b(bytes).display().si().to_string();
+    event.pause_play(format!(
+        "{} free on the disk of {}, under the {} margin (min_free_space{}): no new game until \
+         there is room; old games' full files are deleted first (their records stay)",
+        size(free),
+        data.display(),
+        size(needed),
+        if needed > margin {
+            ", and the reserve a full disk used up"
+        } else {
+            ""
+        }
+    ));
+    event.games_ended.notify_one();
+    false
 }
 
 #[cfg(test)]

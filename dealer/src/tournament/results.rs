@@ -257,7 +257,11 @@ impl GameEntry {
     /// Builds the entry from the engine's result (nothing re-derived: names are looked up by
     /// seat).
     pub(crate) fn new(game: u32, dir: String, outcome: crate::runner::GameOutcome) -> GameEntry {
-        let absent = outcome.seats.iter().map(|seat| seat.absent.clone()).collect();
+        let absent = outcome
+            .seats
+            .iter()
+            .map(|seat| seat.absent.clone())
+            .collect();
         let versions = outcome.seats.iter().map(|s| s.version.clone()).collect();
         let mut entry = GameEntry::of_result(
             game,

@@ -98,11 +98,8 @@ pub struct EventArchive {
 
 impl EventArchive {
     /// The archive of `event`'s games.
-    pub fn new(event: Arc<Event>) -> Arc<dyn super::store::GameArchive> {
-        let run_dir = event
-            .settings()
-            .data
-            .join(crate::event::store::GAMES_DIR);
+    pub fn shared(event: Arc<Event>) -> Arc<dyn super::store::GameArchive> {
+        let run_dir = event.settings().data.join(crate::event::store::GAMES_DIR);
         Arc::new(EventArchive { event, run_dir })
     }
 }

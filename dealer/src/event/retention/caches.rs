@@ -10,7 +10,6 @@ use crate::event::archive::{self, ArchiveError, Rewritten};
 use crate::event::space::{free_bytes, RESERVE_BYTES};
 use crate::event::store::{GameFiles, RetentionCandidate, StoreError, GAMES_DIR};
 use crate::event::Event;
-use crate::replay::Comparison;
 use crate::runner::StopSignal;
 use std::path::Path;
 use std::sync::atomic::Ordering;
@@ -87,7 +86,10 @@ pub(super) fn rewrite_incomplete_games(
 /// writes): its files were cut by a full disk, or by a crash before they were closed, and
 /// the state could not be recorded then. Whether it was. A game this server is still
 /// finishing is left alone.
-pub(super) fn note_if_cut(event: &Event, game: &RetentionCandidate) -> Result<bool, RetentionError> {
+pub(super) fn note_if_cut(
+    event: &Event,
+    game: &RetentionCandidate,
+) -> Result<bool, RetentionError> {
     let dir = event.settings().data.join(GAMES_DIR).join(&game.dir);
     let cut = game.has_record
         && !event.is_playing(game.number)
@@ -124,19 +126,8 @@ fn record_differs(event: &Event, number: u32, dir: &Path) -> Result<Option<Strin
         game: number,
         reason: "it has no record".into(),
     })?;
-    let scratch = tempfile::tempdir().map_err(|source| ArchiveError::Io {
-        path: "a temporary folder".into(),
-        source,
-    })?;
-    let done = archive::regenerate_game(
-        number,
-        &compact,
-        Some(dir),
-        &scratch.path().join("kept"),
-        &scratch.path().join("replayed"),
-        Comparison::Exact,
-    )?;
-    Ok(done.report.difference.map(|difference| difference.to_string()))
+    let report = archive::check_against_files(number, &compact, dir)?;
+    Ok(report.difference.map(|difference| difference.to_string()))
 }
 
 /// Deletes old games' files until the event's folder is within 95 % of its disk budget and the
@@ -154,9 +145,9 @@ pub(super) fn keep_within_limits(
     let retention = settings.retention;
     let games = settings.data.join(GAMES_DIR);
     let usage = event_disk_usage(event)?;
-    let over_budget = retention
-        .disk_budget
-        .map_or(0, |budget| usage.saturating_sub(budget - budget / BUDGET_HEADROOM));
+    let over_budget = retention.disk_budget.map_or(0, |budget| {
+        usage.saturating_sub(budget - budget / BUDGET_HEADROOM)
+    });
     let short_of_space = match retention.min_free_space {
         Some(margin) => {
             let free = free_bytes(&settings.data).unwrap_or(u64::MAX);

@@ -61,7 +61,10 @@ impl<'a> Cursor<'a> {
     fn varint(&mut self, what: &str) -> Result<u64, CompactError> {
         let mut value = 0u64;
         for shift in (0..64).step_by(7) {
-            let (&byte, rest) = self.bytes.split_first().ok_or_else(|| Self::damaged(what))?;
+            let (&byte, rest) = self
+                .bytes
+                .split_first()
+                .ok_or_else(|| Self::damaged(what))?;
             self.bytes = rest;
             value |= u64::from(byte & 0x7f) << shift;
             if byte & 0x80 == 0 {
@@ -128,8 +131,8 @@ impl CompactGame {
             .filter(|(_, number)| number.is_none())
             .map(|(answer, _)| answer)
             .collect();
-        let details =
-            serde_json::to_vec(&details).map_err(|error| CompactError::Damaged(error.to_string()))?;
+        let details = serde_json::to_vec(&details)
+            .map_err(|error| CompactError::Damaged(error.to_string()))?;
         push_varint(&mut plain, details.len() as u64);
         plain.extend_from_slice(&details);
         let mut encoder = DeflateEncoder::new(Vec::new(), Compression::best());

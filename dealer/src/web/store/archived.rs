@@ -63,7 +63,9 @@ impl ResultsFolder {
     fn archives(&self, run_dir: &Path) -> Option<&Archive> {
         self.archive.as_ref().filter(|archive| {
             run_dir == archive.run_dir
-                || run_dir.canonicalize().is_ok_and(|real| real == archive.run_dir)
+                || run_dir
+                    .canonicalize()
+                    .is_ok_and(|real| real == archive.run_dir)
         })
     }
 
