@@ -121,7 +121,7 @@ pub(super) fn room_to_play(event: &Event) -> bool {
         return true;
     };
     let reserve = event.reserve();
-    if !reserve.is_held() && free >= margin.unwrap_or(3 * RESERVE_BYTES) + RESERVE_BYTES {
+    if !reserve.is_held() && free >= 4 * RESERVE_BYTES {
         match reserve.make() {
             Ok(_) => free = free_bytes(data).unwrap_or(free),
             Err(error) => tracing::debug!(%error, "cannot make the event's reserve"),
@@ -149,7 +149,7 @@ pub(super) fn room_to_play(event: &Event) -> bool {
         data.display(),
         size(needed),
         if needed > margin {
-            ", and the reserve a full disk used up"
+            ", and 4 MiB to make the event's reserve again"
         } else {
             ""
         }
