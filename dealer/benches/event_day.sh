@@ -7,6 +7,6 @@
 #   DEALER=path/to/another/dealer dealer/benches/event_day.sh   (another build, to compare)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-cargo build --release --locked --quiet -p lean-poker-dealer --bin dealer -p lean-poker-player --bin player
+cargo build --release --locked --quiet -p lean-poker-dealer --bin dealer -p team --bin player
 target=$(cargo metadata --format-version 1 --no-deps --locked | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')
 exec python3 dealer/benches/event_day.py "${DEALER:-$target/release/dealer}" "$target/release/player" "$@"

@@ -11,10 +11,11 @@
 //! written (a full disk) is recorded all the same, its files marked incomplete, and written
 //! again from its record once space is back (`retention`). No round starts while the disk
 //! has less free space than the margin ([`super::space`]); the page, the API and the log say
-//! why, once, and when play resumes. A game
-//! stopped by Ctrl-C or SIGTERM, or that could not start (players down, a folder that cannot
-//! be written), is recorded as abandoned with the reason and counts for nobody. A write that fails stops the scheduling (there is no point playing games that
-//! cannot be kept) and is shown on the page; it is retried every `recheck_ms`.
+//! why, once, and when play resumes. A game stopped by Ctrl-C or SIGTERM, or that could not
+//! start (players down, a folder that cannot be written), is recorded as abandoned with the
+//! reason and counts for nobody. A write that fails stops the scheduling (there is no point
+//! playing games that cannot be kept) and is shown on the page; it is retried every
+//! `recheck_ms`.
 //!
 //! When the database cannot take a finished game's record for want of space, the event's
 //! reserve ([`super::space`]) is deleted and the write tried again. A game that still cannot
