@@ -53,7 +53,8 @@ impl Archive {
 }
 
 impl ResultsFolder {
-    /// Serves the games `archive` regenerates too (see the [module docs](self)).
+    /// Serves the games `archive` regenerates too: an event's games whose folders were
+    /// deleted, opened from a folder of the server's own ([`GameArchive`]).
     pub fn with_archive(mut self, archive: Arc<dyn GameArchive>) -> ResultsFolder {
         self.archive = Some(Archive::new(archive));
         self
