@@ -204,9 +204,21 @@ fn wait_for(what: &str, seconds: u64, mut done: impl FnMut() -> bool) {
     }
 }
 
+/// A `dealer serve` process, killed if the test ends (or fails) while it runs.
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if self.0.try_wait().ok().flatten().is_none() {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+}
+
 /// `dealer serve` on the event, its log (info) in `log`; returns the process and the page's
 /// base URL.
-fn serve(config: &Path, data: &Path, log: &Path) -> (Child, String) {
+fn serve(config: &Path, data: &Path, log: &Path) -> (Server, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_dealer"))
         .env("RUST_LOG", "info")
         .args(["serve", "--bind", "127.0.0.1:0", "--config"])
@@ -227,7 +239,7 @@ fn serve(config: &Path, data: &Path, log: &Path) -> (Child, String) {
         .unwrap_or_else(|| panic!("no URL in {first:?}"))
         .trim_end_matches("event")
         .to_string();
-    (child, url)
+    (Server(child), url)
 }
 
 /// `/api/event` of the server at `url`.
@@ -249,7 +261,7 @@ fn status(url: &str) -> serde_json::Value {
     })
 }
 
-fn terminate(child: &mut Child) {
+fn terminate(Server(child): &mut Server) {
     // SAFETY: kill(2) on our own child's pid.
     unsafe {
         libc::kill(child.id() as i32, libc::SIGTERM);
@@ -362,8 +374,8 @@ fn sigterm_and_kill_9_on_a_full_disk_lose_no_finished_game() {
     });
     std::thread::sleep(Duration::from_millis(500));
     kept.extend(results(&finished(&data)));
-    child.kill().unwrap(); // SIGKILL
-    child.wait().unwrap();
+    child.0.kill().unwrap(); // SIGKILL
+    child.0.wait().unwrap();
     cut_files += lines_with(&log, "its files could not all be written");
     assert!(
         cut_files >= 1,
