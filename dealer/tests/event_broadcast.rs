@@ -1,9 +1,11 @@
 //! `GET /api/event/broadcast`, the projector's director, against a real `dealer serve`: its
-//! candidates are the newest ended games, pruned ones left out with their reason and
-//! compressed ones read; every highlight is checked against the game's own log (an all-in is
-//! a bet that left the player with no chip, a big pot is a quarter of the chips in play) and
-//! the database (a first win is the team's first place 1; a change of leader is recomputed
-//! from the standings' totals).
+//! candidates are the race's games (recent changes of leader, first wins) and the newest
+//! ended games, pruned ones left out with their reason and compressed ones read, in that
+//! order; every highlight is checked against the game's own log (an all-in is a bet that left
+//! the player with no chip in a hand that reached a showdown, a big pot is at least three
+//! times the game's median called pot and an eighth of the chips, a knockout is a player out
+//! at the hand's end) and the database (a first win is the team's first place 1; a change of
+//! leader is recomputed from the standings' totals).
 
 use super::event_serve::{Server, TOKEN};
 use serde_json::{json, Value};
@@ -31,7 +33,7 @@ fn newest_ended(data: &Path, limit: u32) -> Vec<(u32, String)> {
 }
 
 /// Every standing row: (game, player id, place, total after).
-fn standings(data: &Path) -> Vec<(u32, Option<i64>, u32, Option<i64>)> {
+pub(crate) fn standings(data: &Path) -> Vec<(u32, Option<i64>, u32, Option<i64>)> {
     let db = rusqlite::Connection::open(data.join("event.sqlite")).unwrap();
     let mut statement = db
         .prepare("SELECT game, player_id, place, total_after FROM standings ORDER BY game, seat")
@@ -43,7 +45,7 @@ fn standings(data: &Path) -> Vec<(u32, Option<i64>, u32, Option<i64>)> {
 }
 
 /// The games after which another team led alone, recomputed from the standings.
-fn lead_changes(rows: &[(u32, Option<i64>, u32, Option<i64>)]) -> HashMap<u32, i64> {
+pub(crate) fn lead_changes(rows: &[(u32, Option<i64>, u32, Option<i64>)]) -> HashMap<u32, i64> {
     let mut totals: HashMap<i64, i64> = HashMap::new();
     let mut last: Option<i64> = None;
     let mut changes = HashMap::new();
@@ -131,18 +133,25 @@ async fn the_director_scores_the_newest_ended_games_from_their_logs_and_the_data
     assert_eq!(answer["tournament_id"], status["tournament_id"]);
     let games = answer["games"].as_array().unwrap();
     let skipped = answer["skipped"].as_array().unwrap();
+    let rows = standings(&data);
+    let changes = lead_changes(&rows);
+    let first_wins: HashMap<u32, i64> = rows
+        .iter()
+        .filter(|r| r.2 == 1 && r.1.is_some())
+        .filter(|r| !rows.iter().any(|e| e.0 < r.0 && e.1 == r.1 && e.2 == 1))
+        .map(|r| (r.0, r.1.unwrap()))
+        .collect();
 
-    // The candidates are the ten newest ended games: the kept and compressed ones to play,
-    // the pruned ones skipped with their reason.
+    // The candidates are the ten newest ended games, and the race's games besides: the kept
+    // and compressed ones to play, the pruned ones skipped with their reason.
     let newest = newest_ended(&data, 10);
-    let mut offered: Vec<u32> = games
+    let offered: HashSet<u32> = games
         .iter()
         .chain(skipped)
         .map(|g| g["number"].as_u64().unwrap() as u32)
         .collect();
-    offered.sort_unstable_by(|a, b| b.cmp(a));
-    assert_eq!(offered, newest.iter().map(|(n, _)| *n).collect::<Vec<_>>());
     for (number, files) in &newest {
+        assert!(offered.contains(number), "game {number} is a candidate");
         let in_games = games.iter().any(|g| g["number"] == *number);
         assert_eq!(in_games, files != "pruned", "game {number} ({files})");
         if files == "pruned" {
@@ -152,6 +161,14 @@ async fn the_director_scores_the_newest_ended_games_from_their_logs_and_the_data
             assert!(reason.contains("pruned"), "{reason}");
         }
     }
+    for number in &offered {
+        assert!(
+            newest.iter().any(|(n, _)| n == number)
+                || changes.contains_key(number)
+                || first_wins.contains_key(number),
+            "game {number} is neither new nor the race's"
+        );
+    }
     assert!(
         games.iter().any(|g| newest
             .iter()
@@ -159,30 +176,50 @@ async fn the_director_scores_the_newest_ended_games_from_their_logs_and_the_data
         "a compressed game is played"
     );
 
-    // Highest priority first; the priority is the score less 3 per newer candidate.
-    let priorities: Vec<i64> = games
-        .iter()
-        .map(|g| g["priority"].as_i64().unwrap())
-        .collect();
-    assert!(
-        priorities.windows(2).all(|p| p[0] >= p[1]),
-        "{priorities:?}"
-    );
-    for game in games {
-        let age = newest
+    // Lead changes first, then first wins, each newest first; then the newest games by
+    // priority, the score less 3 per newer game.
+    let picks: Vec<&str> = games.iter().map(|g| g["pick"].as_str().unwrap()).collect();
+    let rank = |pick: &str| {
+        ["lead_change", "first_win", "newest"]
             .iter()
-            .position(|(n, _)| game["number"] == *n)
-            .unwrap() as i64;
+            .position(|p| *p == pick)
+            .unwrap()
+    };
+    assert!(
+        picks.windows(2).all(|p| rank(p[0]) <= rank(p[1])),
+        "{picks:?}"
+    );
+    let newest_number = newest[0].0;
+    for pair in games.windows(2) {
+        if pair[0]["pick"] != pair[1]["pick"] {
+            continue;
+        }
+        if pair[0]["pick"] == "newest" {
+            assert!(pair[0]["priority"].as_i64() >= pair[1]["priority"].as_i64());
+        } else {
+            assert!(pair[0]["number"].as_u64() > pair[1]["number"].as_u64());
+        }
+    }
+    for game in games {
+        let number = game["number"].as_u64().unwrap() as u32;
         assert_eq!(
             game["priority"].as_i64().unwrap(),
-            game["score"].as_i64().unwrap() - 3 * age
+            game["score"].as_i64().unwrap() - 3 * i64::from(newest_number - number)
         );
+        let expected = if changes.contains_key(&number) {
+            "lead_change"
+        } else if first_wins.contains_key(&number) {
+            "first_win"
+        } else {
+            "newest"
+        };
+        assert_eq!(game["pick"], expected, "game {number}");
     }
 
     // Every highlight is where the log says.
-    let rows = standings(&data);
-    let changes = lead_changes(&rows);
     let mut all_ins = 0;
+    let mut hands_seen = 0;
+    let mut hands_with_moments = 0;
     for game in games {
         let number = game["number"].as_u64().unwrap() as u32;
         let (status, log) = server
@@ -201,19 +238,70 @@ async fn the_director_scores_the_newest_ended_games_from_their_logs_and_the_data
             hands.iter().map(|h| &h["first"]).collect::<Vec<_>>(),
             starts
         );
+        let last_hand = hands.last().unwrap();
         assert_eq!(
-            hands.last().unwrap()["last"].as_u64().unwrap() as usize,
+            last_hand["last"].as_u64().unwrap() as usize,
             entries.len() - 1
         );
-        assert_eq!(
-            hands.last().unwrap()["quiet"],
-            false,
-            "the last hand is played"
+        assert!(last_hand["moments"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("final")));
+        assert_eq!(last_hand["shown"], true, "the final hand is played");
+        let shown = hands.iter().filter(|h| h["shown"] == true).count();
+        assert!(
+            (1..=3).contains(&shown),
+            "game {number}: {shown} hands shown"
         );
+        hands_seen += hands.len();
+        hands_with_moments += hands
+            .iter()
+            .filter(|h| !h["moments"].as_array().unwrap().is_empty())
+            .count();
+        // Each hand's called pot (bets nobody matched left out), recomputed from the log.
+        let called = |hand: &Value| -> u64 {
+            let (first, last) = (
+                hand["first"].as_u64().unwrap() as usize,
+                hand["last"].as_u64().unwrap() as usize,
+            );
+            entries[first..=last]
+                .iter()
+                .map(|e| {
+                    let mut bets: Vec<u64> = e["game_state"]["players"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|p| p["bet"].as_u64().unwrap())
+                        .collect();
+                    bets.sort_unstable_by(|a, b| b.cmp(a));
+                    let excess = bets[0] - bets.get(1).copied().unwrap_or(0);
+                    e["game_state"]["pot"].as_u64().unwrap_or(0) - excess
+                })
+                .max()
+                .unwrap_or(0)
+        };
+        for hand in hands {
+            assert_eq!(hand["pot"].as_u64().unwrap(), called(hand));
+        }
+        let mut shares: Vec<f64> = hands
+            .iter()
+            .map(|h| h["pot"].as_f64().unwrap() / h["chips"].as_f64().unwrap())
+            .collect();
+        shares.sort_by(f64::total_cmp);
+        let usual = shares[shares.len() / 2];
+        let hand_of = |round: &Value| hands.iter().find(|h| h["round"] == *round).unwrap();
         let highlights = game["highlights"].as_array().unwrap();
         for highlight in highlights {
             let entry = &entries[highlight["entry"].as_u64().unwrap() as usize];
             let state = &entry["game_state"];
+            let moments = |hand: &Value| -> Vec<String> {
+                hand_of(hand)["moments"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|m| m.as_str().unwrap().to_string())
+                    .collect()
+            };
             match highlight["kind"].as_str().unwrap() {
                 "all_in" => {
                     all_ins += 1;
@@ -222,51 +310,66 @@ async fn the_director_scores_the_newest_ended_games_from_their_logs_and_the_data
                     assert_eq!(player["name"], highlight["player"]);
                     assert_eq!(player["stack"], 0, "{highlight}");
                     assert_eq!(player["bet"], highlight["amount"]);
+                    let hand = hand_of(&highlight["hand"]);
+                    let (first, last) = (
+                        hand["first"].as_u64().unwrap() as usize,
+                        hand["last"].as_u64().unwrap() as usize,
+                    );
+                    assert!(
+                        entries[first..=last]
+                            .iter()
+                            .any(|e| e["type"] == "showdown"),
+                        "an all-in nobody called is no highlight: {highlight}"
+                    );
                 }
                 "big_pot" => {
-                    let chips: u64 = hands
-                        .iter()
-                        .find(|h| h["round"] == highlight["hand"])
-                        .unwrap()["chips"]
-                        .as_u64()
-                        .unwrap();
-                    assert_eq!(state["pot"], highlight["pot"]);
+                    let hand = hand_of(&highlight["hand"]);
+                    let share = hand["pot"].as_f64().unwrap() / hand["chips"].as_f64().unwrap();
+                    assert_eq!(hand["pot"], highlight["pot"]);
                     assert!(
-                        highlight["pot"].as_u64().unwrap() * 4 >= chips,
-                        "{highlight}"
+                        share >= 3.0 * usual && share >= 1.0 / 8.0,
+                        "{highlight} against {usual}"
                     );
+                    assert!(moments(&highlight["hand"]).contains(&"big_pot".to_string()));
+                }
+                "knockout" => {
+                    let hand = hand_of(&highlight["hand"]);
+                    let first =
+                        &entries[hand["first"].as_u64().unwrap() as usize]["game_state"]["players"];
+                    let at_end = state["players"].as_array().unwrap();
+                    let seat = at_end
+                        .iter()
+                        .position(|p| p["name"] == highlight["player"])
+                        .unwrap();
+                    assert_eq!(at_end[seat]["status"], "out");
+                    assert_ne!(first[seat]["status"], "out");
+                    assert_eq!(
+                        highlight["left"].as_u64().unwrap() as usize,
+                        at_end.iter().filter(|p| p["status"] != "out").count()
+                    );
+                    assert!(moments(&highlight["hand"]).contains(&"knockout".to_string()));
                 }
                 "banned" => assert!(entry["message"].as_str().unwrap().contains("Banned: ")),
                 "first_win" => {
-                    let id = highlight["id"].as_i64().unwrap();
-                    assert!(rows
-                        .iter()
-                        .any(|r| r.0 == number && r.1 == Some(id) && r.2 == 1));
-                    assert!(!rows
-                        .iter()
-                        .any(|r| r.0 < number && r.1 == Some(id) && r.2 == 1));
+                    assert_eq!(first_wins.get(&number), highlight["id"].as_i64().as_ref());
                 }
                 "takes_lead" => {
                     assert_eq!(changes.get(&number), highlight["id"].as_i64().as_ref());
-                    assert!(game["score"].as_u64().unwrap() >= 40);
+                    assert!(game["score"].as_u64().unwrap() >= 100);
                 }
                 other => panic!("unknown highlight {other}"),
             }
         }
         // No highlight is missed: a first win or a lead change the database shows is there.
-        let winner = rows
+        let shown_first = highlights
             .iter()
-            .find(|r| r.0 == number && r.2 == 1)
-            .and_then(|r| r.1);
-        if let Some(id) = winner {
-            let first = !rows
-                .iter()
-                .any(|r| r.0 < number && r.1 == Some(id) && r.2 == 1);
-            let shown = highlights
-                .iter()
-                .any(|h| h["kind"] == "first_win" && h["id"] == id);
-            assert_eq!(first, shown, "game {number}: first win of {id}");
-        }
+            .find(|h| h["kind"] == "first_win")
+            .map(|h| h["id"].as_i64().unwrap());
+        assert_eq!(
+            shown_first,
+            first_wins.get(&number).copied(),
+            "game {number}: first win"
+        );
         let lead = highlights
             .iter()
             .find(|h| h["kind"] == "takes_lead")
@@ -276,17 +379,13 @@ async fn the_director_scores_the_newest_ended_games_from_their_logs_and_the_data
             changes.get(&number).copied(),
             "game {number}: lead change"
         );
-        // A quiet hand holds no highlight.
-        let quiet: HashSet<u64> = hands
-            .iter()
-            .filter(|h| h["quiet"] == true)
-            .map(|h| h["round"].as_u64().unwrap())
-            .collect();
-        assert!(highlights
-            .iter()
-            .all(|h| h["hand"].as_u64().is_none_or(|hand| !quiet.contains(&hand))));
     }
-    assert!(all_ins > 0, "the all-in bot's all-ins are found");
+    assert!(all_ins > 0, "the all-in bot's called all-ins are found");
+    // The all-in bot pushes every hand; that makes few hands decisive.
+    assert!(
+        hands_with_moments * 2 < hands_seen,
+        "{hands_with_moments} of {hands_seen} hands marked decisive"
+    );
 
     // A bad query is a 400 with a sentence.
     let (status, body) = server.get("/api/event/broadcast?candidates=many").await;

@@ -38,6 +38,18 @@ async fn answer(response: reqwest::Response) -> (StatusCode, String) {
     (response.status(), response.text().await.unwrap())
 }
 
+/// `POST url` with `cards` as a form body, as bots send it: the status and the body.
+async fn post_form(client: &reqwest::Client, url: &str, cards: &str) -> (StatusCode, String) {
+    let response = client
+        .post(url)
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(form(cards))
+        .send()
+        .await
+        .unwrap();
+    answer(response).await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn get_and_post_answer_rain_mans_json() {
     let service = start().await;
@@ -60,14 +72,7 @@ async fn get_and_post_answer_rain_mans_json() {
             expected(cards)
         );
 
-        let post = client
-            .post(&url)
-            .header("content-type", "application/x-www-form-urlencoded")
-            .body(form(cards))
-            .send()
-            .await
-            .unwrap();
-        let (status, body) = answer(post).await;
+        let (status, body) = post_form(&client, &url, cards).await;
         assert_eq!(status, StatusCode::OK, "{body}");
         assert_eq!(
             serde_json::from_str::<Value>(&body).unwrap(),
@@ -303,5 +308,31 @@ async fn the_gems_spellings_and_order_over_http() {
     // Other methods are not routes, as on Sinatra.
     let put = client.put(&url).body(form(ROYAL)).send().await.unwrap();
     assert_eq!(put.status(), StatusCode::NOT_FOUND);
+    service.handle.stop(true).await;
+}
+
+/// The wheel (A-2-3-4-5) answered byte for byte as the hosted service answers it: worth 5,
+/// `cards_used` in rank order with the ace last (the hand a bot's straight check reads), the
+/// last ace given used when two are there; a wheel straight flush likewise.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_wheel_lists_its_ace_last_as_the_hosted_service_does() {
+    let service = start().await;
+    let client = reqwest::Client::new();
+    let url = format!("{}/rank", service.base);
+    let cases = [
+        (
+            r#"[{"rank":"5","suit":"spades"},{"rank":"4","suit":"hearts"},{"rank":"3","suit":"clubs"},{"rank":"2","suit":"diamonds"},{"rank":"A","suit":"clubs"},{"rank":"K","suit":"diamonds"},{"rank":"A","suit":"spades"}]"#,
+            r#"{"rank":4,"value":5,"second_value":5,"kickers":[],"cards_used":[{"rank":"2","suit":"diamonds"},{"rank":"3","suit":"clubs"},{"rank":"4","suit":"hearts"},{"rank":"5","suit":"spades"},{"rank":"A","suit":"spades"}],"cards":[{"rank":"2","suit":"diamonds"},{"rank":"3","suit":"clubs"},{"rank":"4","suit":"hearts"},{"rank":"5","suit":"spades"},{"rank":"K","suit":"diamonds"},{"rank":"A","suit":"clubs"},{"rank":"A","suit":"spades"}]}"#,
+        ),
+        (
+            r#"[{"rank":"A","suit":"hearts"},{"rank":"2","suit":"hearts"},{"rank":"3","suit":"hearts"},{"rank":"4","suit":"hearts"},{"rank":"5","suit":"hearts"}]"#,
+            r#"{"rank":8,"value":5,"second_value":5,"kickers":[],"cards_used":[{"rank":"2","suit":"hearts"},{"rank":"3","suit":"hearts"},{"rank":"4","suit":"hearts"},{"rank":"5","suit":"hearts"},{"rank":"A","suit":"hearts"}],"cards":[{"rank":"2","suit":"hearts"},{"rank":"3","suit":"hearts"},{"rank":"4","suit":"hearts"},{"rank":"5","suit":"hearts"},{"rank":"A","suit":"hearts"}]}"#,
+        ),
+    ];
+    for (cards, hosted) in cases {
+        let (status, body) = post_form(&client, &url, cards).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        assert_eq!(body, hosted, "{cards}");
+    }
     service.handle.stop(true).await;
 }

@@ -1,11 +1,12 @@
-//! `examples/compose-local.sh`, run for real (unoptimised binaries, `PROFILE=dev`): extra
+//! `examples/compose-local.sh`, run for real (its default release binaries): extra
 //! arguments override the compose command's (its own example, `--games 2`, used to fail as a
 //! repeated argument), a taken player address stops it before the dealer starts, and a player
 //! that dies during the run stops the dealer with an error.
 //!
 //! The three cases share the player addresses (127.0.0.10 and up), so they run one after the
-//! other in one test. It builds the binaries with the script's own `cargo build` (other
-//! features than a test build, so minutes when cold): `#[ignore]`d, and run by CI with
+//! other in one test. It builds the binaries with the script's own `cargo build --release`
+//! (minutes when cold; seconds after the release builds every other deploy check makes, which
+//! it shares): `#[ignore]`d, and run by CI with
 //! `cargo test -p lean-poker-examples --test examples_tests -- --ignored compose_local::`.
 
 use std::io::{BufRead, BufReader};
@@ -25,7 +26,7 @@ fn script(args: &[&str]) -> Command {
     command
         .arg(workspace_root().join("examples/compose-local.sh"))
         .args(args)
-        .env("PROFILE", "dev")
+        .env("PROFILE", "release")
         .env("CARGO", env!("CARGO"))
         .stdin(Stdio::null());
     command

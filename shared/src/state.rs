@@ -8,9 +8,11 @@
 
 mod form_text;
 mod json;
+mod raise;
 mod writers;
 
 pub(crate) use form_text::push_form_encoded_bytes;
+pub use raise::{Clamp, Raise};
 pub use writers::{FormWriter, JsonWriter};
 
 use crate::card::Card;

@@ -176,7 +176,8 @@ fn rain_man_full_house_and_four_of_a_kind() {
 }
 
 /// Straights run from their low end; of two cards of a rank inside the run the first given is
-/// used; the wheel starts with its ace (the last ace given) and is worth 5.
+/// used; the wheel uses the last ace given, is worth 5 and lists its ace last, by rank, as the
+/// hosted service does (`2 3 4 5 A`).
 #[test]
 fn rain_man_straights_and_the_wheel() {
     check_all(&[
@@ -195,7 +196,7 @@ fn rain_man_straights_and_the_wheel() {
             value: 5,
             second_value: 5,
             kickers: &[],
-            cards_used: "As 2d 3c 4h 5s",
+            cards_used: "2d 3c 4h 5s As",
             cards: "2d 3c 4h 5s Kd Ac As",
         },
         // Eight cards in a row: the highest five.
@@ -224,7 +225,7 @@ fn rain_man_straights_and_the_wheel() {
             value: 5,
             second_value: 5,
             kickers: &[],
-            cards_used: "Ah 2h 3h 4h 5h",
+            cards_used: "2h 3h 4h 5h Ah",
             cards: "2h 3h 4h 5h Kc Ah",
         },
     ]);

@@ -12,6 +12,20 @@ use shared::{Chips, GameState, Seat};
 use crate::support;
 use support::arbitrary_state::{chips, playable_state, state};
 
+/// The document with every chip count cut to what a dealer deals (under a million): sums of
+/// `u64`-edge numbers saturate in the bet reading, where no answer moves every chip it names.
+fn dealer_sized(mut state: GameState) -> GameState {
+    let cut = |chips: Chips| Chips(chips.get() % 1_000_000);
+    for player in &mut state.players {
+        player.stack = cut(player.stack);
+        player.bet = cut(player.bet);
+    }
+    state.current_buy_in = cut(state.current_buy_in);
+    state.minimum_raise = state.minimum_raise.map(cut);
+    state.pot = cut(state.pot);
+    state
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(3_000))]
 
@@ -64,6 +78,30 @@ proptest! {
             let _ = (player.is_active(), player.can_act(), player.is_all_in(), player.total_chips());
         }
         let _ = state.validate();
+    }
+
+    /// `raise_to` always answers a raise the dealer reads as one (every chip counted), or the
+    /// exact all-in when the stack cannot raise or cannot reach the total asked; it says so
+    /// exactly when it moved the total.
+    #[test]
+    fn raise_to_is_always_a_legal_raise_or_the_all_in(
+        state in playable_state().prop_map(dealer_sized),
+        total in 0..2_000_000u64,
+    ) {
+        let total = Chips(total);
+        let Some(me) = state.me().cloned() else { return Ok(()); };
+        if me.stack.is_zero() {
+            return Ok(());
+        }
+        let raise = state.raise_to(total);
+        let reading = state.read_bet(raise.answer);
+        prop_assert_eq!(reading.put_in, raise.answer, "every chip of the answer counts");
+        prop_assert!(matches!(reading.action, BetAction::Raise | BetAction::AllIn), "{reading:?}");
+        let asked = total.saturating_sub(me.bet);
+        prop_assert_eq!(raise.clamped.is_none(), raise.answer == asked);
+        if raise.clamped == Some(shared::state::Clamp::ToAllIn) {
+            prop_assert_eq!(raise.answer, me.stack);
+        }
     }
 
     /// Whatever the numbers, a document survives serialising and parsing unchanged.

@@ -11,6 +11,8 @@
 //!   reason instead of costing every game the `wait_ms` wait;
 //! - [`scheduler`]: the rounds: tables played concurrently, each game recorded as it ends;
 //! - [`queries`]: the games list and the points history;
+//! - [`form`]: each team's recent form and rating;
+//! - [`lookups`]: single games by number (the race's games, a game's teams);
 //! - [`outcome_files`]: each game's `result.json` / `abandoned.json` in its folder, for the
 //!   read-only viewer;
 //! - [`retention`]: old games' logs compressed in place, the least recently used games' files
@@ -23,7 +25,9 @@
 //! [`Event`] is the state the scheduler, the health checker and the web API share.
 
 pub mod archive;
+pub mod form;
 pub mod health;
+pub mod lookups;
 pub mod outcome_files;
 pub mod players;
 pub mod queries;

@@ -1,5 +1,6 @@
-//! What the page reads: the games list (paged, with the running games) and the points history
-//! (each player's total after each game, for the chart).
+//! What the page reads: the games list (paged, with the running games), the points history
+//! (each player's total after each game, for the chart, with the changes of leader), and the
+//! newest games and first wins the broadcast looks at (more in [`super::lookups`]).
 
 use super::store::{EventStore, GameFiles, StoreError, GAMES_DIR};
 use rusqlite::{params, Connection, OptionalExtension};
@@ -79,7 +80,7 @@ pub struct GamesPage {
     pub games: Vec<GameRow>,
 }
 
-fn game_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
+pub(super) fn game_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
     let players: String = row.get(6)?;
     Ok(GameRow {
         number: row.get(0)?,
@@ -99,7 +100,7 @@ fn game_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
     })
 }
 
-const GAME_COLUMNS: &str =
+pub(super) const GAME_COLUMNS: &str =
     "number, round, table_no, state, started_at, ended_at, players, hands, winner, reason, files,
     EXISTS (SELECT 1 FROM game_records WHERE game_records.game = games.number)";
 
@@ -189,7 +190,7 @@ pub fn first_wins(store: &EventStore, games: &[u32]) -> Result<HashMap<u32, i64>
     })
 }
 
-fn add_standings(c: &Connection, games: &mut [GameRow]) -> rusqlite::Result<()> {
+pub(super) fn add_standings(c: &Connection, games: &mut [GameRow]) -> rusqlite::Result<()> {
     let (Some(low), Some(high)) = (
         games.iter().map(|g| g.number).min(),
         games.iter().map(|g| g.number).max(),
@@ -242,6 +243,24 @@ pub struct PointsHistory {
     pub games: Vec<u32>,
     /// One series per player on the leaderboard.
     pub series: Vec<Series>,
+    /// The newest changes of leader (at most [`MAX_LEAD_CHANGES_LISTED`]), oldest first.
+    pub lead_changes: Vec<LeadChange>,
+    /// How many times the lead changed over the event.
+    pub lead_changes_total: usize,
+}
+
+/// The most changes of leader [`PointsHistory`] lists (the chart marks each).
+pub const MAX_LEAD_CHANGES_LISTED: usize = 100;
+
+/// After this game another team led the event alone.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LeadChange {
+    /// The game.
+    pub game: u32,
+    /// The new leader's player id.
+    pub id: i64,
+    /// Its name now (`None` for a team removed since).
+    pub name: Option<String>,
 }
 
 /// One player's line in the chart.
@@ -332,9 +351,18 @@ impl History {
     /// points are strictly above every other team's; a tie at the top leads to no change, and
     /// the first team ever to lead alone is no change either (nobody was passed).
     pub fn lead_changes(&self, since: u32) -> HashMap<u32, i64> {
+        self.lead_change_list()
+            .into_iter()
+            .filter(|&(game, _)| game >= since)
+            .collect()
+    }
+
+    /// Every change of leader (see [`History::lead_changes`]) in the order of the games:
+    /// (game, the new leader's player id).
+    pub fn lead_change_list(&self) -> Vec<(u32, i64)> {
         let mut totals: HashMap<i64, i64> = HashMap::new();
         let mut last_leader: Option<i64> = None;
-        let mut changes = HashMap::new();
+        let mut changes = Vec::new();
         for (game, after) in &self.games {
             for (player, total) in after {
                 totals.insert(*player, *total);
@@ -342,8 +370,8 @@ impl History {
             let Some(leader) = sole_leader(&totals) else {
                 continue;
             };
-            if last_leader.is_some_and(|last| last != leader) && *game >= since {
-                changes.insert(*game, leader);
+            if last_leader.is_some_and(|last| last != leader) {
+                changes.push((*game, leader));
             }
             last_leader = Some(leader);
         }
@@ -397,7 +425,22 @@ impl History {
                 }
             }
         }
-        PointsHistory { games, series }
+        let changes = self.lead_change_list();
+        let names: HashMap<i64, &String> = players.iter().map(|(id, name)| (*id, name)).collect();
+        let lead_changes = changes[changes.len().saturating_sub(MAX_LEAD_CHANGES_LISTED)..]
+            .iter()
+            .map(|&(game, id)| LeadChange {
+                game,
+                id,
+                name: names.get(&id).map(|name| (*name).clone()),
+            })
+            .collect();
+        PointsHistory {
+            games,
+            series,
+            lead_changes,
+            lead_changes_total: changes.len(),
+        }
     }
 }
 
@@ -470,5 +513,24 @@ mod tests {
         assert_eq!(changes, HashMap::from([(3, 2), (6, 1)]));
         assert_eq!(history.lead_changes(4), HashMap::from([(6, 1)]));
         assert!(History::default().lead_changes(0).is_empty());
+        assert_eq!(history.lead_change_list(), [(3, 2), (6, 1)]);
+        // The chart's data names them (a team no longer on the leaderboard has no name).
+        let chart = history.sample(&[(1, "ann".to_string()), (3, "cy".to_string())], 300);
+        assert_eq!(chart.lead_changes_total, 2);
+        assert_eq!(
+            chart.lead_changes,
+            [
+                LeadChange {
+                    game: 3,
+                    id: 2,
+                    name: None
+                },
+                LeadChange {
+                    game: 6,
+                    id: 1,
+                    name: Some("ann".to_string())
+                }
+            ]
+        );
     }
 }

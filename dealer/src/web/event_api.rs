@@ -3,10 +3,11 @@
 //! | endpoint | answer |
 //! |---|---|
 //! | `GET /api/event` | the event's status ([`EventStatus`]: storage error, games finished...) |
-//! | `GET /api/event/leaderboard` | players in order with points, games, wins, bans, absences, version, last seen ([`Leaderboard`]) |
-//! | `GET /api/event/history?max_points=N` | each player's points after each game, for the chart ([`PointsHistory`]; at most N games, evenly spread, default 300) |
+//! | `GET /api/event/leaderboard` | players in order with points, games, wins, bans, absences, version, last seen, and each one's recent `form` (points in its last [`FORM_GAMES`] games, and its rating: [`TeamForm`]) |
+//! | `GET /api/event/history?max_points=N` | each player's points after each game, for the chart ([`PointsHistory`]; at most N games, evenly spread, default 300), and the changes of leader |
 //! | `GET /api/event/players` | every player, removed ones included ([`PlayerView`]) |
 //! | `GET /api/event/games?page=P&per_page=N` | the running games and a page of the ended ones, newest first ([`GamesPage`]) |
+//! | `GET /api/event/games/{number}/teams` | who sat at each seat of a game, with their player ids, for the teams' colours ([`crate::event::lookups::GameTeams`]) |
 //! | `POST /api/event/players` | organiser: add `{"name", "url", "token"?}` or `{"name", "bot"}` → 201 `{"id"}` |
 //! | `PATCH /api/event/players/{id}` | organiser: `{"name"?, "status"?: "active" \| "paused" \| "removed"}` |
 //! | `DELETE /api/event/players/{id}` | organiser: remove (its games stay in the history) |
@@ -24,11 +25,12 @@
 
 use super::broadcast::Director;
 use super::ApiError;
+use crate::event::form::{FormTracker, TeamForm, FORM_GAMES};
 use crate::event::players::{Enrollment, PlayerView};
 use crate::event::queries::{GamesPage, PointsHistory};
 use crate::event::settings::Contact;
 use crate::event::store::StoreError;
-use crate::event::{Event, EventStatus, Leaderboard};
+use crate::event::{Event, EventStatus};
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
@@ -138,6 +140,8 @@ impl super::store::GameArchive for EventArchive {
 pub fn routes(event: Arc<Event>) -> super::ExtraRoutes {
     // One director for every worker: each ended game's log is read once.
     let director = web::Data::new(Director::new());
+    // One tracker too: each recorded game is read once for the form and ratings.
+    let form = web::Data::new(FormTracker::new());
     Arc::new(move |config: &mut web::ServiceConfig| {
         let data = web::Data::from(Arc::clone(&event));
         let mode = Mode {
@@ -148,11 +152,13 @@ pub fn routes(event: Arc<Event>) -> super::ExtraRoutes {
             web::scope("/api/event")
                 .app_data(data)
                 .app_data(director.clone())
+                .app_data(form.clone())
                 .app_data(web::PayloadConfig::new(super::MAX_REQUEST_BODY as usize))
                 .route("", web::get().to(status))
                 .route("/leaderboard", web::get().to(leaderboard))
                 .route("/history", web::get().to(history))
                 .route("/games", web::get().to(games))
+                .route("/games/{number}/teams", web::get().to(game_teams))
                 .route("/broadcast", web::get().to(super::broadcast::broadcast))
                 .route("/players", web::get().to(players))
                 .route("/players", web::post().to(add_player))
@@ -203,9 +209,40 @@ async fn status(event: web::Data<Event>) -> HttpResponse {
     HttpResponse::Ok().json(status)
 }
 
-async fn leaderboard(event: web::Data<Event>) -> HttpResponse {
-    blocking(event, |event| -> Result<Leaderboard, _> {
-        event.leaderboard()
+/// `/api/event/leaderboard`: the event's leaderboard with each player's recent form.
+#[derive(Serialize)]
+struct LeaderboardWithForm {
+    /// The event's status.
+    event: EventStatus,
+    /// How many of a team's latest games its form counts.
+    form_games: usize,
+    /// Players, first first.
+    players: Vec<RankedPlayer>,
+}
+
+#[derive(Serialize)]
+struct RankedPlayer {
+    #[serde(flatten)]
+    player: PlayerView,
+    form: Option<TeamForm>,
+}
+
+async fn leaderboard(event: web::Data<Event>, form: web::Data<FormTracker>) -> HttpResponse {
+    blocking(event, move |event| -> Result<LeaderboardWithForm, _> {
+        let leaderboard = event.leaderboard()?;
+        let mut forms = form.forms(event.store())?;
+        Ok(LeaderboardWithForm {
+            event: leaderboard.event,
+            form_games: FORM_GAMES,
+            players: leaderboard
+                .players
+                .into_iter()
+                .map(|player| RankedPlayer {
+                    form: forms.remove(&player.id),
+                    player,
+                })
+                .collect(),
+        })
     })
     .await
 }
@@ -249,6 +286,21 @@ async fn games(event: web::Data<Event>, request: HttpRequest) -> HttpResponse {
         )
     })
     .await
+}
+
+async fn game_teams(event: web::Data<Event>, path: web::Path<String>) -> HttpResponse {
+    let Ok(number) = path.parse::<u32>() else {
+        return error(
+            StatusCode::NOT_FOUND,
+            &format!("{:?} is not a game number", path.as_str()),
+        );
+    };
+    match web::block(move || crate::event::lookups::game_teams(event.store(), number)).await {
+        Ok(Ok(Some(teams))) => HttpResponse::Ok().json(teams),
+        Ok(Ok(None)) => error(StatusCode::NOT_FOUND, &format!("no game {number}")),
+        Ok(Err(failure)) => store_error(&failure),
+        Err(_) => error(StatusCode::SERVICE_UNAVAILABLE, "the server is busy"),
+    }
 }
 
 async fn players(event: web::Data<Event>) -> HttpResponse {

@@ -49,3 +49,4 @@ export async function cleanUp(browser, server, work) {
   server.kill();
   rmSync(work, { recursive: true, force: true });
 }
+

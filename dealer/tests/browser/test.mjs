@@ -145,10 +145,12 @@ try {
   // Jump to a hand with a full board for the screenshot and the check.
   const showdownIndex = log.findIndex((e) => e.type === 'showdown') >= 0 ? log.findIndex((e) => e.type === 'showdown') : log.length - 1;
   const round = log[showdownIndex].game_state.round;
-  await page.fill('[data-testid=hand-input]', String(round));
+  // Hands are numbered from 1 on screen: hand N is the log's round N - 1.
+  await page.fill('[data-testid=hand-input]', String(round + 1));
   await page.click('[data-testid=hand-go]');
   const firstOfRound = log.findIndex((e) => e.game_state.round === round);
-  equal(await screen(), expected(firstOfRound), `jump to hand ${round}`);
+  equal(await screen(), expected(firstOfRound), `jump to hand ${round + 1}`);
+  equal(await page.textContent('[data-testid=round]'), String(round + 1), 'the table says the hand\'s number from 1');
   for (let index = firstOfRound; index < showdownIndex; index++) await page.keyboard.press('ArrowRight');
   equal(await screen(), expected(showdownIndex), 'showdown entry after stepping');
   check(await page.locator('[data-testid=stack-chart] polyline').count() === log[0].game_state.players.length, 'one stack line per player');

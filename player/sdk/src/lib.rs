@@ -112,6 +112,14 @@ pub use server::{
 };
 pub use strategy_pool::panic_message;
 
+/// The Rust snippets of this crate's `README.md` (the SDK's reference), compiled and run as
+/// doctests so that the page cannot go stale. A team's page (`player/README.md`) is checked
+/// where its snippets go, in the team's own crate (`.ci/team_checks.sh`): the SDK's tests never
+/// compile a team's code.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeSnippets;
+
 /// The shared crate (wire format, cards, rules), re-exported so a bot needs one dependency.
 pub use shared;
 pub use shared::rules::{BetAction, BetReading};

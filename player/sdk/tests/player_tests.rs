@@ -6,6 +6,5 @@ mod common;
 mod dockerfile;
 mod interop_python;
 mod procfile;
-
 mod service;
 mod testing_kit;

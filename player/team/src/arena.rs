@@ -2,5 +2,6 @@
 //! --help` lists the options.
 
 fn main() -> std::process::ExitCode {
-    arena::cli::main(&team::Bot::default())
+    let bot: team::Bot = Default::default();
+    arena::cli::main(&bot)
 }

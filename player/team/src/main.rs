@@ -2,5 +2,6 @@
 //! on 0.0.0.0:$PORT (1337 by default); `player --help` lists the flags and settings.
 
 fn main() -> std::process::ExitCode {
-    player::cli::main(team::Bot::default())
+    let bot: team::Bot = Default::default();
+    player::cli::main(bot)
 }

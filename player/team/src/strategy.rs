@@ -10,7 +10,7 @@
 //!   price is right, else check or fold.
 //!
 //! Helpers on [`GameState`] do the arithmetic: `me()`, `my_cards()`, `call_amount()`,
-//! `minimum_raise_amount()`, `raise_to_amount(total)`, `all_in_amount()`, `pot_odds()`,
+//! `minimum_raise_amount()`, `raise_to(total)` (a legal raise, or all-in), `all_in_amount()`, `pot_odds()`,
 //! `street()`, `active_opponents()`, `position(seat)`, and `read_bet(answer)`, which tells
 //! exactly how the dealer will read an answer. Answer `0` to check or fold.
 //!
@@ -79,7 +79,9 @@ impl Bot {
     fn preflop(&self, state: &GameState, stack: Chips, score: f64) -> Chips {
         if score >= self.raise_score {
             // Raise to three times the current bet (at least the minimum raise).
-            return raise_to(state, state.current_buy_in.saturating_mul(3));
+            return state
+                .raise_to(state.current_buy_in.saturating_mul(3))
+                .answer;
         }
         let call = state.call_amount();
         let cheap = call.get() as f64 <= stack.get() as f64 * self.max_call_share;
@@ -92,22 +94,15 @@ impl Bot {
     fn postflop(&self, state: &GameState, strength: f64) -> Chips {
         if strength >= self.value_bet_strength {
             // Bet about the pot.
-            return raise_to(state, state.current_buy_in.saturating_add(state.pot));
+            return state
+                .raise_to(state.current_buy_in.saturating_add(state.pot))
+                .answer;
         }
         match state.pot_odds() {
             Some(price) if strength >= price => state.call_amount(),
             _ => Chips::ZERO,
         }
     }
-}
-
-/// The answer that raises to a total bet of `total`, never below the minimum raise, and
-/// exactly the stack when that is all that is left (so the dealer ignores no chip).
-fn raise_to(state: &GameState, total: Chips) -> Chips {
-    let answer = state
-        .raise_to_amount(total)
-        .max(state.minimum_raise_amount());
-    answer.min(state.all_in_amount())
 }
 
 /// The Chen formula: a quick preflop score, from about -1 (7-2 offsuit) to 20 (aces).

@@ -35,11 +35,11 @@
 //! | 7 | four of a kind | the quads | = value | `[kicker]`: the best other value |
 //! | 8 | straight flush | top card (5 for the wheel) | = value | `[]` |
 //!
-//! `cards_used` is five cards in ascending value, cards of one rank in the order given. A
-//! straight's cards run from its low end, so the wheel's ace comes first (`A 2 3 4 5`, the
-//! ace counting as one). When more cards of a rank are there than the hand needs, the gem
-//! takes the last ones in sorted order (for straights the first of each rank, and for the
-//! wheel the last ace).
+//! `cards_used` is five cards in ascending value, cards of one rank in the order given; the
+//! wheel's ace counts as one for its `value` (5) but is listed by its rank, last (`2 3 4 5 A`,
+//! as the hosted service answers). When more cards of a rank are there than the hand needs,
+//! the gem takes the last ones in sorted order (for straights the first of each rank, and for
+//! the wheel the last ace).
 
 use super::{card_set, classify_set, to_card, Category, EvalError, Hand, HandStrength};
 use crate::card::{Card, Rank, Suit};
@@ -69,8 +69,8 @@ pub struct RainManRank {
     pub second_value: u8,
     /// Tie-breaking card values, most significant first; see the module docs per category.
     pub kickers: Vec<u8>,
-    /// The five cards that make the hand, in ascending value (the wheel's ace first), cards
-    /// of one rank in the order they were given.
+    /// The five cards that make the hand, in ascending value (the wheel's ace last, as an
+    /// ace), cards of one rank in the order they were given.
     pub cards_used: Vec<Card>,
     /// All the cards ranked, sorted by value (low to high), cards of one rank in the order
     /// they were given. Absent from some older answers, hence optional when reading.
@@ -266,8 +266,7 @@ fn classify(cards: &[Card]) -> Classified {
     // The gem's suit order for straight flushes; it stops at the first suit that has one.
     for suit in [Suit::Hearts, Suit::Diamonds, Suit::Spades, Suit::Clubs] {
         let of_suit: Vec<Card> = cards.iter().copied().filter(|c| c.suit == suit).collect();
-        if let Some(used) = straight(&of_suit) {
-            let top = value(&used[4]);
+        if let Some((top, used)) = straight(&of_suit) {
             return (Category::StraightFlush, top, top, Vec::new(), used);
         }
     }
@@ -309,8 +308,7 @@ fn classify(cards: &[Card]) -> Classified {
             return (Category::Flush, kickers[0], kickers[0], kickers, used);
         }
     }
-    if let Some(used) = straight(cards) {
-        let top = value(&used[4]);
+    if let Some((top, used)) = straight(cards) {
         return (Category::Straight, top, top, Vec::new(), used);
     }
     if trips > 0 {
@@ -414,12 +412,15 @@ fn used_for(cards: &[Card], values: &[u8]) -> Vec<Card> {
     used
 }
 
-/// The five cards of the highest straight in sorted `cards`, from its low end, or `None`.
+/// The highest straight in sorted `cards`: its top value (5 for the wheel) and its five cards
+/// in ascending value, or `None`.
 ///
 /// The gem walks the cards keeping a run of consecutive values (a card of the run's last value
 /// is passed over, so the first card of each rank stays); when the highest card is an ace, the
 /// run starts with it counting as one. The last run that reached five cards is the straight.
-fn straight(cards: &[Card]) -> Option<Vec<Card>> {
+/// Its cards are then listed by rank like every other hand's, so the wheel's ace, which ran
+/// first as a one, is listed last (`2 3 4 5 A`).
+fn straight(cards: &[Card]) -> Option<(u8, Vec<Card>)> {
     let mut run: Vec<Card> = Vec::new();
     let mut last = 0;
     if let Some(&ace) = cards.last().filter(|card| card.rank == Rank::Ace) {
@@ -440,5 +441,10 @@ fn straight(cards: &[Card]) -> Option<Vec<Card>> {
             best = Some(run.clone());
         }
     }
-    best.map(|run| run[run.len() - 5..].to_vec())
+    best.map(|run| {
+        let mut used = run[run.len() - 5..].to_vec();
+        let top = value(&used[4]);
+        used.sort_by_key(|card| card.rank);
+        (top, used)
+    })
 }

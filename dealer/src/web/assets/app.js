@@ -70,10 +70,10 @@ async function runsPage(isHome) {
     el('td', { class: 'num', text: run.games_planned == null ? run.games_found : `${run.games_found} / ${run.games_planned}` }),
     el('td', { text: run.running > 0 ? `playing (${run.running} running)` : run.complete == null ? (run.results_error ? 'results.json unreadable' : 'no results.json') : (run.complete ? 'complete' : 'stopped early') }),
     el('td', { text: run.leader || '–' }),
-    el('td', { text: run.modified ? new Date(run.modified * 1000).toISOString().replace('T', ' ').slice(0, 16) : '' })));
+    el('td', { text: run.modified ? clockTime(run.modified * 1000) : '' })));
   show(el('h1', { text: 'Runs' }),
     el('table', { class: 'grid', 'data-testid': 'runs' },
-      el('thead', {}, el('tr', {}, ['Folder', 'Tournament', 'Games', 'State', 'Leader', 'Modified (UTC)'].map((h) => el('th', { text: h })))),
+      el('thead', {}, el('tr', {}, ['Folder', 'Tournament', 'Games', 'State', 'Leader', 'Modified'].map((h) => el('th', { text: h })))),
       el('tbody', {}, rows)));
 }
 
@@ -206,10 +206,29 @@ async function gamePage(runId, gameId, options = {}) {
     return;
   }
   const live = details.status === 'running' ? { url: apiGame(runId, gameId), next: options.next } : null;
-  show(...header, tableView(log, result, live, details.interrupted));
+  const colourOf = await teamColours(runId, gameId);
+  show(...header, tableView(log, result, live, details.interrupted, colourOf));
 }
 
-function tableView(log, result, live, interrupted) {
+// The colour of each seat's team: an event's game (served by `dealer serve --data`, or
+// `--out` on an event's folder) gives its seats their event player ids, so a team has its
+// colour of /event and /broadcast (standings.js's teamColour); any other game colours its
+// seats in order, from the same palette.
+let eventMode = null;
+async function teamColours(runId, gameId) {
+  const bySeat = (seat) => teamColour(seat + 1);
+  if (eventMode === null) eventMode = getJson('/api/mode').then((mode) => Boolean(mode && mode.event)).catch(() => false);
+  if (!(await eventMode) || runId !== 'games') return bySeat;
+  try {
+    const teams = await getJson(`/api/event/games/${enc(gameId)}/teams`);
+    const ids = new Map(teams.seats.map((seat) => [seat.name, seat.player_id]));
+    return (seat, name) => (ids.has(name) ? teamColour(ids.get(name)) : bySeat(seat));
+  } catch (error) {
+    return bySeat;
+  }
+}
+
+function tableView(log, result, live, interrupted, colourOf = (seat) => teamColour(seat + 1)) {
   const entries = log.entries;
   const seats = Math.max(...entries.map((e) => e.game_state.players.length));
   let index = live ? entries.length - 1 : 0;
@@ -218,13 +237,14 @@ function tableView(log, result, live, interrupted) {
   let speed = SPEEDS[1][1];
 
   // Fixed structure, built once; stepping only changes text and classes (no layout jump).
-  const table = pokerTable(seats);
+  const table = pokerTable(seats, { teamColour: (seat, player) => colourOf(seat, player.name) });
   const felt = table.node;
 
   const message = el('div', { class: 'message', 'data-testid': 'message' });
   const position = el('span', { class: 'position', 'data-testid': 'entry-index' });
   const playButton = el('button', { type: 'button', 'data-testid': 'play', onclick: () => (timer ? pause() : play()), text: '▶ Play' });
-  const handInput = el('input', { type: 'number', min: 0, 'aria-label': 'hand number', 'data-testid': 'hand-input', class: 'hand-input' });
+  // Hands are numbered from 1 on screen; the log's `round` is from 0.
+  const handInput = el('input', { type: 'number', min: 1, 'aria-label': 'hand number', 'data-testid': 'hand-input', class: 'hand-input' });
   const speedSelect = el('select', { 'aria-label': 'speed', onchange: () => { speed = Number(speedSelect.value); if (timer) { pause(); play(); } } },
     SPEEDS.map(([label, ms]) => el('option', { value: ms, selected: ms === speed, text: label })));
   const controls = el('div', { class: 'controls' },
@@ -233,7 +253,7 @@ function tableView(log, result, live, interrupted) {
     playButton,
     el('button', { type: 'button', title: 'step forward (→)', 'data-testid': 'next', onclick: () => go(index + 1), text: 'Step ▶' }),
     el('button', { type: 'button', title: 'next hand (↓)', 'data-testid': 'next-hand', onclick: () => jumpHand(1), text: 'Hand »' }),
-    el('form', { class: 'jump', onsubmit: (event) => { event.preventDefault(); goHand(Number(handInput.value)); } },
+    el('form', { class: 'jump', onsubmit: (event) => { event.preventDefault(); goHand(Number(handInput.value) - 1); } },
       el('label', {}, 'Hand ', handInput), el('button', { type: 'submit', 'data-testid': 'hand-go', text: 'Go' })),
     speedSelect, position);
   const liveLabel = el('span', { class: 'live-label', 'data-testid': 'live-state' });
@@ -255,7 +275,7 @@ function tableView(log, result, live, interrupted) {
   const chartBox = el('div', { class: 'chart-box' });
   let chart;
   function renderChart() {
-    chart = stackChart(log, (entry) => go(entry));
+    chart = stackChart(log, (entry) => go(entry), colourOf);
     chartBox.replaceChildren(...chart.nodes);
   }
   renderChart();
@@ -275,7 +295,7 @@ function tableView(log, result, live, interrupted) {
   function goHand(round) {
     const hand = log.hands.find((h) => h.round === round);
     if (hand) go(hand.entry);
-    else message.textContent = `There is no hand ${round} in this log (hands ${log.hands[0].round}–${log.hands[log.hands.length - 1].round}).`;
+    else message.textContent = `There is no hand ${round + 1} in this log (hands ${log.hands[0].round + 1}–${log.hands[log.hands.length - 1].round + 1}).`;
   }
 
   function play() {
@@ -310,7 +330,7 @@ function tableView(log, result, live, interrupted) {
     message.className = `message${banHere ? ' banned' : ''}`;
     position.textContent = `entry ${index + 1} / ${entries.length}`;
     if (live) liveLabel.classList.toggle('behind', !following);
-    handInput.placeholder = String(log.hands[currentHand()].round);
+    handInput.placeholder = String(log.hands[currentHand()].round + 1);
     chart.mark(currentHand());
   }
 
@@ -436,10 +456,9 @@ function follow(live, log, on) {
   return { stop };
 }
 
-// Every player's stack at the start of each hand (and after the last entry), as an SVG chart.
-const COLOURS = ['#e6194b', '#3cb44b', '#ffe119', '#4363d8', '#f58231', '#911eb4', '#42d4f4', '#f032e6', '#bfef45', '#fabed4'];
-
-function stackChart(log, onPick) {
+// Every player's stack at the start of each hand (and after the last entry), as an SVG chart,
+// each line in its seat's team colour (`colourOf(seat, name)`).
+function stackChart(log, onPick, colourOf) {
   const entries = log.entries;
   const points = log.hands.map((hand) => entries[hand.entry].game_state.players.map((p) => p.stack + (p.bet || 0)));
   points.push(entries[entries.length - 1].game_state.players.map((p) => p.stack + (p.bet || 0)));
@@ -455,11 +474,11 @@ function stackChart(log, onPick) {
   chart.append(svg('line', { x1: pad.left, y1: pad.top, x2: pad.left, y2: y(0), class: 'axis' }));
   chart.append(svg('text', { x: pad.left - 6, y: y(max) + 4, class: 'tick end', text: max }));
   chart.append(svg('text', { x: pad.left - 6, y: y(0), class: 'tick end', text: 0 }));
-  chart.append(svg('text', { x: width - pad.right, y: height - 6, class: 'tick end', text: `hand ${log.hands[log.hands.length - 1].round}` }));
-  chart.append(svg('text', { x: pad.left, y: height - 6, class: 'tick', text: `hand ${log.hands[0].round}` }));
+  chart.append(svg('text', { x: width - pad.right, y: height - 6, class: 'tick end', text: `hand ${log.hands[log.hands.length - 1].round + 1}` }));
+  chart.append(svg('text', { x: pad.left, y: height - 6, class: 'tick', text: `hand ${log.hands[0].round + 1}` }));
   names.forEach((name, seat) => {
     const line = points.map((row, i) => `${x(i).toFixed(1)},${y(row[seat] ?? 0).toFixed(1)}`).join(' ');
-    chart.append(svg('polyline', { points: line, class: 'series', stroke: COLOURS[seat % COLOURS.length] }, svg('title', { text: name })));
+    chart.append(svg('polyline', { points: line, class: 'series', stroke: colourOf(seat, name) }, svg('title', { text: name })));
   });
   const marker = svg('line', { x1: x(0), y1: pad.top, x2: x(0), y2: y(0), class: 'marker' });
   chart.append(marker);
@@ -471,7 +490,7 @@ function stackChart(log, onPick) {
   });
   const legend = el('ul', { class: 'legend' }, names.map((name, seat) => {
     const swatch = el('span', { class: 'swatch' });
-    swatch.style.background = COLOURS[seat % COLOURS.length];
+    swatch.style.background = colourOf(seat, name);
     return el('li', {}, swatch, el('span', { text: name }));
   }));
   return {
@@ -501,7 +520,7 @@ async function playerPage(runId, gameId, name) {
       const me = (state.players || [])[request.seat] || {};
       const toCall = Math.max(0, (state.current_buy_in || 0) - (me.bet || 0));
       return el('tr', { class: request.error ? 'bad' : '', 'data-testid': 'request-row' },
-        el('td', { class: 'num', text: request.round }),
+        el('td', { class: 'num', text: request.round + 1 }),
         el('td', { text: cardsText(me.hole_cards) }),
         el('td', { text: cardsText(state.community_cards) || '–' }),
         el('td', { class: 'num', text: state.pot ?? '' }),

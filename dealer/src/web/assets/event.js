@@ -9,6 +9,8 @@
 
 (() => {
   const REFRESH_MS = 2000;
+  // A screen as narrow as event.css's narrow layout pairs some columns.
+  const narrow = window.matchMedia('(max-width: 1200px)');
   const TOKEN_KEY = 'lean-poker-organiser-token';
   const root = document.getElementById('event-root');
 
@@ -59,8 +61,11 @@
         : null);
     // Served read-only, nothing can be changed: no organiser controls to try.
     organiserTitle.hidden = organiser.hidden = Boolean(status.read_only);
-    replace(board, leaderboardTable(data.players,
-      ['rank', 'team', 'points', 'games', 'wins', 'seconds', 'bans', 'absences', 'version', 'status', 'lastSeen']));
+    const columns = narrow.matches
+      ? ['rank', 'team', 'points', 'form', 'rating', 'games', 'winsSeconds', 'bansAbsences', 'version', 'status', 'lastSeen']
+      : ['rank', 'team', 'points', 'form', 'rating', 'games', 'wins', 'seconds', 'bans', 'absences', 'version', 'status', 'lastSeen'];
+    replace(board, leaderboardTable(data, columns),
+    el('p', { class: 'muted legend-note', 'data-testid': 'form-note', text: `Last ${data.form_games}: points in the team's last ${data.form_games} games, the best in bold: who is climbing now. Rating: the team's skill as the rating model reads every game's finishing order. Times are this computer's.` }));
   }
 
   function renderChart(history) {
@@ -88,7 +93,7 @@
   const GAMES_PER_PAGE = 20;
 
   function renderGames(page) {
-    const head = el('thead', {}, el('tr', {}, ['Game', 'Round/table', 'State', 'Hands', 'Players (places)', 'Time (UTC)'].map((h) => el('th', { text: h }))));
+    const head = el('thead', {}, el('tr', {}, ['Game', 'Round/table', 'State', 'Hands', 'Players (places)', 'Time'].map((h) => el('th', { text: h }))));
     const first = (page.page - 1) * page.per_page + 1;
     const last = first + page.games.length - 1;
     const shown = page.games.length ? `ended ${first}–${last} of ${page.total}, newest first` : `${page.total} ended`;

@@ -17,10 +17,14 @@ function cardNode(card) {
 
 const cardsText = (cards) => (cards || []).map((c) => `${c.rank}${SUITS[String(c.suit).toLowerCase()] || c.suit}`).join(' ');
 
-// A table of `seats` seats. `options.teamColour(seat)`, when given, colours a bar on each
-// seat (the broadcast's team colours). Returns the felt node and `draw(entry, context)`, where
-// context gives the hand's number (`round`, for logs without one) and `banned(name)`, the
-// ban of that player shown so far, if any.
+// A table of `seats` seats. `options.teamColour(seat, player)`, when given, colours a bar on
+// each seat (the teams' colours of standings.js). Returns the felt node and
+// `draw(entry, context)`, where context gives the hand's number (`round`, the wire's, from 0,
+// for logs without one) and `banned(name)`, the ban of that player shown so far, if any.
+// Hands are numbered from 1 on screen. A seat's bet is a chip in the seat's own bottom row,
+// beside its stack (where its folded / won / banned badge shows when it has no bet): laid out
+// in the row, it never covers a name, a stack, another seat or the board, at any size and
+// with any number of seats.
 function pokerTable(seats, options = {}) {
   const seatNodes = [];
   const felt = el('div', { class: 'felt', 'data-testid': 'table' });
@@ -37,14 +41,15 @@ function pokerTable(seats, options = {}) {
       badge: el('div', { class: 'seat-badge', 'data-testid': 'seat-badge' }),
       button: el('div', { class: 'button-chip', title: 'dealer button', text: 'D' }),
     };
-    if (options.teamColour) node.box.append(node.team);
-    node.box.append(node.button, node.name, node.version, node.cards, node.stack, node.badge);
+    if (options.teamColour) {
+      node.box.append(node.team);
+    }
+    node.box.append(node.button, node.name, node.version, node.cards,
+      el('div', { class: 'seat-foot' }, node.bet, node.badge, node.stack));
     // Seats on an ellipse, clockwise from the bottom centre.
     node.box.style.left = `${50 + 41 * Math.cos(angle)}%`;
     node.box.style.top = `${50 + 38 * Math.sin(angle)}%`;
-    node.bet.style.left = `${50 + 24 * Math.cos(angle)}%`;
-    node.bet.style.top = `${50 + 20 * Math.sin(angle)}%`;
-    felt.append(node.box, node.bet);
+    felt.append(node.box);
     seatNodes.push(node);
   }
   const boardSlots = [0, 1, 2, 3, 4].map(() => el('span', { class: 'board-slot' }));
@@ -52,8 +57,8 @@ function pokerTable(seats, options = {}) {
   const pot = el('span', { 'data-testid': 'pot' });
   const blinds = el('span', { 'data-testid': 'blinds' });
   const roundLabel = el('span', { 'data-testid': 'round' });
-  felt.append(el('div', { class: 'centre' }, el('div', { class: 'round' }, 'Hand ', roundLabel), board,
-    el('div', { class: 'pot' }, 'Pot ', pot), el('div', { class: 'blinds' }, 'Blinds ', blinds)));
+  felt.append(el('div', { class: 'centre' }, board,
+    el('div', { class: 'pot' }, 'Pot ', pot), el('div', { class: 'blinds' }, el('span', { class: 'round' }, 'Hand ', roundLabel), ' · Blinds ', blinds)));
 
   function draw(entry, context = {}) {
     const state = entry.game_state;
@@ -61,14 +66,16 @@ function pokerTable(seats, options = {}) {
     state.players.forEach((player, seat) => {
       const node = seatNodes[seat];
       if (!node) return;
-      node.box.className = `seat status-${player.status}${entry.on_turn === seat ? ' on-turn' : ''}${player.amount_won ? ' winner' : ''}`;
+      node.box.className = `seat status-${player.status}${entry.on_turn === seat ? ' on-turn' : ''}${player.amount_won ? ' winner' : ''}${options.teamColour ? ' has-team' : ''}`;
       node.name.textContent = player.name;
       node.name.title = player.name;
       node.version.textContent = player.version || '';
       node.version.title = player.version || '';
       node.stack.textContent = player.stack;
       node.bet.textContent = player.bet ? player.bet : '';
+      node.bet.title = player.bet ? `bet ${player.bet}` : '';
       node.bet.className = `seat-bet${player.bet ? '' : ' empty'}`;
+      node.badge.hidden = Boolean(player.bet);
       clear(node.cards);
       const cards = player.hole_cards || [];
       for (let i = 0; i < 2; i++) node.cards.append(cardNode(cards[i]));
@@ -85,7 +92,8 @@ function pokerTable(seats, options = {}) {
     });
     pot.textContent = state.pot ?? '–';
     blinds.textContent = `${state.small_blind ?? '?'}/${state.big_blind ?? (state.small_blind != null ? state.small_blind * 2 : '?')}`;
-    roundLabel.textContent = state.round ?? context.round ?? '';
+    const round = state.round ?? context.round;
+    roundLabel.textContent = round == null ? '' : String(round + 1);
   }
 
   return { node: felt, draw };

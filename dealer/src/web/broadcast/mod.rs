@@ -1,13 +1,27 @@
-//! `GET /api/event/broadcast`: the director of the projector page (`/broadcast`). It scores the
-//! newest ended games by what is worth showing a room and says where, in each game's viewer
-//! log, the moments worth a banner are; the page plays the best one it has not shown yet at
-//! its own pace and asks again when the game is over.
+//! `GET /api/event/broadcast`: the director of the projector page (`/broadcast`). It picks
+//! the ended games that matter to the race and says where, in each game's viewer log, its
+//! decisive hands and the moments worth a banner are; the page plays the best one it has not
+//! shown yet at its own pace and asks again when the game is over.
+//!
+//! Hundreds of games can end while the page plays one, so the director does not just take
+//! the newest: it looks first for the race. The candidates are, best first:
+//!
+//! 1. games after which another team took the lead of the event, newest first (at most
+//!    [`MAX_RACE_GAMES`], ended within [`RACE_WINDOW_MS`] of the newest game and among its
+//!    [`RACE_WINDOW_GAMES`] newest);
+//! 2. a team's first win of the event, newest first (as many, in the same window);
+//! 3. the newest ended games (`candidates`, default [`DEFAULT_CANDIDATES`]), by their score
+//!    (big pots against the game's usual pot, bans) less [`AGE_PENALTY`] per newer game.
+//!
+//! Each game says which of its hands to play when the page plays only decisive ones (the
+//! final hand, the one that left the last two, bans, knockouts, big pots; at most
+//! [`MAX_SHOWN_HANDS`]), so a game takes about a minute at 1x.
 //!
 //! The scoring is here rather than in the page so that one place, with tests, decides what a
 //! highlight is, and so that a projector downloads one log per game it shows instead of every
 //! candidate's. What the database knows (a team's first win, a change of leader) comes from
-//! the event; what only the log knows (all-ins, big pots, bans) from reading the log once:
-//! an ended game's log never changes, so each game is read once ([`Director`] keeps the
+//! the event; what only the log knows (all-ins, pots, knockouts, bans) from reading the log
+//! once: an ended game's log never changes, so each game is read once ([`Director`] keeps the
 //! answers for the [`MEMORY`] newest games).
 //!
 //! A pruned game (its folder deleted by `keep_games`) or one whose log cannot be read is left
@@ -16,18 +30,20 @@
 mod reading;
 
 pub use reading::{
-    read_log, score, HandSummary, Highlight, LogReading, ALL_IN_SCORE, BAN_SCORE, BIG_POT_SCORE,
-    BIG_POT_SHARE, FIRST_WIN_SCORE, LEAD_CHANGE_SCORE, MAX_SCORED_HANDS, QUIET_POT_SHARE,
+    read_log, score, HandMoment, HandSummary, Highlight, LogReading, BAN_SCORE, BIG_POT_FACTOR,
+    BIG_POT_SCORE, FIRST_WIN_SCORE, LEAD_CHANGE_SCORE, MAX_SCORED_HANDS, MAX_SHOWN_HANDS,
+    MIN_BIG_POT_SHARE,
 };
 
 use super::store::ResultsFolder;
 use super::ApiError;
+use crate::event::lookups;
 use crate::event::queries::{self, GameRow};
 use crate::event::store::{GameFiles, StoreError};
 use crate::event::Event;
 use actix_web::http::StatusCode;
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, PoisonError};
 
 /// How many of the newest ended games are candidates, unless the page asks for another number.
@@ -40,6 +56,25 @@ pub const MEMORY: usize = 128;
 /// What a game loses in priority per newer candidate: the broadcast shows the newest games
 /// unless an older one is clearly better.
 pub const AGE_PENALTY: i64 = 3;
+/// The most lead changes, and the most first wins, the director offers besides the newest
+/// games.
+pub const MAX_RACE_GAMES: u32 = 3;
+/// How far back (from the newest ended game) a lead change or a first win is still news.
+pub const RACE_WINDOW_MS: i64 = 10 * 60 * 1000;
+/// How many of the newest games a lead change or a first win is looked for in.
+pub const RACE_WINDOW_GAMES: u32 = 2_000;
+
+/// Why the director offers a game (the order of the answer: lead changes first).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Pick {
+    /// After it another team led the event.
+    LeadChange,
+    /// Its winner's first win of the event.
+    FirstWin,
+    /// One of the newest games.
+    Newest,
+}
 
 /// `?candidates=N`.
 #[derive(Debug, Deserialize)]
@@ -91,8 +126,12 @@ pub struct BroadcastGame {
     pub highlights: Vec<Highlight>,
     /// How much the game is worth showing (the sum of its highlights' weights).
     pub score: u32,
-    /// The score less [`AGE_PENALTY`] for each newer candidate: the order of `games`.
+    /// The score less [`AGE_PENALTY`] for each newer candidate: the order of the newest
+    /// games among themselves.
     pub priority: i64,
+    /// Why it is offered: the order of `games` (lead changes, then first wins, each newest
+    /// first, then the newest games by priority).
+    pub pick: Pick,
 }
 
 /// Why the director cannot answer.
@@ -143,7 +182,7 @@ impl Director {
         read
     }
 
-    /// The broadcast's candidates: the `candidates` newest ended games, scored.
+    /// The broadcast's candidates (see the [module docs](self)), best first.
     ///
     /// # Errors
     /// The event's database cannot be read.
@@ -155,13 +194,41 @@ impl Director {
     ) -> Result<Broadcast, DirectorError> {
         let candidates = candidates.clamp(1, MAX_CANDIDATES);
         let running = queries::games_page(event.store(), 1, 1)?.running.len();
-        let ended = queries::newest_ended(event.store(), candidates)?;
-        let numbers: Vec<u32> = ended.iter().map(|g| g.number).collect();
-        let first_wins = queries::first_wins(event.store(), &numbers)?;
-        let lead_changes = event.lead_changes(numbers.iter().copied().min().unwrap_or(0));
+        let mut ended = queries::newest_ended(event.store(), candidates)?;
+        let newest = ended.first().map_or(0, |g| g.number);
+        let since = newest.saturating_sub(RACE_WINDOW_GAMES);
+        let mut lead_changes: Vec<(u32, i64)> = event.lead_changes(since).into_iter().collect();
+        lead_changes.sort_unstable_by_key(|&(game, _)| std::cmp::Reverse(game));
+        lead_changes.truncate(MAX_RACE_GAMES as usize);
+        let first_wins = lookups::first_wins_since(event.store(), since, MAX_RACE_GAMES)?;
+        // The race's games that are not among the newest.
+        let newest_numbers: HashSet<u32> = ended.iter().map(|g| g.number).collect();
+        let race: Vec<u32> = lead_changes
+            .iter()
+            .chain(&first_wins)
+            .map(|&(game, _)| game)
+            .filter(|game| !newest_numbers.contains(game))
+            .collect::<std::collections::BTreeSet<u32>>()
+            .into_iter()
+            .collect();
+        let newest_end = ended.first().and_then(|g| g.ended_at).unwrap_or(0);
+        ended.extend(
+            lookups::games_numbered(event.store(), &race)?
+                .into_iter()
+                .filter(|g| g.ended_at.unwrap_or(0) >= newest_end - RACE_WINDOW_MS),
+        );
+        let lead_changes: HashMap<u32, i64> = lead_changes.into_iter().collect();
+        let mut first_wins: HashMap<u32, i64> = first_wins.into_iter().collect();
+        // The newest games' first wins, whichever the window's limit kept.
+        let beyond: Vec<u32> = newest_numbers
+            .iter()
+            .copied()
+            .filter(|game| !first_wins.contains_key(game))
+            .collect();
+        first_wins.extend(queries::first_wins(event.store(), &beyond)?);
         let mut games = Vec::new();
         let mut skipped = Vec::new();
-        for (age, game) in ended.into_iter().enumerate() {
+        for game in ended {
             if let Some(reason) = skip_reason(&game) {
                 skipped.push(SkippedGame {
                     number: game.number,
@@ -188,28 +255,33 @@ impl Director {
                     .map(|s| s.name.clone())
             };
             let end = reading.last_entry;
-            if let Some((id, player)) = first_wins
+            let first_win = first_wins
                 .get(&game.number)
-                .and_then(|&id| Some((id, name_of(id)?)))
-            {
+                .and_then(|&id| Some((id, name_of(id)?)));
+            if let Some((id, player)) = first_win.clone() {
                 highlights.push(Highlight::FirstWin {
                     entry: end,
                     player,
                     id,
                 });
             }
-            if let Some((id, player)) = lead_changes
+            let lead_change = lead_changes
                 .get(&game.number)
-                .and_then(|&id| Some((id, name_of(id)?)))
-            {
+                .and_then(|&id| Some((id, name_of(id)?)));
+            if let Some((id, player)) = lead_change.clone() {
                 highlights.push(Highlight::TakesLead {
                     entry: end,
                     player,
                     id,
                 });
             }
+            let pick = match (lead_change, first_win) {
+                (Some(_), _) => Pick::LeadChange,
+                (None, Some(_)) => Pick::FirstWin,
+                (None, None) => Pick::Newest,
+            };
             let score = score(&highlights);
-            let age = i64::try_from(age).unwrap_or(i64::MAX);
+            let age = i64::from(newest.saturating_sub(game.number));
             games.push(BroadcastGame {
                 number: game.number,
                 run: game.run,
@@ -221,10 +293,16 @@ impl Director {
                 highlights,
                 score,
                 priority: i64::from(score).saturating_sub(AGE_PENALTY.saturating_mul(age)),
+                pick,
             });
         }
-        // Highest priority first; the newer game first among equals.
-        games.sort_by(|a, b| b.priority.cmp(&a.priority).then(b.number.cmp(&a.number)));
+        games.sort_by(|a, b| {
+            a.pick.cmp(&b.pick).then_with(|| match a.pick {
+                Pick::LeadChange | Pick::FirstWin => b.number.cmp(&a.number),
+                // Highest priority first; the newer game first among equals.
+                Pick::Newest => b.priority.cmp(&a.priority).then(b.number.cmp(&a.number)),
+            })
+        });
         Ok(Broadcast {
             tournament_id: event.status().tournament_id,
             running,

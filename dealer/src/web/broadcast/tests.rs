@@ -1,142 +1,365 @@
 use super::*;
 use crate::web::log::{parse_log, GameLog};
+use serde_json::{json, Value};
 
-/// A viewer log of two hands at a table of two: the first quiet (the small blind folds),
-/// the second with an all-in called, a big pot and a ban.
-fn two_hands() -> GameLog {
-    let state = |round: u64, stacks: [(u64, u64, &str); 2], pot: u64| {
-        serde_json::json!({
-            "round": round, "small_blind": 10, "big_blind": 20, "dealer": 0, "pot": pot,
-            "community_cards": [], "current_buy_in": 0,
-            "players": [
-                {"name": "<b>Ann</b>", "stack": stacks[0].0, "bet": stacks[0].1, "status": stacks[0].2, "hole_cards": []},
-                {"name": "Bob", "stack": stacks[1].0, "bet": stacks[1].1, "status": stacks[1].2, "hole_cards": []}
-            ]
+/// A seat as `(name, stack, bet, status)`.
+type Seat<'a> = (&'a str, u64, u64, &'a str);
+
+fn state(round: u64, seats: &[Seat<'_>], pot: u64) -> Value {
+    let players: Vec<Value> = seats
+        .iter()
+        .map(|(name, stack, bet, status)| {
+            json!({"name": name, "stack": stack, "bet": bet, "status": status, "hole_cards": []})
         })
-    };
-    let bet = |seat: u64, message: &str, game_state| serde_json::json!({"type": "bet", "on_turn": seat, "message": message, "game_state": game_state});
-    let log = serde_json::json!([
-        {"game_state": state(0, [(1000, 0, "active"), (1000, 0, "active")], 0)},
-        bet(0, "<b>Ann</b> made a bet of 10", state(0, [(990, 10, "active"), (1000, 0, "active")], 10)),
-        bet(1, "Bob made a bet of 20", state(0, [(990, 10, "active"), (980, 20, "active")], 30)),
-        bet(0, "<b>Ann</b> folds", state(0, [(990, 0, "folded"), (1010, 0, "active")], 0)),
-        {"game_state": state(1, [(990, 0, "active"), (1010, 0, "active")], 0)},
-        bet(0, "<b>Ann</b> made a bet of 990", state(1, [(0, 990, "active"), (1010, 0, "active")], 990)),
-        bet(1, "Bob made a bet of 990", state(1, [(0, 990, "active"), (20, 990, "active")], 1980)),
-        bet(1, "Bob made a bet of 0 (fold). Banned: the answer was not a number", state(1, [(0, 990, "active"), (20, 990, "out")], 1980)),
-    ]);
-    parse_log(log.to_string().as_bytes()).expect("a valid log")
+        .collect();
+    json!({"round": round, "small_blind": 10, "big_blind": 20, "dealer": 0, "pot": pot,
+           "community_cards": [], "current_buy_in": 0, "players": players})
 }
 
-#[test]
-fn a_log_is_read_into_hands_all_ins_big_pots_and_bans() {
-    let log = two_hands();
-    let reading = read_log(&log);
-    assert_eq!(reading.last_entry, 7);
-    assert_eq!(
-        reading.hands,
-        [
-            HandSummary {
-                round: 0,
-                first: 0,
-                last: 3,
-                pot: 30,
-                chips: 2000,
-                quiet: true
-            },
-            HandSummary {
-                round: 1,
-                first: 4,
-                last: 7,
-                pot: 1980,
-                chips: 2000,
-                quiet: false
-            },
-        ]
-    );
-    let kinds: Vec<&str> = reading
-        .highlights
+fn start(round: u64, seats: &[Seat<'_>]) -> Value {
+    json!({"game_state": state(round, seats, 0)})
+}
+
+fn bet(seat: usize, message: &str, round: u64, seats: &[Seat<'_>], pot: u64) -> Value {
+    json!({"type": "bet", "on_turn": seat, "message": message, "game_state": state(round, seats, pot)})
+}
+
+fn entry(kind: &str, message: &str, round: u64, seats: &[Seat<'_>], pot: u64) -> Value {
+    json!({"type": kind, "message": message, "game_state": state(round, seats, pot)})
+}
+
+fn parse(entries: Vec<Value>) -> GameLog {
+    parse_log(Value::Array(entries).to_string().as_bytes()).expect("a valid log")
+}
+
+/// A blinds-only hand at a table of three with 3,000 chips: Cy folds to the big blind.
+fn quiet_hand(round: u64) -> Vec<Value> {
+    let full = [
+        ("Ann", 1000, 0, "active"),
+        ("<b>Bo</b>", 1000, 0, "active"),
+        ("Cy", 1000, 0, "active"),
+    ];
+    vec![
+        start(round, &full),
+        bet(
+            1,
+            "Bo made a bet of 10",
+            round,
+            &[
+                ("Ann", 1000, 0, "active"),
+                ("<b>Bo</b>", 990, 10, "active"),
+                ("Cy", 1000, 0, "active"),
+            ],
+            10,
+        ),
+        bet(
+            2,
+            "Cy made a bet of 20",
+            round,
+            &[
+                ("Ann", 1000, 0, "active"),
+                ("<b>Bo</b>", 990, 10, "active"),
+                ("Cy", 980, 20, "active"),
+            ],
+            30,
+        ),
+        bet(
+            0,
+            "Ann folds",
+            round,
+            &[
+                ("Ann", 1000, 0, "folded"),
+                ("<b>Bo</b>", 990, 10, "active"),
+                ("Cy", 980, 20, "active"),
+            ],
+            30,
+        ),
+        bet(
+            1,
+            "Bo folds",
+            round,
+            &[
+                ("Ann", 1000, 0, "folded"),
+                ("<b>Bo</b>", 990, 0, "folded"),
+                ("Cy", 1010, 0, "active"),
+            ],
+            0,
+        ),
+    ]
+}
+
+/// Four quiet hands, then an all-in pushed by Ann that everyone folds to (hand 4), then Ann's
+/// all-in called by Bo, who loses everything at the showdown (hand 5: a big pot, a knockout,
+/// the last two left), then the final hand, in which Cy is banned.
+fn game() -> GameLog {
+    let mut entries: Vec<Value> = (0..4).flat_map(quiet_hand).collect();
+    let full = [
+        ("Ann", 1000, 0, "active"),
+        ("<b>Bo</b>", 1000, 0, "active"),
+        ("Cy", 1000, 0, "active"),
+    ];
+    entries.push(start(4, &full));
+    entries.push(bet(
+        0,
+        "Ann made a bet of 1000 (allin)",
+        4,
+        &[
+            ("Ann", 0, 1000, "active"),
+            ("<b>Bo</b>", 1000, 0, "active"),
+            ("Cy", 1000, 0, "active"),
+        ],
+        1000,
+    ));
+    entries.push(bet(
+        1,
+        "Bo folds",
+        4,
+        &[
+            ("Ann", 0, 1000, "active"),
+            ("<b>Bo</b>", 1000, 0, "folded"),
+            ("Cy", 1000, 0, "active"),
+        ],
+        1000,
+    ));
+    entries.push(bet(
+        2,
+        "Cy folds",
+        4,
+        &[
+            ("Ann", 1000, 0, "active"),
+            ("<b>Bo</b>", 1000, 0, "folded"),
+            ("Cy", 1000, 0, "folded"),
+        ],
+        0,
+    ));
+    entries.push(start(5, &full));
+    entries.push(bet(
+        0,
+        "Ann made a bet of 1000 (allin)",
+        5,
+        &[
+            ("Ann", 0, 1000, "active"),
+            ("<b>Bo</b>", 1000, 0, "active"),
+            ("Cy", 1000, 0, "active"),
+        ],
+        1000,
+    ));
+    entries.push(bet(
+        1,
+        "Bo made a bet of 1000 (allin)",
+        5,
+        &[
+            ("Ann", 0, 1000, "active"),
+            ("<b>Bo</b>", 0, 1000, "active"),
+            ("Cy", 1000, 0, "active"),
+        ],
+        2000,
+    ));
+    entries.push(bet(
+        2,
+        "Cy folds",
+        5,
+        &[
+            ("Ann", 0, 1000, "active"),
+            ("<b>Bo</b>", 0, 1000, "active"),
+            ("Cy", 1000, 0, "folded"),
+        ],
+        2000,
+    ));
+    entries.push(entry(
+        "showdown",
+        "Ann showed",
+        5,
+        &[
+            ("Ann", 0, 1000, "active"),
+            ("<b>Bo</b>", 0, 1000, "active"),
+            ("Cy", 1000, 0, "folded"),
+        ],
+        2000,
+    ));
+    entries.push(entry(
+        "winner_announcement",
+        "Ann won 2000",
+        5,
+        &[
+            ("Ann", 2000, 0, "active"),
+            ("<b>Bo</b>", 0, 0, "out"),
+            ("Cy", 1000, 0, "folded"),
+        ],
+        0,
+    ));
+    let two = [
+        ("Ann", 2000, 0, "active"),
+        ("<b>Bo</b>", 0, 0, "out"),
+        ("Cy", 1000, 0, "active"),
+    ];
+    entries.push(start(6, &two));
+    entries.push(bet(
+        2,
+        "Cy made a bet of 0 (fold). Banned: the answer was not a number",
+        6,
+        &[
+            ("Ann", 2000, 0, "active"),
+            ("<b>Bo</b>", 0, 0, "out"),
+            ("Cy", 0, 0, "out"),
+        ],
+        0,
+    ));
+    parse(entries)
+}
+
+fn kinds(highlights: &[Highlight]) -> Vec<&'static str> {
+    highlights
         .iter()
         .map(|h| match h {
             Highlight::AllIn { .. } => "all_in",
             Highlight::BigPot { .. } => "big_pot",
+            Highlight::Knockout { .. } => "knockout",
             Highlight::Banned { .. } => "banned",
-            _ => "other",
+            Highlight::FirstWin { .. } => "first_win",
+            Highlight::TakesLead { .. } => "takes_lead",
         })
-        .collect();
-    assert_eq!(
-        kinds,
-        ["all_in", "big_pot", "banned"],
-        "{:?}",
-        reading.highlights
-    );
-    assert_eq!(
-        reading.highlights[0],
-        Highlight::AllIn {
-            entry: 5,
-            hand: 1,
-            player: "<b>Ann</b>".to_string(),
-            amount: 990
-        }
-    );
-    assert_eq!(
-        reading.highlights[1],
-        Highlight::BigPot {
-            entry: 6,
-            hand: 1,
-            pot: 1980
-        }
-    );
-    assert!(
-        matches!(&reading.highlights[2], Highlight::Banned { entry: 7, player, .. } if player == "Bob")
-    );
-    // One all-in hand, one big pot, one ban.
-    assert_eq!(
-        score(&reading.highlights),
-        ALL_IN_SCORE + BIG_POT_SCORE + BAN_SCORE
-    );
+        .collect()
 }
 
 #[test]
-fn the_last_hand_is_never_quiet_and_a_small_pot_is() {
-    let log = two_hands();
-    let mut first_hand_only = log.clone();
-    first_hand_only.entries.truncate(4);
-    first_hand_only.hands.truncate(1);
-    first_hand_only.bans.clear();
-    let reading = read_log(&first_hand_only);
-    assert_eq!(reading.hands.len(), 1);
-    assert!(!reading.hands[0].quiet, "the game's last hand is played");
-    assert!(reading.highlights.is_empty());
+fn only_called_all_ins_and_pots_big_for_this_game_are_highlights() {
+    let reading = read_log(&game());
+    assert_eq!(reading.hands.len(), 7);
+    // Ann's all-in in hand 4 took the blinds: no moment. In hand 5 it was called.
+    assert!(
+        reading.hands[4].moments.is_empty(),
+        "{:?}",
+        reading.hands[4]
+    );
+    assert_eq!(
+        kinds(&reading.highlights),
+        ["all_in", "all_in", "big_pot", "knockout", "banned"],
+        "{:?}",
+        reading.highlights
+    );
+    assert!(reading.highlights.iter().all(|h| !matches!(h,
+        Highlight::AllIn { hand, .. } | Highlight::BigPot { hand, .. } if *hand != 5)));
+    assert_eq!(
+        reading.highlights[2],
+        Highlight::BigPot {
+            entry: 26,
+            hand: 5,
+            pot: 2000,
+            // 2000 / 3000 against the usual (median) called pot, 20 / 3000 (the big blind
+            // called by nobody is not in the pot).
+            times_usual: 100
+        }
+    );
+    assert_eq!(
+        reading.highlights[3],
+        Highlight::Knockout {
+            entry: 29,
+            hand: 5,
+            player: "<b>Bo</b>".to_string(),
+            left: 2
+        }
+    );
+    assert!(
+        matches!(&reading.highlights[4], Highlight::Banned { entry: 31, player, hand: 6, .. } if player == "Cy")
+    );
+    assert_eq!(
+        reading.hands[5].moments,
+        [HandMoment::Bubble, HandMoment::Knockout, HandMoment::BigPot]
+    );
+    assert_eq!(
+        reading.hands[6].moments,
+        [HandMoment::Final, HandMoment::Ban]
+    );
+    // One big pot and one ban.
+    assert_eq!(score(&reading.highlights), BIG_POT_SCORE + BAN_SCORE);
+}
+
+#[test]
+fn the_decisive_hands_are_shown_the_final_first() {
+    let reading = read_log(&game());
+    let shown: Vec<u64> = reading
+        .hands
+        .iter()
+        .filter(|h| h.shown)
+        .map(|h| h.round)
+        .collect();
+    assert_eq!(shown, [5, 6]);
+    // Of many decisive hands, at most MAX_SHOWN_HANDS, the final one always.
+    let mut many = read_log(&game()).hands;
+    for hand in &mut many {
+        hand.moments = vec![HandMoment::BigPot];
+        hand.shown = false;
+    }
+    many.last_mut()
+        .unwrap()
+        .moments
+        .insert(0, HandMoment::Final);
+    reading::choose_shown(&mut many);
+    assert_eq!(many.iter().filter(|h| h.shown).count(), MAX_SHOWN_HANDS);
+    assert!(many.last().unwrap().shown);
+}
+
+#[test]
+fn a_game_of_an_all_in_bot_has_no_big_pot_every_hand() {
+    // Every hand Ann pushes and the others fold: a fifth of the chips each time, the usual
+    // pot for this table.
+    let mut entries = Vec::new();
+    for round in 0..6 {
+        let full = [
+            ("Ann", 1000, 0, "active"),
+            ("<b>Bo</b>", 1000, 0, "active"),
+            ("Cy", 1000, 0, "active"),
+        ];
+        entries.push(start(round, &full));
+        entries.push(bet(
+            0,
+            "Ann made a bet of 1000 (allin)",
+            round,
+            &[
+                ("Ann", 0, 1000, "active"),
+                ("<b>Bo</b>", 1000, 0, "active"),
+                ("Cy", 1000, 0, "active"),
+            ],
+            1000,
+        ));
+        entries.push(bet(
+            2,
+            "Cy folds",
+            round,
+            &[
+                ("Ann", 1000, 0, "active"),
+                ("<b>Bo</b>", 1000, 0, "folded"),
+                ("Cy", 1000, 0, "folded"),
+            ],
+            0,
+        ));
+    }
+    let reading = read_log(&parse(entries));
+    assert!(reading.highlights.is_empty(), "{:?}", reading.highlights);
+    assert_eq!(
+        reading
+            .hands
+            .iter()
+            .filter(|h| !h.moments.is_empty())
+            .count(),
+        1,
+        "only the final hand"
+    );
     assert_eq!(score(&reading.highlights), 0);
 }
 
 #[test]
-fn scores_count_each_kind_up_to_a_cap_and_the_event_moments_in_full() {
-    let all_ins: Vec<Highlight> = (0..20)
-        .map(|hand| Highlight::AllIn {
+fn scores_count_big_pots_up_to_a_cap_and_the_event_moments_in_full() {
+    let big_pots: Vec<Highlight> = (0..20)
+        .map(|hand| Highlight::BigPot {
             entry: hand,
             hand: hand as u64,
-            player: "A".into(),
-            amount: 1,
+            pot: 100,
+            times_usual: 3,
         })
         .collect();
-    assert_eq!(score(&all_ins), ALL_IN_SCORE * MAX_SCORED_HANDS);
-    let two_in_one_hand = [
-        Highlight::AllIn {
-            entry: 1,
-            hand: 3,
-            player: "A".into(),
-            amount: 1,
-        },
-        Highlight::AllIn {
-            entry: 2,
-            hand: 3,
-            player: "B".into(),
-            amount: 1,
-        },
-    ];
-    assert_eq!(score(&two_in_one_hand), ALL_IN_SCORE);
+    assert_eq!(score(&big_pots), BIG_POT_SCORE * MAX_SCORED_HANDS);
     let event = [
         Highlight::FirstWin {
             entry: 9,
@@ -148,8 +371,21 @@ fn scores_count_each_kind_up_to_a_cap_and_the_event_moments_in_full() {
             player: "A".into(),
             id: 1,
         },
+        Highlight::AllIn {
+            entry: 3,
+            hand: 1,
+            player: "A".into(),
+            amount: 5,
+        },
     ];
     assert_eq!(score(&event), FIRST_WIN_SCORE + LEAD_CHANGE_SCORE);
+    // A first win outweighs every pot and ban a game can have.
+    const {
+        assert!(
+            LEAD_CHANGE_SCORE > FIRST_WIN_SCORE
+                && FIRST_WIN_SCORE > BAN_SCORE + BIG_POT_SCORE * MAX_SCORED_HANDS
+        );
+    }
 }
 
 #[test]
