@@ -50,9 +50,11 @@ try {
   await broadcast.goto(`${base}broadcast`);
   await broadcast.waitForFunction(() => {
     const line = document.querySelector('[data-testid=play-paused]');
-    return line && line.textContent.includes('min_free_space');
+    return line && line.textContent.startsWith('Play paused since ') && line.title.includes('min_free_space');
   }, null, { timeout: 15000 });
-  check(true, 'the broadcast says why play paused');
+  check(true, 'the broadcast says why play paused (the whole reason on hover)');
+  const layout = await broadcast.evaluate(() => ({ page: document.documentElement.scrollWidth, window: window.innerWidth }));
+  check(layout.page <= layout.window, `the pause line fits the 1024 px header: ${JSON.stringify(layout)}`);
   await checkNothingRan(broadcast, broadcastProblems);
 } finally {
   await cleanUp(browser, server, work);

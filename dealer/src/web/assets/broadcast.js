@@ -182,7 +182,9 @@
         (down) => { standingsDown = down; });
       lastBoard = leaderboard;
       const pause = leaderboard.event && leaderboard.event.play_paused;
-      paused.textContent = pause ? `Play paused since ${clockTime(pause.since)}: ${pause.reason}` : '';
+      // Short for the projector's header; the whole reason on hover.
+      paused.textContent = pause ? `Play paused since ${clockTime(pause.since)}: short of disk space` : '';
+      paused.title = pause ? pause.reason : '';
       drawBoard();
       drawLeader(leaderboard, history);
       lastHistory = history;
