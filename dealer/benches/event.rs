@@ -74,6 +74,7 @@ fn fill(data: &Path) {
                 hands: 100,
                 ended_at: i64::from(round) + 1,
                 seats,
+                record: None,
             })
             .unwrap();
     }

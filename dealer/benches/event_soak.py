@@ -37,7 +37,7 @@ import time
 import urllib.error
 import urllib.request
 
-BOT_KINDS = ["equity", "raiser", "calling-station", "random", "folder", "all-in", "strategy"]
+BOT_KINDS = ["equity", "raiser", "calling-station", "random", "folder", "all-in"]
 GROWTH_LIMIT = 0.10
 SAMPLE_EVERY = 0.5
 SAMPLE_WINDOW = 10.0

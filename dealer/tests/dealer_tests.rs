@@ -22,6 +22,7 @@ mod event_archive;
 mod event_broadcast;
 mod event_disk;
 mod event_form;
+mod event_full_disk;
 mod event_retention;
 mod event_serve;
 mod event_store;

@@ -1,8 +1,10 @@
-//! An event's disk over a day (issue 17): the disk budget thins the oldest games to their
-//! compact form (then prunes them) and the viewer still opens them with the log they wrote;
-//! a game cut off by `kill -9` gets its hand count from its log at the next start; a full
-//! disk pauses the event with a visible reason, loses nothing, and play resumes by itself
-//! once space is back.
+//! An event's disk over a day (issues 17 and 26): every finished game's compact record is in
+//! the database; the disk budget deletes the least recently used games' files (after their
+//! record reproduced them) and the viewer and `dealer replay` still open them with the log
+//! they wrote; a game cut off by `kill -9` gets its hand count from its log at the next
+//! start; a full disk (filled during play, stopped by SIGTERM and by `kill -9` while full)
+//! loses no finished game, pauses play with its reason said once, and play resumes by itself
+//! once space is back (`event_full_disk.rs`).
 
 use dealer::event::queries::games_page;
 use dealer::event::retention::{event_disk_usage, run_pass, BUDGET_HEADROOM};
@@ -10,6 +12,7 @@ use dealer::event::settings::{resolve_event, EventFile, EventFlags, GamesLimit};
 use dealer::event::store::{GameFiles, GAMES_DIR};
 use dealer::event::{scheduler, Event};
 use dealer::runner::StopSignal;
+use dealer::web::event_api::EventArchive;
 use dealer::web::store::ResultsFolder;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -66,10 +69,39 @@ fn game_dir(data: &Path, number: u32) -> PathBuf {
     data.join(GAMES_DIR).join(format!("game-{number}"))
 }
 
+/// The event's viewer, as `dealer serve` serves it: games whose folders were deleted are
+/// regenerated from their records.
+fn viewer(event: &Arc<Event>) -> ResultsFolder {
+    ResultsFolder::new(&event.settings().data)
+        .unwrap()
+        .with_archive(EventArchive::shared(Arc::clone(event)))
+}
+
+/// `dealer replay` on an event game's folder (which may be gone): its report, and its
+/// `log.json` (written with `--out`).
+fn dealer_replay(game: &Path, out: &Path) -> (String, String) {
+    let replay = Command::new(env!("CARGO_BIN_EXE_dealer"))
+        .env_remove("RUST_LOG")
+        .arg("replay")
+        .arg(game)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap();
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&replay.stdout),
+        String::from_utf8_lossy(&replay.stderr)
+    );
+    assert!(replay.status.success(), "{}: {said}", game.display());
+    let log = std::fs::read_to_string(out.join("log.json")).unwrap_or_default();
+    (said, log)
+}
+
 /// What the viewer shows of a game: its log (checked and indexed) and the first request;
 /// `None` for a game stopped before its first hand (its log has no entry to show).
-fn viewer_view(data: &Path, number: u32) -> Option<(String, String)> {
-    let folder = ResultsFolder::new(data).unwrap();
+fn viewer_view(event: &Arc<Event>, number: u32) -> Option<(String, String)> {
+    let folder = viewer(event);
     let log = match folder.game_log(GAMES_DIR, number) {
         Ok(log) => log,
         Err(error) if error.to_string().contains("never started") => return None,
@@ -96,24 +128,34 @@ fn recorded(event: &Event) -> (String, String) {
     )
 }
 
-async fn budget_thins_then_prunes(outputs: &str) {
+async fn budget_prunes_the_least_recently_used(outputs: &str) {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("event");
     let event = open_event(&data, outputs, None);
     play_games(&event, 10).await;
-    let ended: Vec<u32> = games_page(event.store(), 1, 1000)
+    let mut ended: Vec<u32> = games_page(event.store(), 1, 1000)
         .unwrap()
         .games
         .iter()
         .map(|g| g.number)
         .collect();
-    let views: Vec<_> = ended.iter().map(|&n| viewer_view(&data, n)).collect();
-    // Only a game cut by the stop can have no hand to show; every finished one has its log.
+    // Opened oldest first, so the order of use is the order of play.
+    ended.sort_unstable();
+    let views: Vec<_> = ended.iter().map(|&n| viewer_view(&event, n)).collect();
+    // Only a game cut by the stop can have no hand to show; every finished one has its log
+    // and its record.
     let page = games_page(event.store(), 1, 1000).unwrap();
-    for (game, view) in page.games.iter().zip(&views) {
+    for game in &page.games {
+        let view = &views[ended.iter().position(|&n| n == game.number).unwrap()];
         assert!(
             view.is_some() || game.state == "abandoned",
             "game {} has no log to show",
+            game.number
+        );
+        assert_eq!(
+            game.has_record,
+            game.state == "finished",
+            "game {}",
             game.number
         );
     }
@@ -125,114 +167,193 @@ async fn budget_thins_then_prunes(outputs: &str) {
     // Measured as the next open sees it (closing the database folds its write-ahead log in).
     let event = open_event(&data, outputs, None);
     let usage = event_disk_usage(&event).unwrap();
-    let games_bytes = event.store().games_disk_bytes().unwrap();
     let oldest = *ended.iter().min().unwrap();
     let oldest_bytes = dealer::event::retention::disk_usage(&game_dir(&data, oldest)).unwrap();
     drop(event);
 
-    // A budget one old game over: the oldest games are made compact, none pruned.
+    // A budget one old game over: the oldest game's folder goes (its record stays), nothing
+    // is made compact.
     let budget = (usage - oldest_bytes / 2) * BUDGET_HEADROOM / (BUDGET_HEADROOM - 1);
     let event = open_event(&data, outputs, Some(budget));
     let report = run_pass(&event, true, &StopSignal::never()).unwrap();
-    assert!(!report.compacted.is_empty(), "{report:?}");
-    assert!(report.pruned.is_empty(), "{report:?}");
-    assert_eq!(report.compacted[0], oldest, "oldest first: {report:?}");
-    let after = event.store().games_disk_bytes().unwrap();
-    assert!(
-        after <= games_bytes - oldest_bytes / 2,
-        "{after} bytes of games, {games_bytes} before, for a budget of {budget}"
-    );
+    assert!(report.compacted.is_empty(), "{report:?}");
     assert_eq!(
-        after,
-        ended
-            .iter()
-            .map(|&n| dealer::event::retention::disk_usage(&game_dir(&data, n)).unwrap())
-            .sum::<u64>(),
+        report.pruned.first(),
+        Some(&oldest),
+        "oldest first: {report:?}"
+    );
+    let on_disk: u64 = ended
+        .iter()
+        .map(|&n| dealer::event::retention::disk_usage(&game_dir(&data, n)).unwrap())
+        .sum();
+    assert_eq!(
+        event.store().games_disk_bytes().unwrap(),
+        on_disk,
         "the database's measure is the disk's"
     );
-    for &number in &report.compacted {
+    for &number in &report.pruned {
         let game = game_dir(&data, number);
-        for gone in ["log.json", "log.json.gz", "players", "hands", "decks.jsonl"] {
-            assert!(!game.join(gone).exists(), "game {number} keeps {gone}");
-        }
-        for kept in [
-            "game.json",
-            "decks.jsonl.gz",
-            "requests.jsonl.gz",
-            "result.json",
-        ] {
-            assert!(game.join(kept).is_file(), "game {number} lost {kept}");
-        }
-        if outputs == ONE_FILE {
-            assert!(game.join("hands.phhs.gz").is_file(), "game {number}");
-        }
+        assert!(!game.exists(), "game {number}'s folder is deleted");
         let index = ended.iter().position(|&n| n == number).unwrap();
         assert_eq!(
-            viewer_view(&data, number),
+            viewer_view(&event, number),
             views[index],
-            "game {number} regenerated"
+            "game {number} regenerated from its record"
         );
-        // `dealer replay` reads the compact folder as it is and writes the full log again.
+        // `dealer replay` plays it from the database's record and checks its result there.
         let out = dir.path().join(format!("replayed-{number}"));
-        let replay = Command::new(env!("CARGO_BIN_EXE_dealer"))
-            .env_remove("RUST_LOG")
-            .arg("replay")
-            .arg(&game)
-            .arg("--out")
-            .arg(&out)
-            .output()
-            .unwrap();
-        let said = String::from_utf8_lossy(&replay.stdout);
+        let (said, log) = dealer_replay(&game, &out);
         assert!(
-            replay.status.success() && said.contains("Identical") && said.contains(".gz"),
-            "game {number}: {said}{}",
-            String::from_utf8_lossy(&replay.stderr)
+            said.contains("Identical") && said.contains("record"),
+            "game {number}: {said}"
         );
-        let log = std::fs::read_to_string(out.join("log.json")).unwrap();
         assert_eq!(
             Some(log.as_str()),
             views[index].as_ref().map(|(_, live)| live.as_str()),
             "game {number}: dealer replay's log.json"
         );
     }
-    let page = games_page(event.store(), 1, 1000).unwrap();
-    for game in &page.games {
-        let compact = report.compacted.contains(&game.number);
-        assert_eq!(
-            game.files == GameFiles::Compact,
-            compact,
-            "game {}",
-            game.number
-        );
-    }
+    // A game whose files are still there: `dealer replay` compares the record's replay with
+    // every one of them.
+    let newest = games_page(event.store(), 1, 1000)
+        .unwrap()
+        .games
+        .iter()
+        .filter(|g| g.state == "finished")
+        .map(|g| g.number)
+        .max()
+        .unwrap();
+    let (said, _) = dealer_replay(
+        &game_dir(&data, newest),
+        &dir.path().join("replayed-newest"),
+    );
+    assert!(
+        said.contains("Identical") && said.contains("log.json") && said.contains("requests.jsonl"),
+        "{said}"
+    );
     assert_eq!(recorded(&event), before, "the database keeps every result");
 
-    // A budget below what the compact games take: the oldest are pruned, the newest two
-    // stay whole, every result stays.
+    // The most recently opened games keep their files longest: open the oldest game still
+    // kept, then tighten the budget by one game: the one after it goes instead.
+    let mut cached: Vec<u32> = ended
+        .iter()
+        .copied()
+        .filter(|&n| game_dir(&data, n).exists())
+        .collect();
+    cached.sort_unstable();
+    let (opened, next) = (cached[0], cached[1]);
+    viewer(&event).open_log(GAMES_DIR, opened).unwrap();
+    // The open is noted by the next pass (the viewer never writes to the database itself);
+    // within the budget, it deletes nothing.
+    let report = run_pass(&event, false, &StopSignal::never()).unwrap();
+    assert!(report.pruned.is_empty(), "{report:?}");
+    drop(event);
+    let event = open_event(&data, outputs, None);
+    let usage = event_disk_usage(&event).unwrap();
+    drop(event);
+    let next_bytes = dealer::event::retention::disk_usage(&game_dir(&data, next)).unwrap();
+    let budget = (usage - next_bytes / 2) * BUDGET_HEADROOM / (BUDGET_HEADROOM - 1);
+    let event = open_event(&data, outputs, Some(budget));
+    let report = run_pass(&event, false, &StopSignal::never()).unwrap();
+    assert!(report.pruned.contains(&next), "{report:?}");
+    assert!(!report.pruned.contains(&opened), "{report:?}");
+    assert!(game_dir(&data, opened).exists());
+
+    // A budget below what the newest games take: every other game's files go, the newest two
+    // stay whole, every result and record stays, every game still opens.
     drop(event);
     let event = open_event(&data, outputs, Some(1));
-    let report = run_pass(&event, false, &StopSignal::never()).unwrap();
-    assert_eq!(report.pruned.len(), ended.len() - 2, "{report:?}");
-    for &number in &report.pruned {
-        assert!(!game_dir(&data, number).exists());
-    }
+    run_pass(&event, false, &StopSignal::never()).unwrap();
     let mut newest = ended.clone();
     newest.sort_unstable();
-    for &number in &newest[newest.len() - 2..] {
-        let index = ended.iter().position(|&n| n == number).unwrap();
-        assert_eq!(viewer_view(&data, number), views[index]);
+    for &number in &newest[..newest.len() - 2] {
+        assert!(!game_dir(&data, number).exists(), "game {number}");
+    }
+    for (index, &number) in ended.iter().enumerate() {
+        assert_eq!(viewer_view(&event, number), views[index], "game {number}");
     }
     assert_eq!(recorded(&event), before, "the database keeps every result");
+    let page = games_page(event.store(), 1, 1000).unwrap();
+    assert!(page
+        .games
+        .iter()
+        .all(|g| g.files != GameFiles::Compact && (g.has_record || g.state == "abandoned")));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_disk_budget_makes_old_games_compact_and_they_still_open_one_hands_file() {
-    budget_thins_then_prunes(ONE_FILE).await;
+async fn the_disk_budget_deletes_the_least_recently_used_files_and_games_still_open_one_hands_file()
+{
+    budget_prunes_the_least_recently_used(ONE_FILE).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_disk_budget_makes_old_games_compact_and_they_still_open_per_hand_files() {
-    budget_thins_then_prunes(PER_HAND).await;
+async fn the_disk_budget_deletes_the_least_recently_used_files_and_games_still_open_per_hand_files()
+{
+    budget_prunes_the_least_recently_used(PER_HAND).await;
+}
+
+/// Short of free space on the disk (below the margin and a tenth), retention deletes old
+/// games' full files to make room as it does for the budget: all but the newest
+/// `compress_after`, every game still opening from its record.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn below_the_free_space_margin_old_games_files_make_room() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("event");
+    let event = open_event(&data, ONE_FILE, None);
+    play_games(&event, 8).await;
+    run_pass(&event, true, &StopSignal::never()).unwrap();
+    let ended: Vec<u32> = games_page(event.store(), 1, 1000)
+        .unwrap()
+        .games
+        .iter()
+        .map(|g| g.number)
+        .collect();
+    let views: Vec<_> = ended.iter().map(|&n| viewer_view(&event, n)).collect();
+    let before = recorded(&event);
+    drop(event);
+    // A margin just over what the disk has free: the event's own files are the room it can make.
+    let free = dealer::event::space::free_bytes(&data).unwrap();
+    let file: EventFile = toml::from_str(&event_config(ONE_FILE)).unwrap();
+    let mut settings = resolve_event(
+        EventFlags {
+            data: Some(data.clone()),
+            compress_after: Some(GamesLimit::parse("2").unwrap()),
+            ..EventFlags::default()
+        },
+        file,
+    )
+    .unwrap();
+    settings.retention.disk_budget = None;
+    settings.retention.min_free_space = Some(free);
+    let event = Event::open(settings).unwrap();
+    let report = run_pass(&event, false, &StopSignal::never()).unwrap();
+    let mut newest = ended.clone();
+    newest.sort_unstable();
+    let (old, recent) = newest.split_at(newest.len() - 2);
+    for &number in old {
+        assert!(report.pruned.contains(&number), "game {number}: {report:?}");
+        assert!(!game_dir(&data, number).exists());
+    }
+    for &number in recent {
+        assert!(game_dir(&data, number).exists(), "game {number}");
+    }
+    for (index, &number) in ended.iter().enumerate() {
+        assert_eq!(viewer_view(&event, number), views[index], "game {number}");
+    }
+    assert_eq!(recorded(&event), before, "the database keeps every result");
+    // The SDK's recordings loader reads the event's folder as it is now (the database, the
+    // reserve and the kept games' files beside deleted ones): the newest games' requests.
+    assert!(data.join(dealer::event::space::RESERVE_FILE).is_file());
+    let loaded = player::testing::try_load(&data).unwrap();
+    let kept_states = recent
+        .iter()
+        .map(|&n| {
+            std::fs::read_to_string(game_dir(&data, n).join("requests.jsonl"))
+                .map(|text| text.lines().count())
+                .unwrap_or(0)
+        })
+        .sum::<usize>();
+    assert_eq!(loaded.len(), kept_states);
 }
 
 /// The hands of a viewer log that reached their winner announcement, counted from the text
@@ -356,149 +477,6 @@ fn a_game_cut_off_by_kill_9_gets_its_hand_count_from_its_log() {
             "game {number} had {expected} hands at the kill"
         );
     }
-}
-
-/// A tmpfs mounted for one test, unmounted when dropped.
-struct SmallDisk {
-    dir: tempfile::TempDir,
-}
-
-impl SmallDisk {
-    /// Mounts a `size` tmpfs, or says why not (not root, no mount permission in a container).
-    fn mount(size: &str) -> Result<SmallDisk, String> {
-        let dir = tempfile::tempdir().map_err(|error| error.to_string())?;
-        let output = Command::new("mount")
-            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
-            .arg(dir.path())
-            .output()
-            .map_err(|error| format!("cannot run mount: {error}"))?;
-        if !output.status.success() {
-            return Err(String::from_utf8_lossy(&output.stderr).trim().to_string());
-        }
-        Ok(SmallDisk { dir })
-    }
-
-    fn path(&self) -> &Path {
-        self.dir.path()
-    }
-}
-
-impl Drop for SmallDisk {
-    fn drop(&mut self) {
-        // Lazy: a file still open (a failed test's server) does not keep it mounted.
-        let _ = Command::new("umount")
-            .arg("-l")
-            .arg(self.dir.path())
-            .status();
-    }
-}
-
-/// Each finished game's number, hands and standings as the database has them.
-fn finished_games(event: &Event) -> Vec<(u32, Option<i64>, String)> {
-    games_page(event.store(), 1, 100_000)
-        .unwrap()
-        .games
-        .iter()
-        .filter(|g| g.state == "finished")
-        .map(|g| (g.number, g.hands, format!("{:?}", g.standings)))
-        .collect()
-}
-
-fn integrity(data: &Path) -> String {
-    let db = rusqlite::Connection::open_with_flags(
-        data.join("event.sqlite"),
-        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
-    )
-    .unwrap();
-    db.query_row("PRAGMA integrity_check", [], |row| row.get(0))
-        .unwrap()
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_full_disk_pauses_the_event_with_its_reason_loses_nothing_and_play_resumes() {
-    let disk = match SmallDisk::mount("8m") {
-        Ok(disk) => disk,
-        Err(reason) => {
-            eprintln!("skipped: cannot mount a small tmpfs to fill ({reason})");
-            return;
-        }
-    };
-    let filler = disk.path().join("filler");
-    std::fs::write(&filler, vec![7u8; 2 << 20]).unwrap();
-    let data = disk.path().join("event");
-    let text = format!("recheck_ms = 100\n{}", event_config(PER_HAND));
-    let file: EventFile = toml::from_str(&text).unwrap();
-    let mut settings = resolve_event(
-        EventFlags {
-            data: Some(data.clone()),
-            compress_after: Some(GamesLimit::parse("2").unwrap()),
-            ..EventFlags::default()
-        },
-        file,
-    )
-    .unwrap();
-    // The disk fills up: no budget to keep it from it.
-    settings.retention.disk_budget = None;
-    let event = Event::open(settings).unwrap();
-    let (handle, stop) = dealer::runner::stop_signal();
-    let rounds = tokio::spawn(scheduler::run_rounds(Arc::clone(&event), stop.clone()));
-    let retention = tokio::spawn(dealer::event::retention::run_retention(
-        Arc::clone(&event),
-        stop,
-    ));
-
-    let started = Instant::now();
-    while event.storage_error().is_none() {
-        assert!(
-            started.elapsed() < Duration::from_secs(120),
-            "the 8 MB disk did not fill in two minutes ({} games)",
-            event.status().games_finished
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    // Full: the page's status says why, the scheduling waits.
-    let reason = event.status().storage_error.unwrap();
-    assert!(
-        reason.contains("space") || reason.contains("full"),
-        "{reason}"
-    );
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    let full = finished_games(&event);
-    assert!(!full.is_empty());
-    assert_eq!(integrity(&data), "ok");
-    for (number, hands, _) in &full {
-        let result = game_dir(&data, *number).join("result.json");
-        if let Ok(bytes) = std::fs::read(&result) {
-            let result: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
-            assert_eq!(result["hands_played"].as_i64(), *hands);
-        }
-    }
-    let api = serde_json::to_value(event.status()).unwrap();
-    assert!(api["storage_error"].is_string(), "{api}");
-
-    // Space comes back: play resumes by itself, the error clears.
-    std::fs::remove_file(&filler).unwrap();
-    let freed = Instant::now();
-    while event.storage_error().is_some() || finished_games(&event).len() <= full.len() + 2 {
-        assert!(
-            freed.elapsed() < Duration::from_secs(60),
-            "no game after space came back: {:?}",
-            event.storage_error()
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    handle.stop();
-    rounds.await.unwrap();
-    retention.await.unwrap();
-    // Every game ended is recorded (none left "running" for want of a write), and nothing
-    // recorded before the disk filled up was lost or changed.
-    let page = games_page(event.store(), 1, 100_000).unwrap();
-    assert!(page.running.is_empty(), "{:?}", page.running);
-    let after = finished_games(&event);
-    for game in &full {
-        assert!(after.contains(game), "game {} changed or lost", game.0);
-    }
-    assert_eq!(integrity(&data), "ok");
 }
 
 /// With games ending faster than a pass thins them (pause 1 ms), the scheduler holds the next

@@ -5,7 +5,7 @@
 
 use dealer::event::queries::games_page;
 use dealer::event::retention::{compress_game, run_pass, PassReport};
-use dealer::event::settings::{resolve_event, EventFile, EventFlags, GamesLimit};
+use dealer::event::settings::{resolve_event, EventFile, EventFlags, FreeSpace, GamesLimit};
 use dealer::event::store::{GameFiles, GAMES_DIR};
 use dealer::event::{scheduler, Event};
 use dealer::runner::StopSignal;
@@ -389,6 +389,26 @@ fn retention_settings_come_from_the_file_and_the_flags_with_clear_errors() {
         assert!(error.contains(expected), "{file}: {error}");
     }
     assert!(GamesLimit::parse("soon").is_err());
+    // The free-space margin: 256 MB unless set, any size, or off.
+    assert_eq!(defaults.min_free_space, Some(256_000_000));
+    let margin = |file: &str, flag: Option<&str>| {
+        let flags = EventFlags {
+            min_free_space: flag.map(|text| FreeSpace::parse(text).unwrap()),
+            ..EventFlags::default()
+        };
+        resolve(file, flags).map(|retention| retention.min_free_space)
+    };
+    assert_eq!(
+        margin("min_free_space = \"1 GiB\"", None),
+        Ok(Some(1 << 30))
+    );
+    assert_eq!(margin("min_free_space = \"1 GiB\"", Some("off")), Ok(None));
+    assert_eq!(margin("", Some("2MB")), Ok(Some(2_000_000)));
+    let error = margin("min_free_space = \"lots\"", None).unwrap_err();
+    assert!(
+        error.contains("expected a disk size such as \"256 MB\""),
+        "{error}"
+    );
     let help = std::process::Command::new(env!("CARGO_BIN_EXE_dealer"))
         .args(["serve", "--help"])
         .output()
@@ -398,6 +418,8 @@ fn retention_settings_come_from_the_file_and_the_flags_with_clear_errors() {
         "--compress-after <N|off>",
         "--keep-games <N|off>",
         "compress_after = 20",
+        "--min-free-space <SIZE|off>",
+        "min_free_space = \"256 MB\"",
     ] {
         assert!(help.contains(text), "{text} in:\n{help}");
     }

@@ -7,7 +7,7 @@ use dealer::event::players::Enrollment;
 use dealer::event::seating::{seat_round, split_tables};
 use dealer::event::settings::{resolve_event, Contact, EventFile, EventFlags};
 use dealer::event::store::{
-    EventStore, FinishedGame, NewGame, SeatRecord, StoreError, CUT_OFF, DATABASE_FILE,
+    EventStore, FinishedGame, NewGame, SeatRecord, StoreError, StoredRecord, CUT_OFF, DATABASE_FILE,
 };
 use dealer::event::Event;
 use dealer::house::BotKind;
@@ -94,9 +94,21 @@ fn a_restart_keeps_every_finished_game_and_abandons_the_one_cut_off() {
                     seat(1, Some(bob), "bob", 1),
                     seat(2, None, "house 1", 3),
                 ],
+                record: Some(StoredRecord {
+                    format: 1,
+                    bytes: vec![1, 2, 3],
+                }),
             })
             .unwrap();
         assert_eq!(totals, [(ann, 3), (bob, 5)]);
+        // The game's record is written with its result, in the same transaction.
+        assert_eq!(
+            store
+                .game_record(number)
+                .unwrap()
+                .map(|record| record.bytes),
+            Some(vec![1, 2, 3])
+        );
         // The second game is running when the process dies (the store is dropped unclosed).
         let (second, _, _) = store
             .start_game(&new_game(&["ann", "bob"]), |n| n.into())
@@ -343,6 +355,33 @@ fn a_schema_2_database_is_upgraded_keeping_every_row_and_reference() {
         .set_game_files(1, GameFiles::Compact, Some(40_960))
         .unwrap();
     assert_eq!(store.games_disk_bytes().unwrap(), 40_960);
+    // Version 4: a game's record beside its rows, the `incomplete` state, and the old games'
+    // last use (when they ended), so retention's order holds for them too.
+    store
+        .add_game_record(
+            1,
+            &StoredRecord {
+                format: 1,
+                bytes: vec![9, 9],
+            },
+        )
+        .unwrap();
+    assert_eq!(store.game_record(1).unwrap().unwrap().bytes, [9, 9]);
+    assert_eq!(store.game_record(2).unwrap(), None);
+    store
+        .set_game_files(1, GameFiles::Incomplete, None)
+        .unwrap();
+    assert_eq!(store.incomplete_games().unwrap().len(), 1);
+    let cached = store.cached_games_by_use(0).unwrap();
+    assert_eq!(
+        cached
+            .iter()
+            .map(|game| (game.number, game.has_record))
+            .collect::<Vec<_>>(),
+        [(1, true)],
+        "the pruned game has no files to delete"
+    );
+    store.game_opened(1, 10).unwrap();
     // Foreign keys still hold after the rebuild of `games`.
     let connection = rusqlite::Connection::open(dir.path().join(DATABASE_FILE)).unwrap();
     let version: i64 = connection
@@ -357,6 +396,11 @@ fn a_schema_2_database_is_upgraded_keeping_every_row_and_reference() {
         [],
     );
     assert!(orphan.is_err(), "a standing of no game is refused");
+    let orphan = connection.execute(
+        "INSERT INTO game_records (game, format, record) VALUES (99, 1, x'00')",
+        [],
+    );
+    assert!(orphan.is_err(), "a record of no game is refused");
 }
 
 fn free_address() -> SocketAddr {
@@ -465,6 +509,7 @@ fn a_banned_player_is_last_seen_before_the_game_that_banned_it() {
                 hands: 3,
                 ended_at,
                 seats: vec![seat(0, Some(ann), "ann", 1), bob_seat],
+                record: None,
             })
             .unwrap();
     }

@@ -1,10 +1,15 @@
 //! `dealer replay GAME_DIR`: a recorded game played again from its folder, its logs compared
-//! with the recorded ones ([`crate::replay`]).
+//! with the recorded ones ([`crate::replay`]). A game of an event (`DATA/games/game-<n>`,
+//! beside `DATA/event.sqlite`) is played from its compact record in the event's database,
+//! and compared with whatever files its folder still holds, or, its folder deleted, with the
+//! result the database recorded.
 
 use super::args::ReplayArgs;
 use super::{report, Failure};
+use crate::event::store::{EventStore, DATABASE_FILE, GAMES_DIR};
+use crate::observe::compact::CompactGame;
 use crate::replay::replay as replay_game;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Replays the game folder and says whether its logs come out identical.
@@ -13,7 +18,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 /// Code 2 for a folder that cannot be replayed (a missing or malformed record), 1 for a
 /// replay whose logs differ (the first difference is the message) or cannot be written.
 pub fn replay(args: ReplayArgs) -> Result<(), Failure> {
-    let (scratch, chosen) = match args.out {
+    let (scratch, chosen) = match args.out.clone() {
         Some(out) => (out, true),
         None => (temporary_dir(), false),
     };
@@ -22,6 +27,9 @@ pub fn replay(args: ReplayArgs) -> Result<(), Failure> {
             "{} is not an empty folder; choose another --out",
             scratch.display()
         )));
+    }
+    if let Some(event_game) = EventGame::of(&args.game_dir) {
+        return replay_event_game(&args, &event_game, scratch, chosen);
     }
     // An event's compressed or compact game: its stored files are read through a scratch
     // copy of their plain bytes, and its full logs are written again as for any other folder.
@@ -46,26 +54,12 @@ pub fn replay(args: ReplayArgs) -> Result<(), Failure> {
             });
         }
     };
-    let hands = report
-        .compared
-        .iter()
-        .filter(|file| file.starts_with("hands/"))
-        .count();
-    let mut files: Vec<String> = report
-        .compared
-        .iter()
-        .filter(|file| !file.starts_with("hands/"))
-        .cloned()
-        .collect();
-    if hands > 0 {
-        files.push(format!("hands/ ({hands} files)"));
-    }
     let summary = format!(
         "Replayed {}: {} hands, {} recorded answers; compared {}.\n",
         args.game_dir.display(),
         report.hands,
         report.answers,
-        files.join(", ")
+        compared_list(&report.compared)
     );
     report::print(&summary);
     if stored {
@@ -90,6 +84,124 @@ pub fn replay(args: ReplayArgs) -> Result<(), Failure> {
         Some(difference) => Err(Failure::run(format!(
             "the replay differs: {difference} (replayed logs in {})",
             scratch.display()
+        ))),
+    }
+}
+
+/// The compared files as a list to print, the hand histories counted.
+fn compared_list(compared: &[String]) -> String {
+    let hands = compared
+        .iter()
+        .filter(|file| file.starts_with("hands/"))
+        .count();
+    let mut files: Vec<String> = compared
+        .iter()
+        .filter(|file| !file.starts_with("hands/"))
+        .cloned()
+        .collect();
+    if hands > 0 {
+        files.push(format!("hands/ ({hands} files)"));
+    }
+    files.join(", ")
+}
+
+/// A game folder of an event whose database keeps its record.
+struct EventGame {
+    store: EventStore,
+    number: u32,
+    compact: CompactGame,
+}
+
+impl EventGame {
+    /// `DATA/games/game-<n>` (the folder itself may be gone) of an event whose database (this
+    /// dealer's schema) keeps game n's record; `None` otherwise (the folder is replayed as
+    /// any other).
+    fn of(game_dir: &Path) -> Option<EventGame> {
+        let name = game_dir.file_name()?.to_str()?;
+        let number: u32 = name.strip_prefix("game-")?.parse().ok()?;
+        let games = game_dir.parent()?;
+        if games.file_name()? != GAMES_DIR {
+            return None;
+        }
+        let data = games.parent()?;
+        if !data.join(DATABASE_FILE).is_file() {
+            return None;
+        }
+        let store = EventStore::open_read_only(data).ok()?;
+        let compact = crate::event::archive::compact_game(&store, number).ok()??;
+        Some(EventGame {
+            store,
+            number,
+            compact,
+        })
+    }
+}
+
+/// Replays an event game from its record; compares with its folder's files, or, with none
+/// left, checks the replayed result against the database.
+fn replay_event_game(
+    args: &ReplayArgs,
+    game: &EventGame,
+    out: PathBuf,
+    chosen: bool,
+) -> Result<(), Failure> {
+    let kept = temporary_dir().with_extension("kept");
+    let folder = args.game_dir.is_dir().then_some(args.game_dir.as_path());
+    let replayed = crate::event::archive::regenerate_game(
+        game.number,
+        &game.compact,
+        folder,
+        &kept,
+        &out,
+        crate::replay::Comparison::Exact,
+    );
+    let _ = std::fs::remove_dir_all(&kept);
+    let report = match replayed {
+        Ok(done) => done.report,
+        Err(error) => {
+            if !chosen {
+                let _ = std::fs::remove_dir_all(&out);
+            }
+            return Err(Failure::run(error.to_string()));
+        }
+    };
+    let compared = if report.compared.is_empty() {
+        "nothing (its folder holds none of the files)".to_string()
+    } else {
+        compared_list(&report.compared)
+    };
+    report::print(&format!(
+        "Replayed {} from its record in the event's database: {} hands, {} recorded answers; compared {compared}.\n",
+        args.game_dir.display(),
+        report.hands,
+        report.answers,
+    ));
+    let disagreement = match &report.result {
+        Some(result) => crate::event::archive::database_disagrees(&game.store, game.number, result)
+            .map_err(|error| Failure::run(error.to_string()))?,
+        None => Some("the replay did not reach the game's end".to_string()),
+    };
+    let kept_note = if chosen {
+        format!(" (the files are in {})", out.display())
+    } else {
+        " (--out FOLDER keeps them)".to_string()
+    };
+    match (report.difference, disagreement) {
+        (None, None) => {
+            if !chosen {
+                let _ = std::fs::remove_dir_all(&out);
+            }
+            report::print(&format!(
+                "Identical: the record wrote the game's files again byte for byte{kept_note}, and its result is the database's (players/*.log are not regenerated: check, version and showdown are not recorded).\n"
+            ));
+            Ok(())
+        }
+        (Some(difference), _) => Err(Failure::run(format!(
+            "the replay differs: {difference} (replayed logs in {})",
+            out.display()
+        ))),
+        (None, Some(disagreement)) => Err(Failure::run(format!(
+            "the replay's result is not the database's: {disagreement}"
         ))),
     }
 }

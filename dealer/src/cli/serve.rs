@@ -9,7 +9,7 @@ use crate::event::settings::{read_event_file, resolve_event, EventFile, EventFla
 use crate::event::store::DATABASE_FILE;
 use crate::event::{health, retention, scheduler, Event};
 use crate::progress::Screen;
-use crate::web::{event_api, serve_results, serve_results_with, WebOptions};
+use crate::web::{event_api, serve_results, serve_results_archived, WebOptions};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 
@@ -56,7 +56,13 @@ async fn serve_read_only(
     let server = if is_event {
         let event =
             Event::open_read_only(out.clone()).map_err(|error| Failure::run(error.to_string()))?;
-        serve_results_with(out.clone(), options, Some(event_api::routes(event)))
+        let archive = event_api::EventArchive::shared(event.clone());
+        serve_results_archived(
+            out.clone(),
+            options,
+            Some(event_api::routes(event)),
+            Some(archive),
+        )
     } else {
         serve_results(out.clone(), options)
     }
@@ -96,6 +102,7 @@ async fn serve_event(args: ServeArgs, screen: &Screen) -> Result<(), Failure> {
         compress_after: args.compress_after,
         keep_games: args.keep_games,
         disk_budget: args.disk_budget,
+        min_free_space: args.min_free_space,
     };
     let settings = resolve_event(flags, file).map_err(settings_failure)?;
     let (data, bind) = (settings.data.clone(), settings.bind);
@@ -104,10 +111,11 @@ async fn serve_event(args: ServeArgs, screen: &Screen) -> Result<(), Failure> {
         bind,
         workers: None,
     };
-    let server = serve_results_with(
+    let server = serve_results_archived(
         data.clone(),
         options,
         Some(event_api::routes(event.clone())),
+        Some(event_api::EventArchive::shared(event.clone())),
     )
     .map_err(|error| Failure::run(error.to_string()))?;
     super::report::print(&format!(

@@ -33,7 +33,7 @@ pub async fn check_all(event: &Event) -> usize {
     let players = match event.store().players() {
         Ok(players) => players,
         Err(error) => {
-            event.set_storage_error(Some(error.to_string()));
+            event.report_write_failure("cannot read the players", &error);
             return 0;
         }
     };
@@ -77,7 +77,7 @@ pub async fn check_all(event: &Event) -> usize {
                 }
             }
             if let Err(error) = event.store().set_health(player.id, reason.as_deref(), now) {
-                event.set_storage_error(Some(error.to_string()));
+                event.report_write_failure("cannot record a player's check", &error);
             }
         }
     }

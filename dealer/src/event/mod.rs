@@ -15,10 +15,16 @@
 //! - [`lookups`]: single games by number (the race's games, a game's teams);
 //! - [`outcome_files`]: each game's `result.json` / `abandoned.json` in its folder, for the
 //!   read-only viewer;
-//! - [`retention`]: old games' logs compressed in place, oldest folders pruned.
+//! - [`retention`]: old games' logs compressed in place, the least recently used games' files
+//!   deleted within the disk budget (their compact records stay), cut files written again;
+//! - [`space`]: the free-space margin below which no game starts, and the reserve that keeps
+//!   a full disk from costing a finished game's record;
+//! - [`archive`]: every game's files regenerated from its compact record, for the viewer and
+//!   `dealer replay`.
 //!
 //! [`Event`] is the state the scheduler, the health checker and the web API share.
 
+pub mod archive;
 pub mod form;
 pub mod health;
 pub mod lookups;
@@ -30,6 +36,7 @@ pub mod scheduler;
 mod schema;
 pub mod seating;
 pub mod settings;
+pub mod space;
 pub mod store;
 
 use crate::seat::{ClientError, HttpClient};
@@ -64,6 +71,10 @@ pub struct Event {
     client: HttpClient,
     history: Mutex<History>,
     storage_error: Mutex<Option<String>>,
+    /// Why play is paused (free space below the margin), and the last pause that ended.
+    play: Mutex<PlayState>,
+    /// The reserve that gives a full disk's last space to the games' records.
+    reserve: space::Reserve,
     /// Games that ended while the database could not be written, oldest first.
     unrecorded: Mutex<Vec<scheduler::Unrecorded>>,
     /// Woken when the players change (added, resumed...), so the scheduler and the health
@@ -85,6 +96,18 @@ pub struct Event {
     /// Served read-only (`dealer serve --out`): the database is only read, and every change
     /// is refused.
     read_only: bool,
+    /// Whether retention said the budget cannot be met (said once, until it can again).
+    over_budget_said: std::sync::atomic::AtomicBool,
+    /// Games whose record did not reproduce their files: their files are never deleted for it.
+    unfaithful: Mutex<std::collections::HashSet<u32>>,
+    /// Games opened in the viewer since the last retention pass, with when (written to the
+    /// database by the pass: a page view never waits for a write).
+    opened: Mutex<std::collections::HashMap<u32, i64>>,
+    /// Finished games whose files could not all be written and whose state could not be
+    /// recorded either (a full disk): retention records them incomplete when it can.
+    cut_files: Mutex<Vec<u32>>,
+    /// Games this server is playing or finishing (their files are still being written).
+    playing: Mutex<std::collections::HashSet<u32>>,
 }
 
 /// `now` in ms since the epoch.
@@ -92,6 +115,32 @@ pub fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+/// Why no new game starts now (the free space is below the margin), shown on the page.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PlayPause {
+    /// Why, as one sentence.
+    pub reason: String,
+    /// Since when, ms since the epoch.
+    pub since: i64,
+}
+
+/// A pause that ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PlayResumed {
+    /// Why play had paused.
+    pub reason: String,
+    /// When it paused, ms since the epoch.
+    pub paused_at: i64,
+    /// When it resumed, ms since the epoch.
+    pub resumed_at: i64,
+}
+
+#[derive(Debug, Default)]
+struct PlayState {
+    paused: Option<PlayPause>,
+    last_resumed: Option<PlayResumed>,
 }
 
 /// The event's status line for the page.
@@ -107,6 +156,10 @@ pub struct EventStatus {
     pub table_size: usize,
     /// Why games cannot be recorded, while they cannot (shown on the page).
     pub storage_error: Option<String>,
+    /// Why no new game starts, while play is paused for want of free space.
+    pub play_paused: Option<PlayPause>,
+    /// The last pause that ended (the page says when play resumed).
+    pub play_resumed: Option<PlayResumed>,
     /// Whether an organiser token is set (without one, the organiser API refuses everything).
     pub organiser_api: bool,
     /// Whether the event is served read-only (`dealer serve --out`): its standings as the
@@ -216,7 +269,10 @@ impl Event {
     ) -> Result<Arc<Event>, EventError> {
         let history = History::load(&store)?;
         let client = HttpClient::new(settings.http)?;
+        let reserve = space::Reserve::new(&settings.data);
         Ok(Arc::new(Event {
+            reserve,
+            play: Mutex::new(PlayState::default()),
             tournament_id: crate::tournament::tournament_id(seed),
             settings,
             store,
@@ -233,6 +289,11 @@ impl Event {
             retention_thinned: std::sync::atomic::AtomicBool::new(false),
             retention_running: std::sync::atomic::AtomicBool::new(false),
             read_only,
+            over_budget_said: std::sync::atomic::AtomicBool::new(false),
+            unfaithful: Mutex::new(std::collections::HashSet::new()),
+            opened: Mutex::new(std::collections::HashMap::new()),
+            cut_files: Mutex::new(Vec::new()),
+            playing: Mutex::new(std::collections::HashSet::new()),
         }))
     }
 
@@ -264,15 +325,128 @@ impl Event {
             .clone()
     }
 
-    /// Records (and logs) why something could not be written; `None` clears it.
+    /// Records why games cannot be recorded (shown on the page and in `/api/event`); `None`
+    /// clears it. Logged once per message, and once when it clears, not at every retry.
     pub fn set_storage_error(&self, error: Option<String>) {
-        if let Some(message) = &error {
-            tracing::error!("{message}");
-        }
-        *self
+        let mut current = self
             .storage_error
             .lock()
-            .unwrap_or_else(PoisonError::into_inner) = error;
+            .unwrap_or_else(PoisonError::into_inner);
+        match (&error, current.as_ref()) {
+            (Some(message), Some(old)) if message == old => {}
+            (Some(message), _) => tracing::error!("{message}"),
+            (None, Some(_)) => tracing::info!("the event's database takes writes again"),
+            (None, None) => {}
+        }
+        *current = error;
+    }
+
+    /// A write that is not a game's (a player's health, a status) failed: shown and logged
+    /// only when nothing more telling is already (six players' health checks failing every
+    /// `recheck_ms` are one line, and never hide why a game waits to be recorded).
+    pub fn report_write_failure(&self, what: &str, error: &StoreError) {
+        let mut current = self
+            .storage_error
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if current.is_some() {
+            tracing::debug!(%error, "{what}");
+            return;
+        }
+        let message = format!("{what}: {error}");
+        tracing::error!("{message}");
+        *current = Some(message);
+    }
+
+    /// Whether play is paused for want of free space, and why.
+    pub fn play_paused(&self) -> Option<PlayPause> {
+        self.play_state().paused.clone()
+    }
+
+    fn play_state(&self) -> std::sync::MutexGuard<'_, PlayState> {
+        self.play.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Pauses play (no new round) with `reason`; said in the log once, when it starts.
+    pub fn pause_play(&self, reason: String) {
+        let mut play = self.play_state();
+        match &mut play.paused {
+            Some(pause) => pause.reason = reason,
+            None => {
+                tracing::warn!("play paused: {reason}");
+                play.paused = Some(PlayPause {
+                    reason,
+                    since: now_ms(),
+                });
+            }
+        }
+    }
+
+    /// Ends a pause, saying so in the log once.
+    pub fn resume_play(&self) {
+        let mut play = self.play_state();
+        if let Some(pause) = play.paused.take() {
+            let resumed_at = now_ms();
+            let seconds = (resumed_at - pause.since).max(0) / 1000;
+            tracing::info!(
+                paused_s = seconds,
+                "play resumes: there is room again (it had paused: {})",
+                pause.reason
+            );
+            play.last_resumed = Some(PlayResumed {
+                reason: pause.reason,
+                paused_at: pause.since,
+                resumed_at,
+            });
+        }
+    }
+
+    /// Notes that the viewer opened game `number` (retention keeps the files of the games
+    /// used most recently); nothing when served read-only.
+    pub fn game_opened(&self, number: u32) {
+        if !self.read_only {
+            self.opened
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .insert(number, now_ms());
+        }
+    }
+
+    /// The games opened since the last call, with when.
+    fn take_opened(&self) -> std::collections::HashMap<u32, i64> {
+        std::mem::take(&mut *self.opened.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// Whether this server is still playing or finishing game `number` (its files are being
+    /// written).
+    fn is_playing(&self, number: u32) -> bool {
+        self.playing
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .contains(&number)
+    }
+
+    /// Notes a finished game whose files were cut and could not be recorded so.
+    fn files_cut(&self, number: u32) {
+        self.cut_files
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(number);
+    }
+
+    /// The games noted by [`Event::files_cut`] since the last call.
+    fn take_cut_files(&self) -> Vec<u32> {
+        std::mem::take(
+            &mut *self
+                .cut_files
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner),
+        )
+    }
+
+    /// The reserve of the event's folder ([`space`]).
+    pub fn reserve(&self) -> &space::Reserve {
+        &self.reserve
     }
 
     /// The games waiting to be recorded.
@@ -289,12 +463,18 @@ impl Event {
 
     /// The status block of the page.
     pub fn status(&self) -> EventStatus {
+        let (play_paused, play_resumed) = {
+            let play = self.play_state();
+            (play.paused.clone(), play.last_resumed.clone())
+        };
         EventStatus {
             tournament_id: self.tournament_id.clone(),
             seed: self.seed.to_string(),
             games_finished: self.current_history().len(),
             table_size: self.settings.table_size,
             storage_error: self.storage_error(),
+            play_paused,
+            play_resumed,
             organiser_api: self.settings.admin_token.is_some(),
             read_only: self.read_only,
         }

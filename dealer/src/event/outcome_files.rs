@@ -29,12 +29,21 @@ fn write_atomic<T: Serialize>(games: &Path, dir: &str, file: &str, value: &T) ->
     }
     let tmp = games.join(format!(".{dir}.{file}.tmp"));
     let mut out = std::fs::File::create(&tmp)?;
-    serde_json::to_writer_pretty(&mut out, value)?;
-    out.write_all(b"\n")?;
+    out.write_all(&outcome_json(value)?)?;
     drop(out);
     // Not synced: the database (synced) has the game; a copy a power cut damages is read as
     // missing by the viewer, and a sync here would hold up the round's end.
     std::fs::rename(&tmp, target.join(file))
+}
+
+/// An outcome file's bytes: pretty JSON and a final newline.
+///
+/// # Errors
+/// The value cannot be serialised (ours always can).
+pub fn outcome_json<T: Serialize>(value: &T) -> io::Result<Vec<u8>> {
+    let mut json = serde_json::to_vec_pretty(value)?;
+    json.push(b'\n');
+    Ok(json)
 }
 
 /// Writes `game-<n>/result.json`.

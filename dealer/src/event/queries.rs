@@ -57,9 +57,12 @@ pub struct GameRow {
     pub players: Vec<String>,
     /// Standings, first place first (finished games only).
     pub standings: Vec<SeatRow>,
-    /// What became of its files: kept, compressed (the viewer reads them as before) or
-    /// pruned (no log to open: the page says "log pruned").
+    /// What became of its files: kept, compressed (the viewer reads them as before),
+    /// incomplete (cut by a full disk, written again once there is room) or pruned.
     pub files: GameFiles,
+    /// Whether the database keeps its compact record: the viewer opens it whatever became of
+    /// its files (a pruned game without one says "log pruned").
+    pub has_record: bool,
 }
 
 /// A page of the games list, newest first.
@@ -93,11 +96,13 @@ pub(super) fn game_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
         reason: row.get(9)?,
         standings: Vec::new(),
         files: GameFiles::parse(&row.get::<_, String>(10)?),
+        has_record: row.get(11)?,
     })
 }
 
 pub(super) const GAME_COLUMNS: &str =
-    "number, round, table_no, state, started_at, ended_at, players, hands, winner, reason, files";
+    "number, round, table_no, state, started_at, ended_at, players, hands, winner, reason, files,
+    EXISTS (SELECT 1 FROM game_records WHERE game_records.game = games.number)";
 
 /// Page `page` (1-based) of the ended games, newest first, and the running games.
 ///

@@ -4,26 +4,38 @@
 //!
 //! A game is inserted in the database as `running` before it starts and its folder is
 //! `<data>/games/game-<n>` with the files `dealer run` writes (so the results viewer opens
-//! it). When it ends, its result, standings and the players' counters are written in one
-//! transaction, then its `result.json` or `abandoned.json` ([`super::outcome_files`]). A game
-//! stopped by Ctrl-C or SIGTERM, or that could not start (players down, a folder that cannot
-//! be written), is recorded as abandoned with the reason and counts for nobody. A write that fails stops the scheduling (there is no point playing games that
-//! cannot be kept) and is shown on the page; it is retried every `recheck_ms`.
+//! it). When it ends, its result, standings, the players' counters and its compact record
+//! (`observe::compact`, built in memory as it was played) are written in one transaction
+//! *before anything else about it*, even before its logs are closed; then its `result.json`
+//! or `abandoned.json` ([`super::outcome_files`]). A finished game whose files could not all be
+//! written (a full disk) is recorded all the same, its files marked incomplete, and written
+//! again from its record once space is back (`retention`). No round starts while the disk
+//! has less free space than the margin ([`super::space`]); the page, the API and the log say
+//! why, once, and when play resumes. A game stopped by Ctrl-C or SIGTERM, or that could not
+//! start (players down, a folder that cannot be written), is recorded as abandoned with the
+//! reason and counts for nobody. A write that fails stops the scheduling (there is no point
+//! playing games that cannot be kept) and is shown on the page; it is retried every
+//! `recheck_ms`.
 //!
-//! A game that ended while its record cannot be written (a full disk: SQLite's
-//! transaction is rolled back whole) is kept in memory ([`Unrecorded`]) and recorded first
-//! thing when writing works again, before any new round: the disk filling up costs no
-//! finished game.
+//! When the database cannot take a finished game's record for want of space, the event's
+//! reserve ([`super::space`]) is deleted and the write tried again. A game that still cannot
+//! be recorded (SQLite's transaction is rolled back whole) is kept in memory
+//! ([`Unrecorded`]) and recorded first thing when writing works again, before any new round,
+//! and at the stop.
 
 use super::health::can_play;
 use super::outcome_files::{write_abandoned, write_result};
 use super::seating::{fill_count, game_seed, seat_round};
 use super::settings::Contact;
-use super::store::{FinishedGame, NewGame, SeatRecord, GAMES_DIR};
+use super::space::{room_to_play, RESERVE_BYTES};
+use super::store::{
+    FinishedGame, GameFiles, NewGame, SeatRecord, StoreError, StoredRecord, GAMES_DIR,
+};
 use super::{now_ms, Event};
 use crate::engine::GameSetup;
+use crate::observe::compact::{CompactRecorder, COMPACT_FORMAT};
 use crate::observe::{GameOutputs, LogFlush};
-use crate::runner::{run_game, GameOutcome, RunError, StopSignal};
+use crate::runner::{run_game_then, GameOutcome, RunError, StopSignal};
 use crate::seat::{GameEncoder, InProcessSeat, PlayerSeat};
 use crate::tournament::{game_dir_name, GameEntry, InterruptedGame};
 use futures_util::future::join_all;
@@ -48,7 +60,7 @@ pub async fn run_rounds(event: Arc<Event>, stop: StopSignal) {
     let mut round = match event.store().last_round() {
         Ok(round) => round,
         Err(error) => {
-            event.set_storage_error(Some(error.to_string()));
+            event.report_write_failure("cannot read the event's rounds", &error);
             0
         }
     };
@@ -56,8 +68,12 @@ pub async fn run_rounds(event: Arc<Event>, stop: StopSignal) {
         let changed = event.changed.notified();
         tokio::pin!(changed);
         changed.as_mut().enable();
-        if !record_unrecorded(&event) {
-            // Still cannot write: wait, without playing games that could not be kept either.
+        let recorded = record_unrecorded(&event);
+        // Looked at even when nothing can be recorded: the page then says both why.
+        let room = room_to_play(&event);
+        if !recorded || !room {
+            // Still cannot write, or too little room: wait, without playing games that could
+            // not be kept either.
             tokio::select! {
                 _ = tokio::time::sleep(event.settings().recheck) => {}
                 _ = stop.stopped() => {}
@@ -67,7 +83,7 @@ pub async fn run_rounds(event: Arc<Event>, stop: StopSignal) {
         let tables = match plan_round(&event, round + 1) {
             Ok(tables) => tables,
             Err(error) => {
-                event.set_storage_error(Some(error.to_string()));
+                event.report_write_failure("cannot read the players", &error);
                 Vec::new()
             }
         };
@@ -136,10 +152,12 @@ pub fn record_unrecorded(event: &Event) -> bool {
     }
     while let Some(game) = waiting.first().cloned() {
         let written = match &game {
-            Unrecorded::Finished(finished, entry) => event
-                .store()
-                .record_finished(finished)
-                .map(|totals| finished_recorded(event, finished, entry, &totals)),
+            Unrecorded::Finished(finished, entry) => {
+                record_finished(event, finished).map(|totals| {
+                    finished_in_database(event, finished, &totals);
+                    finished_files(event, entry);
+                })
+            }
             Unrecorded::Abandoned {
                 number,
                 reason,
@@ -209,6 +227,30 @@ fn plan_round(event: &Event, round: u32) -> Result<Vec<Vec<Seated>>, super::Stor
     Ok(tables)
 }
 
+/// Marks a game as played by this server until dropped (retention leaves its files alone).
+struct Playing<'a>(&'a Event, u32);
+
+impl<'a> Playing<'a> {
+    fn new(event: &'a Event, number: u32) -> Playing<'a> {
+        event
+            .playing
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(number);
+        Playing(event, number)
+    }
+}
+
+impl Drop for Playing<'_> {
+    fn drop(&mut self) {
+        self.0
+            .playing
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .remove(&self.1);
+    }
+}
+
 /// Plays one table's game and records it.
 async fn play_table(event: &Event, round: u32, table: u32, seated: Vec<Seated>, stop: &StopSignal) {
     let names: Vec<String> = seated.iter().map(|s| s.name.clone()).collect();
@@ -230,13 +272,14 @@ async fn play_table(event: &Event, round: u32, table: u32, seated: Vec<Seated>, 
             return;
         }
     };
+    let _playing = Playing::new(event, number);
     let mut setup = GameSetup::new(event.settings().game.clone(), names.clone(), seed);
     setup.tournament_id = event.tournament_id.clone();
     let game_dir = event.settings().data.join(GAMES_DIR).join(&dir);
     // The event's page follows its games: each action reaches log.json within 50 ms.
     let outputs = event.settings().outputs;
     let created = GameOutputs::create_followed(&game_dir, &names, outputs, LogFlush::Followed);
-    let observers = match created {
+    let mut observers = match created {
         Ok(observers) => observers,
         Err(error) => {
             let reason = format!(
@@ -271,11 +314,30 @@ async fn play_table(event: &Event, round: u32, table: u32, seated: Vec<Seated>, 
             return;
         }
     };
+    // The record the database keeps, made in memory as the game is played.
+    let recorder = CompactRecorder::default();
+    observers.push(recorder.observer());
     // The game's files can be written: an earlier write error is over.
     event.set_storage_error(None);
     tracing::info!(game = number, round, table, players = ?names, "game starts");
-    match run_game(setup, seats, observers, &event.settings().runner, stop).await {
-        Ok(outcome) => record(event, number, &seated, &outcome),
+    let runner = &event.settings().runner;
+    let ended = |outcome: &GameOutcome| record(event, number, &seated, outcome, &recorder);
+    match run_game_then(setup, seats, observers, runner, stop, ended).await {
+        Ok(outcome) => {
+            let entry = GameEntry::new(number, game_dir_name(number), outcome);
+            let mut waiting = event.unrecorded();
+            match waiting
+                .iter_mut()
+                .find(|game| matches!(game, Unrecorded::Finished(f, _) if f.number == number))
+            {
+                // Still waiting for the database: it learns how the files went when recorded.
+                Some(Unrecorded::Finished(_, kept)) => **kept = entry,
+                _ => {
+                    drop(waiting);
+                    finished_files(event, &entry);
+                }
+            }
+        }
         Err(RunError::Stopped { hands_played }) => {
             abandon_after(
                 event,
@@ -303,7 +365,7 @@ fn mark_down(event: &Event, seated: &[Seated], name: &str, reason: &str) {
     {
         let reason = format!("absent from a game: {reason}");
         if let Err(error) = event.store().set_health(id, Some(&reason), now_ms()) {
-            event.set_storage_error(Some(error.to_string()));
+            event.report_write_failure("cannot record a player down", &error);
         }
     }
 }
@@ -346,9 +408,16 @@ fn abandoned_recorded(event: &Event, number: u32, reason: &str, hands_played: Op
     }
 }
 
-/// Writes a finished game (one transaction) and appends it to the history; kept for later
-/// when the database cannot be written.
-fn record(event: &Event, number: u32, seated: &[Seated], outcome: &GameOutcome) {
+/// Writes a finished game, its standings and its compact record (one transaction), the moment
+/// it ended (before its logs are closed), and appends it to the history; kept in memory for
+/// later when the database cannot be written.
+fn record(
+    event: &Event,
+    number: u32,
+    seated: &[Seated],
+    outcome: &GameOutcome,
+    recorder: &CompactRecorder,
+) {
     let result = &outcome.result;
     let seats: Vec<SeatRecord> = seated
         .iter()
@@ -376,19 +445,44 @@ fn record(event: &Event, number: u32, seated: &[Seated], outcome: &GameOutcome) 
             mark_down(event, seated, &seat.name, reason);
         }
     }
+    let compact = recorder.take(
+        event.settings().outputs,
+        outcome.requests,
+        outcome
+            .seats
+            .iter()
+            .map(|seat| seat.absent.clone())
+            .collect(),
+        outcome
+            .seats
+            .iter()
+            .map(|seat| seat.version.clone())
+            .collect(),
+    );
+    let record = compact.and_then(|compact| match compact.encode() {
+        Ok(bytes) => Some(StoredRecord {
+            format: COMPACT_FORMAT,
+            bytes,
+        }),
+        Err(error) => {
+            tracing::error!(game = number, %error, "the game's record cannot be made");
+            None
+        }
+    });
     let game = FinishedGame {
         number,
         hands: result.hands_played,
         ended_at: now_ms(),
         seats,
+        record,
     };
-    let entry = GameEntry::new(number, game_dir_name(number), outcome.clone());
-    match event.store().record_finished(&game) {
-        Ok(totals) => finished_recorded(event, &game, &entry, &totals),
+    match record_finished(event, &game) {
+        Ok(totals) => finished_in_database(event, &game, &totals),
         Err(error) => {
             event.set_storage_error(Some(format!(
                 "game {number} finished but cannot be recorded yet (kept in memory, retried): {error}"
             )));
+            let entry = GameEntry::new(number, game_dir_name(number), outcome.clone());
             event
                 .unrecorded()
                 .push(Unrecorded::Finished(game, Box::new(entry)));
@@ -396,20 +490,63 @@ fn record(event: &Event, number: u32, seated: &[Seated], outcome: &GameOutcome) 
     }
 }
 
-/// What follows a finished game's record: the history, its `result.json`, the log line.
-fn finished_recorded(event: &Event, game: &FinishedGame, entry: &GameEntry, totals: &[(i64, i64)]) {
+/// Writes a finished game to the database; when the disk is full, deletes the event's reserve
+/// to make room and tries once more.
+fn record_finished(event: &Event, game: &FinishedGame) -> Result<Vec<(i64, i64)>, StoreError> {
+    match event.store().record_finished(game) {
+        Err(error) if error.is_disk_full() && event.reserve().release() => {
+            tracing::warn!(
+                game = game.number,
+                %error,
+                "the disk is full: the event's reserve ({} MiB) was deleted to record the game",
+                RESERVE_BYTES >> 20
+            );
+            event.store().record_finished(game)
+        }
+        other => other,
+    }
+}
+
+/// What follows a finished game's record: the history, the log line.
+fn finished_in_database(event: &Event, game: &FinishedGame, totals: &[(i64, i64)]) {
     let number = game.number;
     event.record_history(number, totals);
-    if let Err(error) = write_result(&event.settings().data.join(GAMES_DIR), entry) {
-        // A copy for the files' readers: the database has the game.
-        tracing::warn!(game = number, %error, "cannot write the game's result.json");
-    }
     let winner = game
         .seats
         .iter()
         .find(|s| s.place == 1)
         .map(|s| s.name.as_str());
     tracing::info!(game = number, winner, hands = game.hands, "game finished");
+}
+
+/// What follows once a recorded game's logs are closed: its `result.json`, and, when its files
+/// could not all be written, the database told so (retention writes them again from the
+/// record once there is room).
+fn finished_files(event: &Event, entry: &GameEntry) {
+    let number = entry.game;
+    let mut failures: Vec<String> = entry
+        .observer_errors
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    if let Err(error) = write_result(&event.settings().data.join(GAMES_DIR), entry) {
+        failures.push(format!("result.json: {error}"));
+    }
+    if failures.is_empty() {
+        return;
+    }
+    tracing::warn!(
+        game = number,
+        failures = ?failures,
+        "the game is recorded, but its files could not all be written: they are written again from its record once there is room"
+    );
+    if let Err(error) = event
+        .store()
+        .set_game_files(number, GameFiles::Incomplete, None)
+    {
+        event.report_write_failure("cannot mark a game's files incomplete", &error);
+        event.files_cut(number);
+    }
 }
 
 /// Holds the next round while the event's folder is over its disk budget and retention is

@@ -97,4 +97,45 @@ ALTER TABLE games_v3 RENAME TO games;
 CREATE INDEX games_state ON games (state) WHERE state = 'running';
 CREATE INDEX games_unmeasured ON games (number) WHERE disk_bytes IS NULL;",
     ),
+    (
+        4,
+        // `incomplete` (a finished game whose files could not all be written, a full disk:
+        // rewritten from its record once space is back), `last_used` (when the game ended or
+        // was last opened: retention deletes the full files of the least recently used
+        // first), and `game_records`: each finished game's compact record
+        // (`observe::compact`), written in the same transaction as its result, from which its
+        // files are regenerated. `games_cached` finds the games whose files are still there.
+        "CREATE TABLE games_v4 (
+    number INTEGER PRIMARY KEY,
+    round INTEGER NOT NULL,
+    table_no INTEGER NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('running', 'finished', 'abandoned')),
+    seed TEXT NOT NULL,
+    dir TEXT NOT NULL,
+    players TEXT NOT NULL,
+    started_at INTEGER NOT NULL,
+    ended_at INTEGER,
+    hands INTEGER,
+    winner TEXT,
+    reason TEXT,
+    files TEXT NOT NULL DEFAULT 'kept'
+        CHECK (files IN ('kept', 'compressed', 'compact', 'incomplete', 'pruned')),
+    disk_bytes INTEGER,
+    last_used INTEGER
+);
+INSERT INTO games_v4 (number, round, table_no, state, seed, dir, players, started_at, ended_at,
+    hands, winner, reason, files, disk_bytes, last_used)
+    SELECT number, round, table_no, state, seed, dir, players, started_at, ended_at, hands,
+        winner, reason, files, disk_bytes, COALESCE(ended_at, started_at) FROM games;
+DROP TABLE games;
+ALTER TABLE games_v4 RENAME TO games;
+CREATE INDEX games_state ON games (state) WHERE state = 'running';
+CREATE INDEX games_unmeasured ON games (number) WHERE disk_bytes IS NULL;
+CREATE INDEX games_cached ON games (number) WHERE files <> 'pruned';
+CREATE TABLE game_records (
+    game INTEGER PRIMARY KEY REFERENCES games (number),
+    format INTEGER NOT NULL,
+    record BLOB NOT NULL
+);",
+    ),
 ];

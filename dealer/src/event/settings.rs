@@ -17,6 +17,8 @@
 //! pause_ms = 500            # pause between two rounds
 //! compress_after = 20       # gzip the logs of ended games older than the newest 20 ("off": never)
 //! keep_games = "off"        # delete the folders of ended games older than the newest N
+//! disk_budget = "2 GB"      # most disk the event's folder takes ("off": no limit)
+//! min_free_space = "256 MB" # no new game below this much free space on the disk ("off")
 //! ```
 
 use super::retention::Retention;
@@ -65,6 +67,58 @@ config_file! {
         /// The most disk space the event's folder takes (`"2 GB"`, `"500 MiB"`; `"off"`: no
         /// limit).
         pub disk_budget: Option<DiskBudget>,
+        /// No new game starts while the event's file system has less free space than this
+        /// (`"256 MB"`; `"off"`: never paused for it).
+        pub min_free_space: Option<FreeSpace>,
+    }
+}
+
+/// A size with a unit (`None` for `off`), or why not, naming `examples` of what is expected.
+fn disk_size(text: &str, examples: &str) -> Result<Option<u64>, String> {
+    let text = text.trim();
+    if text == "off" {
+        return Ok(None);
+    }
+    let size: bytesize::ByteSize = text.parse().map_err(|_| {
+        format!("expected a disk size such as {examples}, or \"off\", got {text:?}")
+    })?;
+    Ok(Some(size.as_u64()))
+}
+
+/// The free space below which no new game starts, or `off`. Written with a unit, as
+/// [`DiskBudget`]; any size is accepted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FreeSpace {
+    /// At least this many bytes free.
+    Bytes(u64),
+    /// Never paused for free space.
+    Off,
+}
+
+impl FreeSpace {
+    /// `off` or a size with a unit (`256 MB`, `1 GiB`).
+    ///
+    /// # Errors
+    /// Anything else, as one line.
+    pub fn parse(text: &str) -> Result<FreeSpace, String> {
+        Ok(match disk_size(text, "\"256 MB\" or \"1 GiB\"")? {
+            Some(bytes) => FreeSpace::Bytes(bytes),
+            None => FreeSpace::Off,
+        })
+    }
+
+    fn bytes(self) -> Option<u64> {
+        match self {
+            FreeSpace::Bytes(bytes) => Some(bytes),
+            FreeSpace::Off => None,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for FreeSpace {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        FreeSpace::parse(&text).map_err(serde::de::Error::custom)
     }
 }
 
@@ -85,21 +139,16 @@ impl DiskBudget {
     /// Anything else, or a size under [`MIN_DISK_BUDGET`], as one line.
     pub fn parse(text: &str) -> Result<DiskBudget, String> {
         let text = text.trim();
-        if text == "off" {
+        let Some(size) = disk_size(text, "\"2 GB\" or \"500 MiB\"")? else {
             return Ok(DiskBudget::Off);
-        }
-        let size: bytesize::ByteSize = text.parse().map_err(|_| {
-            format!(
-                "expected a disk size such as \"2 GB\" or \"500 MiB\", or \"off\", got {text:?}"
-            )
-        })?;
-        if size.as_u64() < MIN_DISK_BUDGET {
+        };
+        if size < MIN_DISK_BUDGET {
             return Err(format!(
                 "a disk budget of {text:?} is too small to play in: at least {} (a few games' full logs)",
                 bytesize::ByteSize::b(MIN_DISK_BUDGET).display().si()
             ));
         }
-        Ok(DiskBudget::Bytes(size.as_u64()))
+        Ok(DiskBudget::Bytes(size))
     }
 
     fn bytes(self) -> Option<u64> {
@@ -259,6 +308,8 @@ pub struct EventFlags {
     pub keep_games: Option<GamesLimit>,
     /// `--disk-budget`.
     pub disk_budget: Option<DiskBudget>,
+    /// `--min-free-space`.
+    pub min_free_space: Option<FreeSpace>,
 }
 
 /// Reads an event config file.
@@ -343,6 +394,10 @@ pub fn resolve_event(flags: EventFlags, file: EventFile) -> Result<EventSettings
             .disk_budget
             .or(file.disk_budget)
             .map_or(Retention::default().disk_budget, DiskBudget::bytes),
+        min_free_space: flags
+            .min_free_space
+            .or(file.min_free_space)
+            .map_or(Retention::default().min_free_space, FreeSpace::bytes),
     };
     if retention.keep_games == Some(0) {
         // Every game's folder would go the moment it ends: nothing could ever be looked at.

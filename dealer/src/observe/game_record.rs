@@ -78,36 +78,23 @@ pub struct VersionChange {
     pub version: String,
 }
 
-/// Writes `game.json`. See the [module docs](self).
-#[derive(Debug)]
-pub struct GameRecordLog {
-    path: PathBuf,
+/// Builds a [`GameRecord`] in memory from the game's events: for `game.json`
+/// ([`GameRecordLog`]) and for an event's compact record (`observe::compact`), so the two
+/// say the same.
+#[derive(Debug, Default)]
+pub struct GameRecordBuilder {
     record: Option<GameRecord>,
     /// A hand just started: versions asked at its start show from the next event on.
     hand_started: Option<u64>,
 }
 
-impl GameRecordLog {
-    /// Will write `path` when the game ends (checked writable now).
-    ///
-    /// # Errors
-    /// The file cannot be created.
-    pub fn create(path: &Path) -> io::Result<Self> {
-        std::fs::File::create(path)?;
-        Ok(GameRecordLog {
-            path: path.to_path_buf(),
-            record: None,
-            hand_started: None,
-        })
-    }
-
+impl GameRecordBuilder {
     fn versions(game: &Game) -> impl Iterator<Item = &str> + '_ {
         (0..game.seat_count()).map(|seat| game.player_version(Seat(seat)).unwrap_or_default())
     }
-}
 
-impl Observer for GameRecordLog {
-    fn on_event(&mut self, event: &GameEvent, game: &Game) -> io::Result<()> {
+    /// Follows one event of the game.
+    pub fn on_event(&mut self, event: &GameEvent, game: &Game) {
         if let Some(round) = self.hand_started.take() {
             if let Some(record) = &mut self.record {
                 let mut known: Vec<&str> = record.versions.iter().map(String::as_str).collect();
@@ -155,18 +142,63 @@ impl Observer for GameRecordLog {
             GameEvent::HandStarted { round, .. } => self.hand_started = Some(*round),
             _ => {}
         }
+    }
+
+    /// The record so far; `None` before the game started (abandoned before its first hand).
+    pub fn record(&self) -> Option<&GameRecord> {
+        self.record.as_ref()
+    }
+
+    /// The record, taken out.
+    pub fn take(&mut self) -> Option<GameRecord> {
+        self.record.take()
+    }
+}
+
+/// Writes `game.json`. See the [module docs](self).
+#[derive(Debug)]
+pub struct GameRecordLog {
+    path: PathBuf,
+    builder: GameRecordBuilder,
+}
+
+impl GameRecordLog {
+    /// Will write `path` when the game ends (checked writable now).
+    ///
+    /// # Errors
+    /// The file cannot be created.
+    pub fn create(path: &Path) -> io::Result<Self> {
+        std::fs::File::create(path)?;
+        Ok(GameRecordLog {
+            path: path.to_path_buf(),
+            builder: GameRecordBuilder::default(),
+        })
+    }
+}
+
+impl Observer for GameRecordLog {
+    fn on_event(&mut self, event: &GameEvent, game: &Game) -> io::Result<()> {
+        self.builder.on_event(event, game);
         Ok(())
     }
 
     fn finish(&mut self, _game: &Game) -> io::Result<()> {
-        let Some(record) = &self.record else {
+        let Some(record) = self.builder.record() else {
             // Abandoned before it started: nothing to replay.
             return Ok(());
         };
-        let mut json = serde_json::to_vec_pretty(record).map_err(io::Error::other)?;
-        json.push(b'\n');
-        std::fs::write(&self.path, json)
+        std::fs::write(&self.path, game_record_json(record)?)
     }
+}
+
+/// `game.json`'s bytes for `record` (pretty JSON and a final newline).
+///
+/// # Errors
+/// The record cannot be serialised (it always can).
+pub fn game_record_json(record: &GameRecord) -> io::Result<Vec<u8>> {
+    let mut json = serde_json::to_vec_pretty(record).map_err(io::Error::other)?;
+    json.push(b'\n');
+    Ok(json)
 }
 
 /// Reads `game.json`.

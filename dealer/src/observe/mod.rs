@@ -25,6 +25,10 @@
 //! - [`game_record`]: `game.json`, the game's rules, seating, seed and versions, which with
 //!   `decks.jsonl` and `requests.jsonl` is everything `dealer replay` needs.
 //!
+//! And one output that writes no file: [`compact`], an event game's compact record, built in
+//! memory and kept in the event's database (everything above can be regenerated from it but
+//! the players' logs).
+//!
 //! Each streams to a buffered file, flushes at least at every hand end, and never panics on
 //! odd input. Given the same events and exchanges (times zeroed in reproducible runs), every
 //! file is the same byte for byte. The runner serialises each exchange's document once, into
@@ -32,6 +36,7 @@
 //! observer serialises the same document again (and no one does when none wants it: an HTTP
 //! seat writes the request body straight form-encoded, without the JSON text).
 
+pub mod compact;
 pub mod decks;
 pub mod game_record;
 pub mod outputs;

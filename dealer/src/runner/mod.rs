@@ -249,6 +249,25 @@ pub async fn run_game(
     options: &RunnerOptions,
     stop: &StopSignal,
 ) -> Result<GameOutcome, RunError> {
+    run_game_then(setup, seats, observers, options, stop, |_| {}).await
+}
+
+/// As [`run_game`], calling `ended` with the outcome of a game played to its end *before* the
+/// observers finish (their last writes: `game.json`, the closing of `log.json`...), so that
+/// what must outlive a crash or a full disk (an event's record of the game, in its database)
+/// is written first. The outcome it sees lists the observers that failed so far; the one
+/// returned, every one.
+///
+/// # Errors
+/// As [`run_game`].
+pub async fn run_game_then(
+    setup: GameSetup,
+    seats: Vec<PlayerSeat>,
+    observers: Vec<Box<dyn Observer>>,
+    options: &RunnerOptions,
+    stop: &StopSignal,
+    ended: impl FnOnce(&GameOutcome),
+) -> Result<GameOutcome, RunError> {
     if seats.len() != setup.players.len() {
         return Err(RunError::SeatCount {
             seats: seats.len(),
@@ -352,12 +371,17 @@ pub async fn run_game(
         requests,
         ..
     } = game_loop;
-    observers.finish(&game);
-    played?;
-    let result = game
-        .result()
-        .cloned()
-        .ok_or_else(|| RunError::Internal("the game finished without a result".into()))?;
+    let result = match played.and_then(|()| {
+        game.result()
+            .cloned()
+            .ok_or_else(|| RunError::Internal("the game finished without a result".into()))
+    }) {
+        Ok(result) => result,
+        Err(error) => {
+            observers.finish(&game);
+            return Err(error);
+        }
+    };
     let public = game.public_state();
     let seats_report = seats
         .iter()
@@ -372,12 +396,16 @@ pub async fn run_game(
             time_used_us: player.time_used.unwrap_or(0),
         })
         .collect();
-    Ok(GameOutcome {
+    let mut outcome = GameOutcome {
         result,
         seats: seats_report,
         requests,
-        observer_failures: observers.into_failures(),
-    })
+        observer_failures: observers.failures().to_vec(),
+    };
+    ended(&outcome);
+    observers.finish(&game);
+    outcome.observer_failures = observers.into_failures();
+    Ok(outcome)
 }
 
 /// The starting table when absent players sit out: no chips for them, the first button drawn

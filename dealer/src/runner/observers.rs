@@ -71,6 +71,11 @@ impl ObserverSet {
         self.observers.clear();
     }
 
+    /// The observers that failed so far.
+    pub(crate) fn failures(&self) -> &[ObserverFailure] {
+        &self.failures
+    }
+
     pub(crate) fn into_failures(self) -> Vec<ObserverFailure> {
         self.failures
     }

@@ -257,7 +257,34 @@ impl GameEntry {
     /// Builds the entry from the engine's result (nothing re-derived: names are looked up by
     /// seat).
     pub(crate) fn new(game: u32, dir: String, outcome: crate::runner::GameOutcome) -> GameEntry {
-        let result = outcome.result;
+        let absent = outcome
+            .seats
+            .iter()
+            .map(|seat| seat.absent.clone())
+            .collect();
+        let versions = outcome.seats.iter().map(|s| s.version.clone()).collect();
+        let mut entry = GameEntry::of_result(
+            game,
+            dir,
+            outcome.result,
+            absent,
+            versions,
+            outcome.requests,
+        );
+        entry.observer_errors = outcome.observer_failures;
+        entry
+    }
+
+    /// The entry of a game whose result is `result`, given per seat why it sat out (if it
+    /// did) and its version at the end, and the requests sent in all; no output failed.
+    pub(crate) fn of_result(
+        game: u32,
+        dir: String,
+        result: GameResult,
+        absent: Vec<Option<String>>,
+        versions: Vec<String>,
+        requests: u64,
+    ) -> GameEntry {
         let standings = result
             .ranking
             .iter()
@@ -274,13 +301,13 @@ impl GameEntry {
                 }
             })
             .collect();
-        let absent = outcome
-            .seats
-            .iter()
-            .filter_map(|seat| {
-                seat.absent.as_ref().map(|reason| Absent {
-                    name: seat.name.clone(),
-                    reason: reason.clone(),
+        let absent = absent
+            .into_iter()
+            .enumerate()
+            .filter_map(|(seat, reason)| {
+                Some(Absent {
+                    name: result.players.get(seat).cloned().unwrap_or_default(),
+                    reason: reason?,
                 })
             })
             .collect();
@@ -289,9 +316,9 @@ impl GameEntry {
             dir,
             standings,
             absent,
-            versions: outcome.seats.iter().map(|s| s.version.clone()).collect(),
-            requests: outcome.requests,
-            observer_errors: outcome.observer_failures,
+            versions,
+            requests,
+            observer_errors: Vec::new(),
             deal: None,
             showdown_warnings: Vec::new(),
             result,

@@ -90,6 +90,52 @@ struct Mode {
     read_only: bool,
 }
 
+/// The event's games regenerated from their compact records for the viewer, when their
+/// folders were deleted (`event::archive`).
+#[derive(Debug)]
+pub struct EventArchive {
+    event: Arc<Event>,
+    run_dir: std::path::PathBuf,
+}
+
+impl EventArchive {
+    /// The archive of `event`'s games.
+    pub fn shared(event: Arc<Event>) -> Arc<dyn super::store::GameArchive> {
+        let run_dir = event.settings().data.join(crate::event::store::GAMES_DIR);
+        Arc::new(EventArchive { event, run_dir })
+    }
+}
+
+impl super::store::GameArchive for EventArchive {
+    fn run_dir(&self) -> &std::path::Path {
+        &self.run_dir
+    }
+
+    fn regenerate(&self, number: u32, into: &std::path::Path) -> Result<bool, String> {
+        let archive = |error: crate::event::archive::ArchiveError| error.to_string();
+        let Some(compact) = crate::event::archive::compact_game(self.event.store(), number)
+            .map_err(|error| error.to_string())?
+        else {
+            return Ok(false);
+        };
+        let scratch = tempfile::tempdir().map_err(|error| error.to_string())?;
+        crate::event::archive::regenerate_game(
+            number,
+            &compact,
+            None,
+            scratch.path(),
+            into,
+            crate::replay::Comparison::Exact,
+        )
+        .map_err(archive)?;
+        Ok(true)
+    }
+
+    fn opened(&self, number: u32) {
+        self.event.game_opened(number);
+    }
+}
+
 /// The event's routes (see the [module docs](self)), for [`super::serve_results_with`].
 pub fn routes(event: Arc<Event>) -> super::ExtraRoutes {
     // One director for every worker: each ended game's log is read once.

@@ -172,11 +172,28 @@ pub fn serve_results_with(
     options: WebOptions,
     extra: Option<ExtraRoutes>,
 ) -> Result<RunningWebServer, WebError> {
+    serve_results_archived(dir, options, extra, None)
+}
+
+/// As [`serve_results_with`], opening the games `archive` regenerates too (an event's games
+/// whose folders were deleted: `store::GameArchive`).
+///
+/// # Errors
+/// As [`serve_results`].
+pub fn serve_results_archived(
+    dir: PathBuf,
+    options: WebOptions,
+    extra: Option<ExtraRoutes>,
+    archive: Option<Arc<dyn store::GameArchive>>,
+) -> Result<RunningWebServer, WebError> {
     let runtime = tokio::runtime::Handle::try_current().map_err(|_| WebError::NoRuntime)?;
-    let folder = ResultsFolder::new(&dir).map_err(|error| WebError::Folder {
+    let mut folder = ResultsFolder::new(&dir).map_err(|error| WebError::Folder {
         dir: dir.clone(),
         reason: error.to_string(),
     })?;
+    if let Some(archive) = archive {
+        folder = folder.with_archive(archive);
+    }
     let folder = web::Data::from(Arc::new(folder));
     let logs = web::Data::new(LogCache::new());
     let bind_error = |source| WebError::Bind {

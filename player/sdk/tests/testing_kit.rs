@@ -596,6 +596,10 @@ fn skips_gzipped_logs_and_event_outcome_files_in_folders() {
         r#"{"dir":"game-1","reason":"stopped","hands_played":3}"#,
     )
     .unwrap();
+    // A game stopped before its first hand leaves an empty game.json.
+    let stopped = dir.join("game-2");
+    std::fs::create_dir_all(&stopped).unwrap();
+    std::fs::write(stopped.join("game.json"), "").unwrap();
     // requests.jsonl is unreadable here, so the decisions come from log.json.
     let loaded = load(&dir);
     let decisions = loaded.iter().filter(|r| r.is_bet_request()).count();

@@ -24,6 +24,7 @@ odd_chips, deal_out_board, [[player]], [[bot]]), and:
   compress_after = 20       # --compress-after: gzip older games' logs (\"off\": never)
   keep_games = \"off\"        # --keep-games: delete older games' folders (default off)
   disk_budget = \"2 GB\"      # --disk-budget: most disk the event's folder takes (\"off\")
+  min_free_space = \"256 MB\" # --min-free-space: no new game below it (\"off\")
 ";
 
 /// `dealer serve`.
@@ -57,13 +58,21 @@ pub struct ServeArgs {
     /// than the newest N, in place; the page reads them as before. `off`: never [default: 20].
     #[arg(long, value_name = "N|off", value_parser = GamesLimit::parse, conflicts_with = "out")]
     pub compress_after: Option<GamesLimit>,
-    /// Delete the folders of ended games older than the newest N; their points and rows stay
-    /// in the database and the page says "log pruned" [default: off].
+    /// Delete the folders of ended games older than the newest N; their points, rows and
+    /// records stay in the database, and the page still opens them (regenerated from their
+    /// records) [default: off].
     #[arg(long, value_name = "N|off", value_parser = GamesLimit::parse, conflicts_with = "out")]
     pub keep_games: Option<GamesLimit>,
-    /// The most disk space the event's folder (database and games) takes: past it, the
-    /// oldest games are thinned to their compact form (replay inputs and hand histories; the
-    /// page regenerates their logs), then pruned. `off`: no limit [default: 2 GB].
+    /// The most disk space the event's folder (database and games) takes: past it, the files
+    /// of the least recently used old games are deleted (every game's record stays in the
+    /// database: the page and `dealer replay` regenerate them). `off`: no limit [default:
+    /// 2 GB].
     #[arg(long, value_name = "SIZE|off", value_parser = DiskBudget::parse, conflicts_with = "out")]
     pub disk_budget: Option<DiskBudget>,
+    /// No new game starts while the disk holding the event's folder has less free space
+    /// than this (the page, the API and the log say why play paused, and when it resumed;
+    /// old games' full logs are deleted first to make room). `off`: never paused for it
+    /// [default: 256 MB].
+    #[arg(long, value_name = "SIZE|off", value_parser = FreeSpace::parse, conflicts_with = "out")]
+    pub min_free_space: Option<FreeSpace>,
 }

@@ -1,10 +1,10 @@
 //! What became of each game's files (the `files` column): kept as written, compressed in
-//! place, compact, or pruned; and the disk space each game folder takes (`disk_bytes`), which
+//! place, compact, incomplete (a full disk cut them), or pruned; and the disk space each game folder takes (`disk_bytes`), which
 //! the disk budget sums. Written by `event::retention` after (compressed, compact) or before
 //! (pruned) the work on disk, so the database never claims more than the disk holds.
 
 use super::{EventStore, StoreError};
-use rusqlite::params;
+use rusqlite::{params, OptionalExtension};
 use serde::Serialize;
 
 /// What became of a game's files.
@@ -19,7 +19,11 @@ pub enum GameFiles {
     /// `requests.jsonl.gz`, `hands.phhs.gz`, `result.json`): the viewer regenerates the full
     /// log when the game is opened.
     Compact,
-    /// Its folder deleted; its rows, standings and points stay.
+    /// Written only in part (a full disk): the game is recorded with what survived, and its
+    /// files are written again from its compact record once space is back.
+    Incomplete,
+    /// Its folder deleted; its rows, standings, points and compact record stay (the viewer
+    /// regenerates its files from the record when it is opened).
     Pruned,
 }
 
@@ -30,6 +34,7 @@ impl GameFiles {
             GameFiles::Kept => "kept",
             GameFiles::Compressed => "compressed",
             GameFiles::Compact => "compact",
+            GameFiles::Incomplete => "incomplete",
             GameFiles::Pruned => "pruned",
         }
     }
@@ -40,6 +45,7 @@ impl GameFiles {
         match text {
             "compressed" => GameFiles::Compressed,
             "compact" => GameFiles::Compact,
+            "incomplete" => GameFiles::Incomplete,
             "pruned" => GameFiles::Pruned,
             _ => GameFiles::Kept,
         }
@@ -57,7 +63,13 @@ pub struct RetentionCandidate {
     pub files: GameFiles,
     /// The disk space its folder takes, when measured.
     pub disk_bytes: Option<u64>,
+    /// Whether the database keeps its compact record (its files can be regenerated).
+    pub has_record: bool,
 }
+
+/// The columns [`candidate`] reads, `g` the games table.
+const CANDIDATE_COLUMNS: &str = "g.number, g.dir, g.files, g.disk_bytes,
+    EXISTS (SELECT 1 FROM game_records r WHERE r.game = g.number)";
 
 fn candidate(row: &rusqlite::Row<'_>) -> rusqlite::Result<RetentionCandidate> {
     Ok(RetentionCandidate {
@@ -67,6 +79,7 @@ fn candidate(row: &rusqlite::Row<'_>) -> rusqlite::Result<RetentionCandidate> {
         disk_bytes: row
             .get::<_, Option<i64>>(3)?
             .map(|bytes| u64::try_from(bytes).unwrap_or(0)),
+        has_record: row.get(4)?,
     })
 }
 
@@ -82,16 +95,64 @@ impl EventStore {
         of: &[GameFiles],
     ) -> Result<Vec<RetentionCandidate>, StoreError> {
         self.read(|c| {
-            let mut statement = c.prepare_cached(
-                "SELECT number, dir, files, disk_bytes FROM games WHERE state <> 'running'
-                 ORDER BY number DESC LIMIT -1 OFFSET ?1",
-            )?;
+            let mut statement = c.prepare_cached(&format!(
+                "SELECT {CANDIDATE_COLUMNS} FROM games g WHERE g.state <> 'running'
+                 ORDER BY g.number DESC LIMIT -1 OFFSET ?1"
+            ))?;
             let rows = statement.query_map([newest], candidate)?;
             let mut games: Vec<RetentionCandidate> = rows
                 .filter(|row| row.as_ref().map_or(true, |game| of.contains(&game.files)))
                 .collect::<rusqlite::Result<_>>()?;
             games.reverse();
             Ok(games)
+        })
+    }
+
+    /// The ended games whose files are still there (not pruned), older than the newest
+    /// `newest` ended ones, least recently used first (ended or opened longest ago): the
+    /// order in which retention deletes full files to keep within the budget.
+    ///
+    /// # Errors
+    /// The database cannot be read.
+    pub fn cached_games_by_use(&self, newest: u32) -> Result<Vec<RetentionCandidate>, StoreError> {
+        self.read(|c| {
+            // The oldest of the newest `newest` ended games: it and those after it stay.
+            let protected_from: Option<u32> = if newest == 0 {
+                Some(u32::MAX)
+            } else {
+                c.prepare_cached(
+                    "SELECT number FROM games WHERE state <> 'running'
+                     ORDER BY number DESC LIMIT 1 OFFSET ?1",
+                )?
+                .query_row([newest - 1], |row| row.get(0))
+                .optional()?
+            };
+            let Some(protected_from) = protected_from else {
+                // Fewer ended games than `newest`: all of them stay.
+                return Ok(Vec::new());
+            };
+            let mut statement = c.prepare_cached(&format!(
+                "SELECT {CANDIDATE_COLUMNS} FROM games g
+                 WHERE g.files <> 'pruned' AND g.state <> 'running' AND g.number < ?1
+                 ORDER BY COALESCE(g.last_used, g.ended_at, 0), g.number"
+            ))?;
+            let rows = statement.query_map([protected_from], candidate)?;
+            rows.collect()
+        })
+    }
+
+    /// The finished games whose files a full disk cut (see [`GameFiles::Incomplete`]).
+    ///
+    /// # Errors
+    /// The database cannot be read.
+    pub fn incomplete_games(&self) -> Result<Vec<RetentionCandidate>, StoreError> {
+        self.read(|c| {
+            let mut statement = c.prepare_cached(&format!(
+                "SELECT {CANDIDATE_COLUMNS} FROM games g
+                 WHERE g.files = 'incomplete' ORDER BY g.number"
+            ))?;
+            let rows = statement.query_map([], candidate)?;
+            rows.collect()
         })
     }
 
@@ -149,10 +210,10 @@ impl EventStore {
     /// The database cannot be read.
     pub fn unmeasured_games(&self) -> Result<Vec<RetentionCandidate>, StoreError> {
         self.read(|c| {
-            let mut statement = c.prepare_cached(
-                "SELECT number, dir, files, disk_bytes FROM games
-                 WHERE disk_bytes IS NULL AND state <> 'running' ORDER BY number",
-            )?;
+            let mut statement = c.prepare_cached(&format!(
+                "SELECT {CANDIDATE_COLUMNS} FROM games g
+                 WHERE g.disk_bytes IS NULL AND g.state <> 'running' ORDER BY g.number"
+            ))?;
             let rows = statement.query_map([], candidate)?;
             rows.collect()
         })

@@ -1,8 +1,8 @@
 //! The games' rows: a game inserted as running, then recorded finished (with its standings and
 //! the players' counters, one transaction) or abandoned.
 
-use super::{EventStore, FinishedGame, NewGame, StoreError};
-use rusqlite::params;
+use super::{EventStore, FinishedGame, NewGame, StoreError, StoredRecord};
+use rusqlite::{params, OptionalExtension};
 
 impl EventStore {
     /// The last round played (0 before the first).
@@ -86,8 +86,8 @@ impl EventStore {
         })
     }
 
-    /// Records a finished game, its standings and every player's counters in one transaction.
-    /// Returns each event player's total points after the game.
+    /// Records a finished game, its standings, every player's counters and its compact record
+    /// in one transaction. Returns each event player's total points after the game.
     ///
     /// # Errors
     /// The database cannot be written: nothing of the game is recorded.
@@ -99,10 +99,14 @@ impl EventStore {
                 .find(|seat| seat.place == 1)
                 .map(|seat| seat.name.clone());
             t.execute(
-                "UPDATE games SET state = 'finished', ended_at = ?1, hands = ?2, winner = ?3 WHERE number = ?4",
+                "UPDATE games SET state = 'finished', ended_at = ?1, hands = ?2, winner = ?3,
+                    last_used = ?1 WHERE number = ?4",
                 params![game.ended_at, game.hands as i64, winner, game.number],
             )
             .map_err(|e| self.db(e))?;
+            if let Some(record) = &game.record {
+                insert_record(t, game.number, record).map_err(|e| self.db(e))?;
+            }
             let mut totals = Vec::new();
             for seat in &game.seats {
                 let mut total = None;
@@ -161,4 +165,58 @@ impl EventStore {
             Ok(totals)
         })
     }
+
+    /// Game `number`'s compact record, if it has one.
+    ///
+    /// # Errors
+    /// The database cannot be read.
+    pub fn game_record(&self, number: u32) -> Result<Option<StoredRecord>, StoreError> {
+        self.read(|c| {
+            c.prepare_cached("SELECT format, record FROM game_records WHERE game = ?1")?
+                .query_row([number], |row| {
+                    Ok(StoredRecord {
+                        format: row.get(0)?,
+                        bytes: row.get(1)?,
+                    })
+                })
+                .optional()
+        })
+    }
+
+    /// Keeps the compact record of a game that ended without one (a game recorded by an
+    /// older dealer, its record made from its files).
+    ///
+    /// # Errors
+    /// The database cannot be written.
+    pub fn add_game_record(&self, number: u32, record: &StoredRecord) -> Result<(), StoreError> {
+        self.write(|t| insert_record(t, number, record).map_err(|e| self.db(e)))
+    }
+
+    /// Notes that game `number` was opened at `now` (ms): retention deletes the full files of
+    /// the least recently used games first.
+    ///
+    /// # Errors
+    /// The database cannot be written.
+    pub fn game_opened(&self, number: u32, now: i64) -> Result<(), StoreError> {
+        self.write(|t| {
+            t.execute(
+                "UPDATE games SET last_used = MAX(COALESCE(last_used, 0), ?1) WHERE number = ?2",
+                params![now, number],
+            )
+            .map_err(|e| self.db(e))?;
+            Ok(())
+        })
+    }
+}
+
+fn insert_record(
+    t: &rusqlite::Transaction<'_>,
+    number: u32,
+    record: &StoredRecord,
+) -> rusqlite::Result<()> {
+    t.execute(
+        "INSERT OR REPLACE INTO game_records (game, format, record) VALUES (?1, ?2, ?3)",
+        params![number, record.format, record.bytes],
+    )?;
+    Ok(())
 }

@@ -6,8 +6,10 @@
 //!
 //! - WAL journal with `synchronous = FULL`: a committed transaction survives `kill -9` and a
 //!   power cut;
-//! - a finished game, its standings and every player's counters are written in **one**
-//!   transaction ([`EventStore::record_finished`]), so the leaderboard never counts half a game;
+//! - a finished game, its standings, every player's counters and the game's compact record
+//!   (`observe::compact`: what replays it) are written in **one** transaction
+//!   ([`EventStore::record_finished`]), so the leaderboard never counts half a game and every
+//!   counted game can be played again;
 //! - a game is inserted as `running` before it starts, so a restart after a crash finds it and
 //!   records it as abandoned ([`EventStore::open`]), not counted;
 //! - the schema is versioned (`PRAGMA user_version`): an older database is upgraded in one
@@ -30,7 +32,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use thiserror::Error;
 
 /// The schema this dealer writes.
-pub const SCHEMA_VERSION: i64 = 3;
+pub const SCHEMA_VERSION: i64 = 4;
 /// The database's file name under the data folder.
 pub const DATABASE_FILE: &str = "event.sqlite";
 /// The game folders' parent under the data folder (one `game-<n>` each, as `dealer run`).
@@ -55,6 +57,14 @@ pub enum StoreError {
         /// SQLite's error.
         source: rusqlite::Error,
     },
+    /// A game has no record, or it cannot be read.
+    #[error("game {game}: {reason}")]
+    Record {
+        /// The game.
+        game: u32,
+        /// Why.
+        reason: String,
+    },
     /// The database was written by a newer dealer.
     #[error("event database {path} has schema version {found}; this dealer reads up to {SCHEMA_VERSION}: use a newer dealer")]
     NewerSchema {
@@ -69,6 +79,23 @@ pub enum StoreError {
     /// A request the data refuses (unknown player, name taken...), as one line.
     #[error("{0}")]
     Refused(String),
+}
+
+impl StoreError {
+    /// Whether SQLite failed for want of disk space (or an I/O error, which a full disk
+    /// gives too): worth trying again once space is made.
+    pub fn is_disk_full(&self) -> bool {
+        matches!(
+            self,
+            StoreError::Database {
+                source: rusqlite::Error::SqliteFailure(error, _),
+                ..
+            } if matches!(
+                error.code,
+                rusqlite::ErrorCode::DiskFull | rusqlite::ErrorCode::SystemIoFailure
+            )
+        )
+    }
 }
 
 /// How one seat of a finished game did, for [`EventStore::record_finished`].
@@ -103,6 +130,18 @@ pub struct FinishedGame {
     pub ended_at: i64,
     /// Every seat.
     pub seats: Vec<SeatRecord>,
+    /// Its compact record, when one was made.
+    pub record: Option<StoredRecord>,
+}
+
+/// A game's compact record as the database keeps it: the bytes and their format
+/// (`observe::compact`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredRecord {
+    /// The format ([`crate::observe::compact::COMPACT_FORMAT`]).
+    pub format: i64,
+    /// The bytes.
+    pub bytes: Vec<u8>,
 }
 
 /// A game about to start, for [`EventStore::start_game`].

@@ -60,6 +60,8 @@
   // ---------- The page ----------
   const title = el('div', { class: 'bc-title', 'data-testid': 'bc-title', text: 'Lean Poker' });
   const connection = el('div', { class: 'bc-connection', role: 'status', 'data-testid': 'connection' });
+  // Why no new game is played (the event's disk is short of space), while it is so.
+  const paused = el('div', { class: 'bc-connection down', role: 'status', 'data-testid': 'play-paused' });
   const speedSelect = el('select', { 'aria-label': 'speed', 'data-testid': 'speed' },
     SPEEDS.map((s) => el('option', { value: s, selected: s === speed, text: `${s}×` })));
   speedSelect.addEventListener('change', () => {
@@ -91,7 +93,7 @@
   const side = el('aside', { class: 'bc-side' },
     leader, el('h2', { text: 'Leaderboard' }), board, el('h2', { text: 'Points' }), chart);
   replace(root,
-    el('header', { class: 'bc-head' }, title, connection, controls),
+    el('header', { class: 'bc-head' }, title, connection, paused, controls),
     el('main', { class: 'bc-main' }, el('div', { class: 'bc-play' }, stage, el('div', { class: 'bc-banner-slot' }, banner), messageBox), side));
 
   // ---------- The server, asked again with backoff while it does not answer ----------
@@ -179,6 +181,10 @@
         () => Promise.all([getJson('/api/event/leaderboard'), getJson('/api/event/history?max_points=120')]),
         (down) => { standingsDown = down; });
       lastBoard = leaderboard;
+      const pause = leaderboard.event && leaderboard.event.play_paused;
+      // Short for the projector's header; the whole reason on hover.
+      paused.textContent = pause ? `Play paused since ${clockTime(pause.since)}: short of disk space` : '';
+      paused.title = pause ? pause.reason : '';
       drawBoard();
       drawLeader(leaderboard, history);
       lastHistory = history;

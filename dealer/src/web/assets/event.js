@@ -49,6 +49,12 @@
       status.storage_error
         ? el('div', { class: 'alert', role: 'alert', 'data-testid': 'storage-error', text: `Games cannot be recorded: ${status.storage_error}` })
         : null,
+      status.play_paused
+        ? el('div', { class: 'alert', role: 'alert', 'data-testid': 'play-paused', text: `Play paused since ${clockTime(status.play_paused.since)}: ${status.play_paused.reason}` })
+        : null,
+      !status.play_paused && status.play_resumed
+        ? el('p', { class: 'muted', 'data-testid': 'play-resumed', text: `Play resumed at ${clockTime(status.play_resumed.resumed_at)} after a pause from ${clockTime(status.play_resumed.paused_at)} (${status.play_resumed.reason}).` })
+        : null,
       el('p', { class: 'muted', text: `${status.games_finished} games finished · tables of up to ${status.table_size} · seed ${status.seed}` }),
       status.read_only
         ? el('p', { class: 'muted', 'data-testid': 'read-only', text: 'Read-only: the standings as the event\'s database has them (dealer serve --out); no games are played here.' })
@@ -71,11 +77,12 @@
       ? game.standings.map((s) => `${s.place}. ${s.name}${s.banned ? ' (banned)' : ''}${s.absent ? ' (absent)' : ''}`).join(' · ')
       : game.players.join(' · ');
     return el('tr', { class: game.state === 'abandoned' ? 'bad' : '' },
-      el('td', {}, game.files === 'pruned'
-        ? el('span', { 'data-testid': 'log-pruned', title: 'its folder was deleted (--keep-games); its points stay', text: `game ${game.number} (log pruned)` })
-        : el('a', { href: gameHref(game.run, game.number), text: `game ${game.number}` })),
+      el('td', {}, game.files === 'pruned' && !game.has_record
+        ? el('span', { 'data-testid': 'log-pruned', title: 'its folder was deleted; its points stay', text: `game ${game.number} (log pruned)` })
+        : el('a', { href: gameHref(game.run, game.number), text: `game ${game.number}`, title: game.files === 'pruned' ? 'its files are regenerated from its record when opened' : '' })),
       el('td', { class: 'num', text: `${game.round}/${game.table}` }),
-      el('td', { text: game.state === 'abandoned' ? `abandoned: ${game.reason || ''}` : game.state }),
+      el('td', { text: game.state === 'abandoned' ? `abandoned: ${game.reason || ''}`
+        : game.files === 'incomplete' ? `${game.state} (files cut by a full disk: written again from its record once there is room)` : game.state }),
       el('td', { class: 'num', text: game.hands == null ? '–' : game.hands }),
       el('td', { class: 'name', text: who }),
       el('td', { text: clockTime(game.ended_at || game.started_at) }));

@@ -404,6 +404,7 @@ fn pruned_and_abandoned_games_are_skipped_with_their_reason() {
         players: Vec::new(),
         standings: Vec::new(),
         files,
+        has_record: false,
     };
     assert_eq!(skip_reason(&game("finished", GameFiles::Kept)), None);
     assert_eq!(skip_reason(&game("finished", GameFiles::Compressed)), None);

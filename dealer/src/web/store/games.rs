@@ -1,6 +1,6 @@
 //! What the viewer answers about one game: its files, its log, its players' requests.
 
-use super::index::{current_status, GameStatus};
+use super::index::GameStatus;
 use super::{compressed, FolderError, ResultsFolder, MAX_LOG_BYTES, MAX_PLAYER_LOG_BYTES};
 use crate::observe::GameOutputs;
 use crate::tournament::{GameEntry, InterruptedGame};
@@ -54,10 +54,12 @@ impl ResultsFolder {
         Ok(GameDetails {
             run: id.to_string(),
             game,
-            status: current_status(cache.status(game), &dir),
+            status: self.status_at(&cache, game, &dir),
             result: match cache.entries.get(&game) {
                 Some(entry) => Some(entry.clone()),
-                None if cache.own_results.contains(&game) => self.game_result_file(&dir),
+                None if cache.own_results.contains(&game) || self.is_restored(&dir) => {
+                    self.game_result_file(&dir)
+                }
                 None => None,
             },
             interrupted: cache.interruptions.get(&game).cloned(),
@@ -78,7 +80,7 @@ impl ResultsFolder {
         let (cache, dir) = self.game_folder(id, game)?;
         let bytes = self.read_viewer_log(&dir, MAX_LOG_BYTES)?;
         let mut log = parse_log(&bytes).map_err(FolderError::Unreadable)?;
-        if current_status(cache.status(game), &dir).hides_cards() {
+        if self.status_at(&cache, game, &dir).hides_cards() {
             log.hide_cards();
         }
         Ok(log)
@@ -90,7 +92,7 @@ impl ResultsFolder {
     /// [`FolderError::NotFound`] for an unknown run or game.
     pub fn game_status(&self, id: &str, game: u32) -> Result<GameStatus, FolderError> {
         let (cache, dir) = self.game_folder(id, game)?;
-        Ok(current_status(cache.status(game), &dir))
+        Ok(self.status_at(&cache, game, &dir))
     }
 
     /// Opens a game's `log.json` to follow it (checked to be inside the folder), with the
@@ -100,8 +102,9 @@ impl ResultsFolder {
     /// [`FolderError::NotFound`] for an unknown run or game, or a game without a log.
     pub fn open_log(&self, id: &str, game: u32) -> Result<(File, GameStatus), FolderError> {
         let (cache, dir) = self.game_folder(id, game)?;
+        self.opened(id, game);
         let file = self.open_viewer_log(&dir)?;
-        Ok((file, current_status(cache.status(game), &dir)))
+        Ok((file, self.status_at(&cache, game, &dir)))
     }
 
     /// The players' log files of a game folder, from their header lines, in seat order.
@@ -142,7 +145,7 @@ impl ResultsFolder {
     /// [`FolderError::NotFound`] for an unknown run, game or player.
     pub fn player(&self, id: &str, game: u32, name: &str) -> Result<PlayerRequests, FolderError> {
         let (cache, dir) = self.game_folder(id, game)?;
-        let running = current_status(cache.status(game), &dir).hides_cards();
+        let running = self.status_at(&cache, game, &dir).hides_cards();
         let files = self.player_files(&dir);
         let file = files.iter().find(|file| file.name == name);
         let requests_path = GameOutputs::requests_path(&dir);
@@ -205,7 +208,7 @@ impl ResultsFolder {
         let (cache, dir) = self.game_folder(id, game)?;
         let bytes = self.read_log(&GameOutputs::requests_path(&dir), MAX_LOG_BYTES)?;
         let request = view::request_line(&bytes, line)?;
-        if current_status(cache.status(game), &dir).hides_cards()
+        if self.status_at(&cache, game, &dir).hides_cards()
             && view::last_round(&bytes).is_some_and(|last| request.round >= last)
         {
             return Err(FolderError::NotFound(format!(

@@ -480,11 +480,32 @@ impl ResultsFolder {
     ) -> Result<(Arc<RunCache>, PathBuf), FolderError> {
         let run = self.run_folder(id)?;
         let cache = self.run_cache(&run)?;
-        let dir = cache
-            .games
-            .get(&game)
-            .map(|folder| folder.dir.clone())
-            .ok_or_else(|| FolderError::NotFound(format!("run {id:?} has no game {game}")))?;
-        Ok((cache, dir))
+        if let Some(dir) = cache.games.get(&game).map(|folder| folder.dir.clone()) {
+            return Ok((cache, dir));
+        }
+        // Deleted by an event's retention: regenerated from the game's record.
+        match self.restored_game(&run.dir, game)? {
+            Some(dir) => Ok((cache, dir)),
+            None => Err(FolderError::NotFound(format!(
+                "run {id:?} has no game {game}"
+            ))),
+        }
+    }
+
+    /// A game's status: a regenerated game is finished (it has a record); others as
+    /// [`current_status`] tells.
+    pub(super) fn status_at(&self, cache: &RunCache, game: u32, dir: &Path) -> GameStatus {
+        if self.is_restored(dir) {
+            GameStatus::Finished
+        } else {
+            current_status(cache.status(game), dir)
+        }
+    }
+
+    /// Tells an event that one of its games was opened (its files are worth keeping).
+    pub(super) fn opened(&self, id: &str, game: u32) {
+        if let Ok(run) = self.run_folder(id) {
+            self.note_opened(&run.dir, game);
+        }
     }
 }

@@ -14,14 +14,17 @@
 //! The code is split by job: this file opens and reads files safely; `index` finds runs and
 //! games and caches their summaries; `games` answers for one game (details, log, players);
 //! `compressed` reads logs an event compressed as if they were not; `outcomes` reads an
-//! event game's own `result.json` / `abandoned.json`.
+//! event game's own `result.json` / `abandoned.json`; `archived` regenerates an event's games
+//! whose folders were deleted from their records.
 
+mod archived;
 mod compressed;
 mod folder_stamp;
 mod games;
 mod index;
 mod outcomes;
 
+pub use archived::{GameArchive, RESTORED_GAMES};
 pub use games::{GameDetails, PlayerFile};
 pub use index::{GameListItem, GameStatus, RunListItem, RunSummary};
 
@@ -78,6 +81,10 @@ pub struct ResultsFolder {
     /// The folder, canonical (symlinks resolved).
     root: PathBuf,
     runs: Mutex<Option<(FolderStamp, Arc<RunIndex>)>>,
+    /// What regenerates games whose folders are gone (an event's records), if anything.
+    archive: Option<archived::Archive>,
+    /// The games it regenerated, on disk for the next requests.
+    restored: Mutex<archived::Restored>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -113,6 +120,8 @@ impl ResultsFolder {
         Ok(ResultsFolder {
             root,
             runs: Mutex::new(None),
+            archive: None,
+            restored: Mutex::new(archived::Restored::default()),
         })
     }
 
@@ -143,7 +152,7 @@ impl ResultsFolder {
         let real = path
             .canonicalize()
             .map_err(|source| self.io_error(path, source))?;
-        if !real.starts_with(&self.root) {
+        if !real.starts_with(&self.root) && !self.is_restored(&real) {
             return Err(FolderError::NotFound(format!(
                 "{} points outside the served folder",
                 self.relative(path)

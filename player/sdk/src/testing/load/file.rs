@@ -54,8 +54,12 @@ pub(super) fn load_json_file(
 
 /// Whether a JSON text is a game state, a viewer log or an array of game states (judged by
 /// the first object's keys), rather than some other document. Text that is not JSON counts
-/// as a recording, so that its error is reported.
+/// as a recording, so that its error is reported; an empty file (a dealer's `game.json` of a
+/// game stopped before its first hand) holds nothing.
 pub(super) fn holds_game_states(text: &str) -> bool {
+    if text.trim().is_empty() {
+        return false;
+    }
     let Ok(top) = serde_json::from_str::<&RawValue>(text) else {
         return true;
     };

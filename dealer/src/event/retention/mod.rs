@@ -1,26 +1,34 @@
-//! What an all-day event keeps of its old games' files, within its disk budget.
+//! What an all-day event keeps of its old games' files, within its disk budget and the
+//! free-space margin. Every finished game's compact record is in the database
+//! (`observe::compact`, written with its result): a game folder is a cache of what the record
+//! gives, kept as space allows, the games used most recently (ended or opened in the viewer)
+//! longest.
 //!
-//! Four steps, oldest games first, never touching the newest `compress_after` ended games:
+//! Steps, never touching the newest `compress_after` ended games:
 //!
-//! 1. **compressed**: the logs of games older than the newest `compress_after` ended games are
+//! 1. **rewritten**: the files of a game a full disk cut (`incomplete`) are written again from
+//!    its record once the free space is back above the margin ([`super::archive`]).
+//! 2. **compressed**: the logs of games older than the newest `compress_after` ended games are
 //!    gzip-compressed in place (`log.json` → `log.json.gz`, the same for `requests.jsonl`,
 //!    `hands.phhs` and `players/*.log`). The one-file-per-hand `hands/*.phh` stay as they are
 //!    (each is smaller than one 4 KiB disk block, so compressing it saves no disk space).
-//! 2. **compact**, only while the event's folder (database and game folders) takes more than
-//!    its `disk_budget`: a game keeps what replays it and its hand histories
-//!    (`game.json`, `decks.jsonl.gz`, `requests.jsonl.gz`, `hands.phhs.gz`, `result.json` or
-//!    `abandoned.json`); its `log.json.gz` and per-hand `hands/` are deleted only after
-//!    [`crate::replay::regenerate`] reproduced them byte for byte (the viewer regenerates
-//!    them when the game is opened), and its players' text logs (which also hold the
-//!    `check`/`version` exchanges no other file records) are deleted.
-//! 3. **pruned**, while the budget is still exceeded with every old game compact (or past
-//!    `keep_games`): the oldest game folders are deleted.
+//! 3. **pruned**, while the event's folder (database and game folders) takes more than 95 % of
+//!    its `disk_budget`, or the disk has less free space than the margin and a tenth, or past
+//!    `keep_games`: the folders of the least recently used games are deleted, each only after
+//!    its record, replayed, reproduced every file it holds byte for byte (the viewer and
+//!    `dealer replay` regenerate them from the record). What the players' logs alone said
+//!    (the `check`/`version`/`showdown` exchanges, wall-clock times) goes with them.
+//! 4. A game without a record (recorded by an older dealer) gets one made from its files when
+//!    their replay reproduces them; otherwise it is thinned to its **compact** files as before
+//!    (`game.json`, `decks.jsonl.gz`, `requests.jsonl.gz`, `hands.phhs.gz`, `result.json`;
+//!    its `log.json.gz` and `hands/` deleted only after [`crate::replay::regenerate`]
+//!    reproduced them), and those are pruned last, after every cache.
 //!
-//! A game's rows, standings and points stay in the database in every state; the viewer reads
-//! compressed logs as if they were not (`web::store`), regenerates a compact game's log, and
-//! the page says "log pruned" for a pruned one. Each game folder's disk blocks are measured
-//! (`disk_bytes` in the database) when it ends and after each step, so checking the budget
-//! is one sum, not a walk over thousands of folders.
+//! A game's rows, standings, points and record stay in the database in every state; the
+//! viewer reads compressed logs as if they were not (`web::store`) and regenerates the others.
+//! Each game folder's disk blocks are measured (`disk_bytes` in the database) when it ends
+//! and after each step, so checking the budget is one sum, not a walk over thousands of
+//! folders. When the budget cannot be met with every cache gone, the log says so once.
 //!
 //! Crash safety (`kill -9` at any moment loses nothing of an ended game): a file is written to
 //! `X.gz.tmp`, synced, renamed to `X.gz`, the folder synced (once for all its files), and only
@@ -34,6 +42,11 @@
 //!
 //! The work runs on the blocking pool ([`run_retention`]), woken after every round, never in
 //! a game's task; a stop is noticed between two files, so a pass never holds up the exit.
+
+mod caches;
+mod memory;
+
+pub use memory::{limit_malloc_arenas, return_freed_memory, MALLOC_ARENAS, TRIM_EVERY};
 
 use super::store::{GameFiles, RetentionCandidate, StoreError, DATABASE_FILE, GAMES_DIR};
 use super::Event;
@@ -56,8 +69,8 @@ use thiserror::Error;
 pub const DEFAULT_COMPRESS_AFTER: u32 = 20;
 
 /// The default disk budget of an event's folder: an 8-hour day of 12 teams at the default
-/// settings fits with every game kept at least compact (the arithmetic is in the dealer's
-/// README, "Disk budget").
+/// settings keeps every game's record and thousands of recent games' full files (the
+/// arithmetic is in the dealer's README, "Disk budget").
 pub const DEFAULT_DISK_BUDGET: u64 = 2_000_000_000;
 
 /// The suffix of a compressed file being written.
@@ -70,9 +83,12 @@ pub struct Retention {
     pub compress_after: Option<u32>,
     /// Delete the folders of ended games older than the newest N (`None`: never).
     pub keep_games: Option<u32>,
-    /// The most disk space (bytes of disk blocks) the event's folder takes: past it, old games
-    /// are made compact, then pruned (`None`: no limit).
+    /// The most disk space (bytes of disk blocks) the event's folder takes: past it, the full
+    /// files of the least recently used games are deleted (`None`: no limit).
     pub disk_budget: Option<u64>,
+    /// No new game below this much free space on the event's disk, and old games' full files
+    /// deleted to keep a tenth more than it (`None`: no margin). See [`super::space`].
+    pub min_free_space: Option<u64>,
 }
 
 impl Default for Retention {
@@ -81,6 +97,7 @@ impl Default for Retention {
             compress_after: Some(DEFAULT_COMPRESS_AFTER),
             keep_games: None,
             disk_budget: Some(DEFAULT_DISK_BUDGET),
+            min_free_space: Some(super::space::DEFAULT_MIN_FREE_SPACE),
         }
     }
 }
@@ -91,6 +108,9 @@ pub enum RetentionError {
     /// The database.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// Regenerating a game's files from its record.
+    #[error(transparent)]
+    Archive(Box<super::archive::ArchiveError>),
     /// A file or folder of a game.
     #[error("game folder {path}: {source}")]
     Io {
@@ -110,6 +130,8 @@ pub struct PassReport {
     pub compacted: Vec<u32>,
     /// Games whose folders were deleted.
     pub pruned: Vec<u32>,
+    /// Games whose files, cut by a full disk, were written again from their records.
+    pub rewritten: Vec<u32>,
     /// Files whose half-done compression was repaired.
     pub repaired: usize,
 }
@@ -250,10 +272,11 @@ pub fn disk_usage(path: &Path) -> Result<u64, RetentionError> {
     Ok(total)
 }
 
-/// The database's disk space (its file, write-ahead log and shared-memory index).
+/// The database's disk space (its file, write-ahead log and shared-memory index) and the
+/// reserve's ([`super::space`]).
 fn database_usage(data: &Path) -> Result<u64, RetentionError> {
     let db = data.join(DATABASE_FILE);
-    let mut total = 0;
+    let mut total = disk_usage(&data.join(super::space::RESERVE_FILE))?;
     for suffix in ["", "-wal", "-shm"] {
         total += disk_usage(&with_suffix(&db, suffix))?;
     }
@@ -319,7 +342,7 @@ pub fn compact_game(
     Ok(Some(log))
 }
 
-fn remove_folder(dir: &Path) -> Result<(), RetentionError> {
+pub(super) fn remove_folder(dir: &Path) -> Result<(), RetentionError> {
     match std::fs::remove_dir_all(dir) {
         Err(error) if error.kind() != io::ErrorKind::NotFound => Err(io_error(dir)(error)),
         _ => Ok(()),
@@ -327,9 +350,11 @@ fn remove_folder(dir: &Path) -> Result<(), RetentionError> {
 }
 
 /// One pass: at start-up (`startup`) the repairs (pruned games' folders deleted again,
-/// half-done compressions undone in every game not yet compact), then pruning past
-/// `keep_games`, compression, the new games measured, and the disk budget (compact, then
-/// prune, oldest first), until `stop`. Blocking: run it on the blocking pool.
+/// half-done compressions and rewrites undone), then the games opened in the viewer noted,
+/// the cut games' files written again (when there is room), pruning past `keep_games`,
+/// compression, the new games measured, and the disk budget and free-space margin (the least
+/// recently used games' full files deleted), until `stop`. Blocking: run it on the blocking
+/// pool.
 ///
 /// # Errors
 /// The database, or a game's files (the pass stops at the first; the next pass retries).
@@ -348,19 +373,43 @@ pub fn run_pass(
         for game in store.pruned_games()? {
             remove_folder(&folder(&game))?;
         }
+        super::archive::remove_leftovers(data).map_err(caches::archive_error)?;
         for game in store.ended_games_beyond(0, &[GameFiles::Kept, GameFiles::Compressed])? {
             if stop.is_stopped() {
                 return Ok(report);
             }
             let (_, repaired) = logs_to_compress(&folder(&game))?;
             report.repaired += repaired;
+            caches::note_if_cut(event, &game)?;
         }
     }
+    for number in event.take_cut_files() {
+        if let Err(error) = store.set_game_files(number, GameFiles::Incomplete, None) {
+            event.files_cut(number);
+            return Err(error.into());
+        }
+    }
+    for (number, at) in event.take_opened() {
+        if let Err(error) = store.game_opened(number, at) {
+            tracing::debug!(game = number, %error, "cannot note that the game was opened");
+        }
+    }
+    // First: on a full disk nothing else can be written until old files make room.
+    caches::keep_within_limits(event, stop, &mut report)?;
+    caches::rewrite_incomplete_games(event, stop, &mut report)?;
     if let Some(keep) = retention.keep_games {
         let kinds = [GameFiles::Kept, GameFiles::Compressed, GameFiles::Compact];
         for game in store.ended_games_beyond(keep, &kinds)? {
             if stop.is_stopped() {
                 return Ok(report);
+            }
+            if event.is_playing(game.number) {
+                continue;
+            }
+            if !game.has_record {
+                // Made now if its files give one, so the game can still be opened.
+                super::archive::adopt_files(store, game.number, &folder(&game))
+                    .map_err(caches::archive_error)?;
             }
             prune(event, &game)?;
             report.pruned.push(game.number);
@@ -368,6 +417,10 @@ pub fn run_pass(
     }
     if let Some(after) = retention.compress_after {
         for game in store.ended_games_beyond(after, &[GameFiles::Kept])? {
+            if event.is_playing(game.number) {
+                // Recorded, its logs still being closed (`compress_after = 0`).
+                continue;
+            }
             let Some(repaired) = compress_game(&folder(&game), stop)? else {
                 return Ok(report);
             };
@@ -381,17 +434,17 @@ pub fn run_pass(
         if stop.is_stopped() {
             return Ok(report);
         }
-        store.set_game_disk_bytes(game.number, disk_usage(&folder(&game))?)?;
+        if !caches::note_if_cut(event, &game)? {
+            store.set_game_disk_bytes(game.number, disk_usage(&folder(&game))?)?;
+        }
     }
-    if let Some(budget) = retention.disk_budget {
-        keep_within_budget(event, budget, stop, &mut report)?;
-    }
+    caches::keep_within_limits(event, stop, &mut report)?;
     Ok(report)
 }
 
 /// Deletes a game's folder, recorded first: a crash mid-delete leaves a game the page already
 /// calls pruned, whose folder the next start deletes.
-fn prune(event: &Event, game: &RetentionCandidate) -> Result<(), RetentionError> {
+pub(super) fn prune(event: &Event, game: &RetentionCandidate) -> Result<(), RetentionError> {
     event
         .store()
         .set_game_files(game.number, GameFiles::Pruned, None)?;
@@ -411,109 +464,6 @@ pub fn event_disk_usage(event: &Event) -> Result<u64, RetentionError> {
 /// The part of the budget (1/20) left to the games being played and to the games ended since
 /// the last pass: thinning stops at 95 % of the budget.
 pub const BUDGET_HEADROOM: u64 = 20;
-
-/// Thins the oldest games (beyond the newest `compress_after`, which stay full) until the
-/// event's folder is within the budget less its headroom: first compact, then pruned.
-fn keep_within_budget(
-    event: &Event,
-    budget: u64,
-    stop: &StopSignal,
-    report: &mut PassReport,
-) -> Result<(), RetentionError> {
-    let store = event.store();
-    let games = event.settings().data.join(GAMES_DIR);
-    let target = budget - budget / BUDGET_HEADROOM;
-    let mut usage = event_disk_usage(event)?;
-    if usage <= target {
-        return Ok(());
-    }
-    let recent = event
-        .settings()
-        .retention
-        .compress_after
-        .unwrap_or(DEFAULT_COMPRESS_AFTER);
-    for game in store.ended_games_beyond(recent, &[GameFiles::Kept, GameFiles::Compressed])? {
-        if usage <= target {
-            return Ok(());
-        }
-        let dir = games.join(&game.dir);
-        let before = match game.disk_bytes {
-            Some(bytes) => bytes,
-            None => disk_usage(&dir)?,
-        };
-        let Some(log) = compact_game(&dir, stop)? else {
-            return Ok(());
-        };
-        if let CompactLog::Kept(reason) = &log {
-            tracing::warn!(game = game.number, %reason, "compact game keeps its full log");
-        }
-        let after = disk_usage(&dir)?;
-        store.set_game_files(game.number, GameFiles::Compact, Some(after))?;
-        usage = usage.saturating_sub(before.saturating_sub(after));
-        report.compacted.push(game.number);
-    }
-    let kinds = [GameFiles::Kept, GameFiles::Compressed, GameFiles::Compact];
-    for game in store.ended_games_beyond(recent, &kinds)? {
-        if usage <= target || stop.is_stopped() {
-            return Ok(());
-        }
-        let before = match game.disk_bytes {
-            Some(bytes) => bytes,
-            None => disk_usage(&games.join(&game.dir))?,
-        };
-        prune(event, &game)?;
-        usage = usage.saturating_sub(before);
-        report.pruned.push(game.number);
-    }
-    if usage > target {
-        tracing::warn!(
-            usage,
-            budget,
-            "the event's folder is over its disk budget with every old game pruned: the newest games' full logs and the database take the rest"
-        );
-    }
-    Ok(())
-}
-
-/// How often freed memory is handed back to the OS (see [`return_freed_memory`]).
-pub const TRIM_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
-
-/// Hands memory the server freed back to the OS. glibc keeps freed blocks in its per-thread
-/// arenas; over an event, the logs read and written by every thread (megabytes each) leave
-/// them fragmented, and the server's RSS grew from 374 MiB at 500 games to 638 MiB at 2,000
-/// with only 268 MiB in use (measured with `malloc_trim` through gdb; README, "Memory and
-/// file handles over a long event"). A no-op with other C libraries.
-pub fn return_freed_memory() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: malloc_trim takes no pointer and may be called at any time from any thread;
-    // glibc locks each arena while it trims it.
-    unsafe {
-        libc::malloc_trim(0);
-    }
-}
-
-/// The most malloc arenas `dealer serve` lets glibc use (see [`limit_malloc_arenas`]).
-pub const MALLOC_ARENAS: i32 = 2;
-
-/// Caps glibc's malloc arenas at [`MALLOC_ARENAS`] for the rest of the process, unless
-/// `MALLOC_ARENA_MAX` is set (glibc reads it itself). glibc gives threads arenas of their
-/// own, up to eight per core; each keeps the memory its threads freed in pieces
-/// `malloc_trim` cannot hand back, and in the long-event soak the server's RSS at 500 games
-/// was 156 MiB with them and 100 MiB with two (README, "Memory and file handles over a long
-/// event"). Two arenas are enough for the two busy kinds of thread (the runtime's workers
-/// and the blocking pool) to rarely wait for each other. Call before the runtime starts its
-/// threads. A no-op with other C libraries.
-pub fn limit_malloc_arenas() {
-    if std::env::var_os("MALLOC_ARENA_MAX").is_some() {
-        return;
-    }
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: mallopt takes no pointer; called before the runtime's threads allocate, and
-    // glibc applies the cap to arenas created from then on either way.
-    unsafe {
-        libc::mallopt(libc::M_ARENA_MAX, MALLOC_ARENAS);
-    }
-}
 
 /// Runs a pass at once (with the start-up repairs), then one after every round
 /// (the scheduler wakes it) until `stop`. Each pass is on the blocking pool; a failed pass is
@@ -554,6 +504,7 @@ pub async fn run_retention(event: Arc<Event>, stop: StopSignal) {
                         compressed = ?report.compressed,
                         compacted = ?report.compacted,
                         pruned = ?report.pruned,
+                        rewritten = ?report.rewritten,
                         repaired = report.repaired,
                         "old games' files"
                     );

@@ -11,6 +11,9 @@
 //!
 //! [`regenerate`] does the same for a game an event thinned to its compact form (inputs
 //! gzip-compressed, no `log.json`): the viewer opens such a game with the logs it writes.
+//! [`replay_compact`] plays an event game from its compact record (`observe::compact`, kept
+//! in the event's database), the cards dealt from the seed, and writes every file the game
+//! wrote but the players' logs; it compares them with the files a folder still holds.
 //!
 //! The replay stops where the recording does: when the engine asks for an answer that
 //! `requests.jsonl` does not hold (the game was stopped, or the replay took another path), or
@@ -18,11 +21,14 @@
 
 use crate::engine::{DeckSource, Game, GameSetup, SeatAnswer, SetupError, Step, TableStart};
 use crate::game_event::GameEvent;
+use crate::observe::compact::{CompactGame, RecordedAnswer};
 use crate::observe::{
     read_decks, read_game_record, DecksFileError, Exchange, GameOutputs, GameRecord, Observer,
     OutputSelection,
 };
+use crate::result::GameResult;
 use crate::seat::SeatFailure;
+use compare::{compared_files, copy_kept, first_difference};
 use shared::protocol::{parse_bet_answer, Action};
 use shared::records::RequestRecord;
 use shared::Seat;
@@ -31,6 +37,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, UNIX_EPOCH};
 use thiserror::Error;
+
+mod compare;
+
+pub use compare::{Comparison, Difference};
 
 /// What `requests.jsonl` records of one `bet_request` and how it was answered, through the
 /// one definition of the format (the document sent is not needed: the engine rebuilds it, and
@@ -77,39 +87,6 @@ pub enum ReplayError {
     },
 }
 
-/// The first place where a replayed file differs from the recorded one.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Difference {
-    /// The file, relative to the game folder (`log.json`, `hands/12.phh`).
-    pub file: String,
-    /// 1-based line of the first differing byte.
-    pub line: usize,
-    /// 0-based byte offset of that byte in its line.
-    pub offset: usize,
-    /// The recorded text around it (`None`: the replay wrote the file, the recording has none).
-    pub expected: Option<String>,
-    /// The replayed text around it (`None`: the recording has the file, the replay has none).
-    pub got: Option<String>,
-}
-
-impl std::fmt::Display for Difference {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let show = |text: &Option<String>| match text {
-            Some(text) => format!("{text:?}"),
-            None => "no such file".to_string(),
-        };
-        write!(
-            f,
-            "{} line {}, byte {}: expected {} got {}",
-            self.file,
-            self.line,
-            self.offset,
-            show(&self.expected),
-            show(&self.got)
-        )
-    }
-}
-
 /// How a replay went.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReplayReport {
@@ -121,6 +98,8 @@ pub struct ReplayReport {
     pub compared: Vec<String>,
     /// The first difference, if any.
     pub difference: Option<Difference>,
+    /// The replayed game's result, when it reached its end.
+    pub result: Option<GameResult>,
 }
 
 /// Replays the game recorded in `dir`, writes the replayed logs into `scratch` (created; it
@@ -220,6 +199,14 @@ pub fn regenerate_into(
     replay_selected(&recorded, replayed, true)
 }
 
+/// One answer to feed back, with who was asked in which hand when the recording says so
+/// (`requests.jsonl` does; a compact record leaves it to the engine).
+#[derive(Debug, Clone)]
+struct ReplayAnswer {
+    asked: Option<(Seat, u64)>,
+    answer: RecordedAnswer,
+}
+
 /// [`replay`], also writing `log.json` when the recorded folder has none (`write_log`).
 fn replay_selected(
     dir: &Path,
@@ -242,7 +229,7 @@ fn replay_selected(
     let requests_path = need("requests.jsonl")?;
     let record = read_game_record(&record_path).map_err(ReplayError::GameRecord)?;
     let decks = read_decks(&decks_path)?;
-    let requests = read_requests(&requests_path)?;
+    let answers = read_requests(&requests_path)?;
 
     let recorded_log = GameOutputs::viewer_log_path(dir).is_file();
     let selection = OutputSelection {
@@ -253,43 +240,68 @@ fn replay_selected(
         player_logs: false,
         decks: true,
     };
-    let write_error = |source| ReplayError::Write {
-        dir: scratch.to_path_buf(),
-        source,
-    };
-    let game = recorded_game(&record, Arc::new(decks))?;
-    let observers =
-        GameOutputs::create_selected(scratch, &record.players, selection).map_err(write_error)?;
-    let (hands, answers) = play(game, &record, &requests, observers).map_err(write_error)?;
-
+    let game = recorded_game(&record, DeckSource::Recorded(Arc::new(decks)))?;
+    let played = play_into(game, &record, &answers, scratch, selection)?;
     let compared_selection = OutputSelection {
         viewer_log: recorded_log,
         ..selection
     };
-    let compared = compared_files(dir, scratch, compared_selection).map_err(write_error)?;
-    let mut difference = None;
-    for file in &compared {
-        difference = compare(file, &dir.join(file), &scratch.join(file)).map_err(write_error)?;
-        if difference.is_some() {
-            break;
-        }
-    }
-    Ok(ReplayReport {
-        hands,
-        answers,
-        compared,
-        difference,
-    })
+    let compared =
+        compared_files(dir, scratch, compared_selection).map_err(write_error(scratch))?;
+    let difference = first_difference(&compared, dir, scratch, Comparison::Exact)?;
+    Ok(played.report(compared, difference))
 }
 
-fn read_requests(path: &Path) -> Result<Vec<RecordedRequest>, ReplayError> {
+/// Plays an event game from its compact record, dealing from the seed, and writes the files
+/// the game wrote (`compact.outputs`, the players' logs excepted) into `out` (created; it
+/// should be empty). When `kept` names the game's folder, each file it still holds (plain or
+/// gzip-compressed; `scratch` receives their plain bytes) is compared with the replayed one:
+/// retention deletes a game's files only after this found no difference.
+///
+/// # Errors
+/// The record's setup cannot be played, or a file cannot be read or written. Differences
+/// are not errors: see [`ReplayReport::difference`].
+pub fn replay_compact(
+    compact: &CompactGame,
+    kept: Option<&Path>,
+    scratch: &Path,
+    out: &Path,
+    comparison: Comparison,
+) -> Result<ReplayReport, ReplayError> {
+    let answers: Vec<ReplayAnswer> = compact
+        .answers
+        .iter()
+        .map(|answer| ReplayAnswer {
+            asked: None,
+            answer: answer.clone(),
+        })
+        .collect();
+    let game = recorded_game(&compact.game, DeckSource::Seeded)?;
+    let selection = compact.outputs.selection();
+    let played = play_into(game, &compact.game, &answers, out, selection)?;
+    let compared = match kept {
+        Some(dir) => copy_kept(dir, scratch, selection)?,
+        None => Vec::new(),
+    };
+    let difference = first_difference(&compared, scratch, out, comparison)?;
+    Ok(played.report(compared, difference))
+}
+
+pub(super) fn write_error(dir: &Path) -> impl Fn(io::Error) -> ReplayError + '_ {
+    move |source| ReplayError::Write {
+        dir: dir.to_path_buf(),
+        source,
+    }
+}
+
+fn read_requests(path: &Path) -> Result<Vec<ReplayAnswer>, ReplayError> {
     let bad = |line: usize, message: String| ReplayError::Request {
         path: path.to_path_buf(),
         line,
         message,
     };
     let file = std::fs::File::open(path).map_err(|error| bad(0, error.to_string()))?;
-    let mut requests = Vec::new();
+    let mut answers = Vec::new();
     for (index, line) in BufReader::new(file).lines().enumerate() {
         let line = line.map_err(|error| bad(index + 1, error.to_string()))?;
         if line.trim().is_empty() {
@@ -300,23 +312,29 @@ fn read_requests(path: &Path) -> Result<Vec<RecordedRequest>, ReplayError> {
         if request.answer.is_none() && request.error.is_none() {
             return Err(bad(index + 1, "neither an answer nor an error".into()));
         }
-        requests.push(request);
+        answers.push(ReplayAnswer {
+            asked: Some((request.seat, request.round)),
+            answer: RecordedAnswer {
+                text: request.answer,
+                error: request.error,
+                applied: request.action.is_some(),
+                latency_us: request.latency_us,
+                unsent_attempts: request.unsent_attempts,
+            },
+        });
     }
-    Ok(requests)
+    Ok(answers)
 }
 
 /// The game `record` sets up, dealing from `decks`, with the versions shown at its start.
-fn recorded_game(
-    record: &GameRecord,
-    decks: Arc<crate::engine::RecordedDecks>,
-) -> Result<Game, ReplayError> {
+fn recorded_game(record: &GameRecord, decks: DeckSource) -> Result<Game, ReplayError> {
     let setup = GameSetup {
         config: record.config.clone(),
         players: record.players.clone(),
         seed: record.seed,
         tournament_id: record.tournament_id.clone(),
         game_id: record.game_id.clone(),
-        decks: DeckSource::Recorded(decks),
+        decks,
     };
     let table = TableStart {
         round: record.table.round,
@@ -331,13 +349,45 @@ fn recorded_game(
     Ok(game)
 }
 
-/// Plays the recorded game through `observers`; returns the hands played and the answers used.
+/// What a replay played.
+struct Played {
+    hands: u64,
+    answers: usize,
+    result: Option<GameResult>,
+}
+
+impl Played {
+    fn report(self, compared: Vec<String>, difference: Option<Difference>) -> ReplayReport {
+        ReplayReport {
+            hands: self.hands,
+            answers: self.answers,
+            compared,
+            difference,
+            result: self.result,
+        }
+    }
+}
+
+/// Plays the recorded game, writing the selected files into `out`.
+fn play_into(
+    game: Game,
+    record: &GameRecord,
+    answers: &[ReplayAnswer],
+    out: &Path,
+    selection: OutputSelection,
+) -> Result<Played, ReplayError> {
+    let observers =
+        GameOutputs::create_selected(out, &record.players, selection).map_err(write_error(out))?;
+    play(game, record, answers, observers).map_err(write_error(out))
+}
+
+/// Plays the recorded game through `observers`.
 fn play(
     mut game: Game,
     record: &GameRecord,
-    requests: &[RecordedRequest],
+    answers: &[ReplayAnswer],
     mut observers: Vec<Box<dyn Observer>>,
-) -> io::Result<(u64, usize)> {
+) -> io::Result<Played> {
     let mut next = 0;
     let outcome = (|| -> io::Result<()> {
         loop {
@@ -353,15 +403,18 @@ fn play(
                     }
                 }
                 Step::BetRequest { seat } => {
-                    let Some(recorded) = requests.get(next) else {
+                    let Some(recorded) = answers.get(next) else {
                         return Ok(());
                     };
-                    if recorded.seat != seat || recorded.round != game.round() {
+                    if recorded
+                        .asked
+                        .is_some_and(|asked| asked != (seat, game.round()))
+                    {
                         return Ok(());
                     }
                     next += 1;
-                    answer(&mut game, &mut observers, seat, recorded)?;
-                    if recorded.action.is_none() {
+                    answer(&mut game, &mut observers, seat, &recorded.answer)?;
+                    if !recorded.answer.applied {
                         // Recorded before the engine read it: the game stopped here.
                         return Ok(());
                     }
@@ -375,7 +428,11 @@ fn play(
         observer.finish(&game)?;
     }
     outcome?;
-    Ok((game.hands_played(), next))
+    Ok(Played {
+        hands: game.hands_played(),
+        answers: next,
+        result: game.result().cloned(),
+    })
 }
 
 fn set_version(game: &mut Game, seat: Seat, version: &str) -> io::Result<()> {
@@ -389,10 +446,10 @@ fn answer(
     game: &mut Game,
     observers: &mut [Box<dyn Observer>],
     seat: Seat,
-    recorded: &RecordedRequest,
+    recorded: &RecordedAnswer,
 ) -> io::Result<()> {
     let failure = recorded.error.clone().map(SeatFailure::Recorded);
-    let seat_answer = match (&failure, &recorded.answer) {
+    let seat_answer = match (&failure, &recorded.text) {
         (Some(failure), _) => SeatAnswer::Invalid {
             reason: failure.to_string(),
         },
@@ -424,7 +481,7 @@ fn answer(
             state,
             sent_json: None,
             status: None,
-            body: recorded.answer.as_deref().map(str::as_bytes),
+            body: recorded.text.as_deref().map(str::as_bytes),
             latency,
             failure: failure.as_ref(),
             unsent_attempts: &unsent_attempts,
@@ -435,116 +492,9 @@ fn answer(
     }
     game.add_time_used(seat, recorded.latency_us)
         .map_err(|error| io::Error::other(error.to_string()))?;
-    if recorded.action.is_some() {
+    if recorded.applied {
         game.answer(seat_answer)
             .map_err(|error| io::Error::other(error.to_string()))?;
     }
     Ok(())
-}
-
-/// The files to compare, relative to the game folder: the fixed ones the selection wrote,
-/// then every hand history of either folder, in hand order.
-fn compared_files(
-    recorded: &Path,
-    replayed: &Path,
-    selection: OutputSelection,
-) -> io::Result<Vec<String>> {
-    let mut files: Vec<String> = [
-        (selection.viewer_log, "log.json"),
-        (true, "requests.jsonl"),
-        (true, "decks.jsonl"),
-        (true, "game.json"),
-        (selection.hands_file, "hands.phhs"),
-    ]
-    .into_iter()
-    .filter(|(written, _)| *written)
-    .map(|(_, name)| name.to_string())
-    .collect();
-    if selection.hands {
-        let mut hands: Vec<String> = Vec::new();
-        for dir in [recorded, replayed] {
-            for entry in std::fs::read_dir(GameOutputs::hands_dir(dir))? {
-                let name = entry?.file_name().to_string_lossy().into_owned();
-                if !hands.contains(&name) {
-                    hands.push(name);
-                }
-            }
-        }
-        hands.sort_by_key(|name| {
-            let number = name.split('.').next().and_then(|n| n.parse::<u64>().ok());
-            (number, name.clone())
-        });
-        files.extend(hands.into_iter().map(|name| format!("hands/{name}")));
-    }
-    Ok(files)
-}
-
-/// Where `replayed` first differs from `recorded`, if it does.
-fn compare(file: &str, recorded: &Path, replayed: &Path) -> io::Result<Option<Difference>> {
-    let read = |path: &Path| match std::fs::read(path) {
-        Ok(bytes) => Ok(Some(bytes)),
-        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
-        Err(error) => Err(error),
-    };
-    let (expected, got) = (read(recorded)?, read(replayed)?);
-    let at = match (&expected, &got) {
-        (Some(a), Some(b)) => match a.iter().zip(b.iter()).position(|(x, y)| x != y) {
-            Some(position) => position,
-            None if a.len() == b.len() => return Ok(None),
-            None => a.len().min(b.len()),
-        },
-        (None, None) => return Ok(None),
-        _ => 0,
-    };
-    let bytes = expected.as_deref().or(got.as_deref()).unwrap_or_default();
-    let line_start = bytes[..at.min(bytes.len())]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |newline| newline + 1);
-    let line = bytes[..line_start].iter().filter(|&&b| b == b'\n').count() + 1;
-    let excerpt = |bytes: &Option<Vec<u8>>| {
-        bytes.as_ref().map(|bytes| {
-            let from = at.saturating_sub(40).max(line_start).min(bytes.len());
-            let to = (at + 40).min(bytes.len());
-            String::from_utf8_lossy(&bytes[from..to]).into_owned()
-        })
-    };
-    Ok(Some(Difference {
-        file: file.to_string(),
-        line,
-        offset: at - line_start,
-        expected: excerpt(&expected),
-        got: excerpt(&got),
-    }))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_first_difference_names_the_line_and_the_byte() {
-        let dir = std::env::temp_dir().join(format!("dealer-replay-test-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let (a, b) = (dir.join("a"), dir.join("b"));
-        std::fs::write(&a, "one\ntwo three\n").unwrap();
-        std::fs::write(&b, "one\ntwo thr33\n").unwrap();
-        let difference = compare("x", &a, &b).unwrap().unwrap();
-        assert_eq!((difference.line, difference.offset), (2, 7));
-        assert_eq!(difference.expected.as_deref(), Some("two three\n"));
-        assert_eq!(difference.got.as_deref(), Some("two thr33\n"));
-        std::fs::write(&b, "one\ntwo three\n").unwrap();
-        assert_eq!(compare("x", &a, &b).unwrap(), None);
-        std::fs::write(&b, "one\n").unwrap();
-        let shorter = compare("x", &a, &b).unwrap().unwrap();
-        assert_eq!((shorter.line, shorter.offset), (2, 0));
-        assert_eq!(shorter.got.as_deref(), Some(""));
-        let missing = compare("x", &a, &dir.join("none")).unwrap().unwrap();
-        assert_eq!(missing.got, None);
-        assert!(
-            missing.to_string().contains("got no such file"),
-            "{missing}"
-        );
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
 }
