@@ -51,10 +51,7 @@ fn services(compose: &Yaml) -> (Vec<PlayerService>, &Yaml) {
         assert_eq!(text(&build["context"], "build.context"), "..", "{name}");
         assert_eq!(text(&build["dockerfile"], "build.dockerfile"), "Dockerfile");
         let args = &build["args"];
-        let package = args["PACKAGE"]
-            .as_str()
-            .unwrap_or("team")
-            .to_string();
+        let package = args["PACKAGE"].as_str().unwrap_or("team").to_string();
         let binary = args["BIN"].as_str().unwrap_or("player").to_string();
         if name == "dealer" {
             assert_eq!(text(&build["target"], "dealer build.target"), "dealer");

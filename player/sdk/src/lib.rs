@@ -103,7 +103,6 @@ pub mod testing;
 
 pub use bet_check::check_bet;
 pub use from_fn::{from_fn, FnPlayer};
-pub use strategy_pool::panic_message;
 pub use logging::init_logging;
 pub use server::{
     address_from_env, local_url, serve, BoundServer, ConfigError, RunningServer, ServeError,
@@ -111,6 +110,7 @@ pub use server::{
     DEFAULT_PORT, DEFAULT_TIME_BUDGET, HOST_ENV, MAX_IN_FLIGHT_ENV, PORT_ENV, TIME_BUDGET_ENV,
     WORKERS_ENV,
 };
+pub use strategy_pool::panic_message;
 
 /// The shared crate (wire format, cards, rules), re-exported so a bot needs one dependency.
 pub use shared;

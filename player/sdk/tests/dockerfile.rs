@@ -209,7 +209,10 @@ fn the_dockerfile_is_complete() {
         "the healthcheck runs the binary itself"
     );
     let recipe = build_recipe();
-    assert_eq!(recipe.args["PACKAGE"], "team", "the team's crate (player/team)");
+    assert_eq!(
+        recipe.args["PACKAGE"], "team",
+        "the team's crate (player/team)"
+    );
     assert_eq!(recipe.args["BIN"], "player");
     assert!(recipe.cargo_args(&[]).contains(&"--release".to_string()));
     assert_eq!(recipe.flag(&[("BIN", "equity")], "--bin"), "equity");
@@ -227,7 +230,9 @@ fn the_dealer_target_installs_the_dealer_binary_without_build_arguments() {
     ] {
         assert_eq!(recipe.flag(overrides, "--package"), "lean-poker-dealer");
         assert_eq!(recipe.flag(overrides, "--bin"), "dealer");
-        assert!(recipe.cargo_args(overrides).contains(&"--release".to_string()));
+        assert!(recipe
+            .cargo_args(overrides)
+            .contains(&"--release".to_string()));
     }
     let instructions = instructions(&dockerfile());
     let stage_of = |instruction: &str| {

@@ -597,7 +597,10 @@ fn relative_paths_are_tried_from_here_and_from_the_workspace_root() {
         panic!("{error}");
     };
     assert_eq!(tried.len(), 2, "{error}");
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2).unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .nth(2)
+        .unwrap();
     assert!(
         tried.contains(&Path::new(env!("CARGO_MANIFEST_DIR")).join("games/no-such-run")),
         "{error}"

@@ -13,8 +13,8 @@
 //! (`cargo test -p team -- --ignored`).
 
 use player::testing::{
-    assert_answers_dealer_states, assert_legal_bets, check_answer, heads_up, load,
-    load_env, DealerStates, RECORDINGS_ENV,
+    assert_answers_dealer_states, assert_legal_bets, check_answer, heads_up, load, load_env,
+    DealerStates, RECORDINGS_ENV,
 };
 use player::Player;
 use team::{Bot, VERSION};
@@ -91,5 +91,8 @@ fn goal_beats_a_calling_station() {
         .run(&bot())
         .unwrap();
     let chips = report.you().chips_per_100;
-    assert!(report.wins_chips_with_confidence(), "{chips:?} chips/100 hands");
+    assert!(
+        report.wins_chips_with_confidence(),
+        "{chips:?} chips/100 hands"
+    );
 }

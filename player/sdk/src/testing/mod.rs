@@ -34,8 +34,8 @@ mod check;
 mod dealer_states;
 mod load;
 
-pub use build::{heads_up, table, BuildError, StateBuilder};
 pub use crate::check_bet;
+pub use build::{heads_up, table, BuildError, StateBuilder};
 pub use check::{
     assert_legal_bets, check_answer, check_bets, AnswerError, BetCheckReport, BetProblem,
 };
