@@ -131,7 +131,7 @@ fn zero_and_bad_numbers() {
 fn unknown_bot_kinds() {
     fails_with(
         &["run", "--bot", "a=raiser", "--bot", "b=shark"],
-        "unknown bot kind \"shark\" (known kinds: strategy, folder, calling-station",
+        "unknown bot kind \"shark\" (known kinds: folder, calling-station",
     );
     fails_with(
         &["demo", "--bots", "raiser,shark"],
