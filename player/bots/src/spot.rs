@@ -68,7 +68,7 @@ impl<'a> Spot<'a> {
     /// Whether calling would put in most of my stack (an all-in to answer, or nearly).
     pub fn call_commits(&self) -> bool {
         let stack = self.state.me().map_or(0, |me| me.stack.get());
-        self.call.get() * 2 >= stack
+        self.call.get().saturating_mul(2) >= stack
     }
 
     /// Players who act after me preflop and are still to act (not folded, with chips).
@@ -77,9 +77,13 @@ impl<'a> Spot<'a> {
         let (Some(me), count) = (state.in_action(), state.players.len()) else {
             return 0;
         };
+        if me.index() >= count {
+            return 0;
+        }
+        let button = state.dealer.index() % count;
         // Preflop the big blind acts last: the seats after me up to and including it.
         let big_blind_seat = (1..=count)
-            .map(|step| (state.dealer.index() + step) % count)
+            .map(|step| (button + step) % count)
             .filter(|&seat| state.players[seat].status != PlayerStatus::Out)
             .nth(if self.live_players() == 2 { 0 } else { 1 });
         let Some(big_blind_seat) = big_blind_seat else {

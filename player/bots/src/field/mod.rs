@@ -27,3 +27,6 @@ pub use push_fold::PushFoldBot;
 pub use shover::ShoverBot;
 pub use solid::SolidBot;
 pub use tight::TightBot;
+
+#[cfg(test)]
+mod tests;
