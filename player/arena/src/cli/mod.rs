@@ -2,10 +2,10 @@
 //! against the last run of the same command. The team's crate has a one-line `arena` binary
 //! that hands its bot to [`main`]; the alias in `.cargo/config.toml` runs it.
 
-use crate::{
-    Arena, ArenaReport, Comparison, History, Interval, MoreGames, SavedRun, Verdict, DEFAULT_GAMES,
-    DEFAULT_SEED, DEFAULT_VS, EXAMPLES_KEPT,
-};
+mod paths;
+mod print;
+
+use crate::{Arena, Comparison, History, SavedRun, DEFAULT_GAMES, DEFAULT_SEED, DEFAULT_VS};
 use bots::BotKind;
 use player::Player;
 use std::ffi::OsString;
@@ -17,22 +17,25 @@ use std::process::ExitCode;
 const HELP: &str = "\
 cargo arena: your bot (player/team/src/strategy.rs) against house bots, in process
 
-Usage: cargo arena [OPTIONS]          (from the repository root)
+Usage: cargo arena [OPTIONS]          (from any folder of the repository)
 
 Options:
   --games N          games to play, rounded up to whole deal sets [default: 600]
   --vs KIND,KIND,... the house bots at the table, one seat each
-                     [default: calling-station,raiser,all-in,random,equity]
-                     kinds: folder, calling-station, raiser, all-in, random, equity
+                     [default: tight,loose,push-fold,solid,shover]
+                     kinds: KINDS
   --seed N           the run seed: the same seed plays the same deals [default: 1]
   --plain            plain games instead of duplicate deals
   --threads N        worker threads [default: one per core]; results do not depend on it
-  --json FILE        also write the whole report as JSON
+  --json [FILE]      also write the whole report as JSON, to FILE or, without one, to
+                     target/arena/last-run.json
   --no-save          do not remember this run for the next comparison
   -h, --help         this text
 
 Every run is compared with the last run of the same --vs, --seed and --plain (remembered in
-target/arena/runs/): better, worse, or can't tell yet (and how many games would tell).
+target/arena/runs/) on the deal sets both played: your points per game (5 a win, 3 a second
+place, as the event scores), paired by deal set, with the luck of the cards taken out.
+BETTER, WORSE, or can't tell yet (and how many games would tell).
 ";
 
 /// The command line, read.
@@ -42,8 +45,17 @@ struct Options {
     seed: u64,
     plain: bool,
     threads: Option<usize>,
-    json: Option<PathBuf>,
+    json: Option<JsonTarget>,
     save: bool,
+}
+
+/// Where `--json` writes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum JsonTarget {
+    /// The path given (relative to the current folder).
+    File(PathBuf),
+    /// `target/arena/last-run.json` in the build folder.
+    Default,
 }
 
 fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Option<Options>, String> {
@@ -95,7 +107,31 @@ fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Option<Options>, St
                     Err(_) => return Err(format!("--threads {value:?} is not a whole number")),
                 };
             }
-            Long("json") => options.json = Some(parser.value().map_err(|e| e.to_string())?.into()),
+            Long("json") => {
+                // `--json=FILE`, `--json FILE`, or `--json` alone (then the next argument, if
+                // any, is another option).
+                let value = match parser.optional_value() {
+                    Some(value) => Some(value),
+                    None => {
+                        let mut raw = parser.raw_args().map_err(|e| e.to_string())?;
+                        let is_path = raw
+                            .peek()
+                            .is_some_and(|next| !next.to_string_lossy().starts_with('-'));
+                        if is_path {
+                            raw.next()
+                        } else {
+                            None
+                        }
+                    }
+                };
+                options.json = Some(match value {
+                    Some(path) if path.is_empty() => {
+                        return Err("--json: the file name is empty".to_string())
+                    }
+                    Some(path) => JsonTarget::File(path.into()),
+                    None => JsonTarget::Default,
+                });
+            }
             Long("plain") => options.plain = true,
             Long("no-save") => options.save = false,
             Short('h') | Long("help") => return Ok(None),
@@ -111,7 +147,7 @@ pub fn main(player: &dyn Player) -> ExitCode {
     let options = match parse(std::env::args_os().skip(1)) {
         Ok(Some(options)) => options,
         Ok(None) => {
-            print!("{HELP}");
+            print!("{}", HELP.replace("KINDS", &BotKind::names().join(", ")));
             return ExitCode::SUCCESS;
         }
         Err(error) => {
@@ -129,12 +165,26 @@ pub fn main(player: &dyn Player) -> ExitCode {
 }
 
 fn run(options: Options, player: &dyn Player) -> Result<(), String> {
+    let arena_dir = paths::arena_dir();
+    let json_path = match &options.json {
+        Some(JsonTarget::File(path)) => Some(path.clone()),
+        Some(JsonTarget::Default) => Some(arena_dir.join("last-run.json")),
+        None => None,
+    };
     // Opened before the games, so a bad path fails now rather than after them.
-    let json = match &options.json {
-        Some(path) => Some(
-            File::create(path)
-                .map_err(|e| format!("cannot write --json {}: {e}", path.display()))?,
-        ),
+    let json = match &json_path {
+        Some(path) => {
+            if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+                if options.json == Some(JsonTarget::Default) {
+                    std::fs::create_dir_all(folder)
+                        .map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
+                }
+            }
+            Some(
+                File::create(path)
+                    .map_err(|e| format!("cannot write --json {}: {e}", path.display()))?,
+            )
+        }
         None => None,
     };
     let mut arena = Arena::new(options.vs.clone())
@@ -151,41 +201,44 @@ fn run(options: Options, player: &dyn Player) -> Result<(), String> {
         Ok(report) => report,
         Err(error) => {
             // No empty report left behind for a run that never played.
-            if let Some(path) = &options.json {
+            if let Some(path) = &json_path {
                 let _ = std::fs::remove_file(path);
             }
             return Err(error.to_string());
         }
     };
-    let current = SavedRun::of(&report, player.version());
-    let dir = target_dir().join("arena").join("runs");
-    let previous = match History::load(&dir, &report.key) {
+    let current = SavedRun::of(&report);
+    let runs = arena_dir.join("runs");
+    let previous = match History::load(&runs, &report.key) {
         Ok(previous) => previous,
         Err(error) => {
-            eprintln!("warning: {error}");
+            eprintln!("note: {error}");
             None
         }
     };
     let (comparison, history) = History::record(previous, report.key.clone(), current);
-    print_report(&report, &player.version(), options.threads);
-    print_comparison(&comparison, report.games);
+    print::report(&report, options.threads);
+    print::comparison(&comparison, options.save);
     if options.save {
-        history.save(&dir).map_err(|e| e.to_string())?;
+        history.save(&runs).map_err(|e| e.to_string())?;
     }
-    if let (Some(mut file), Some(path)) = (json, &options.json) {
-        let document = serde_json::json!({ "report": report, "comparison": comparison });
-        serde_json::to_writer_pretty(&mut file, &document)
-            .map_err(|e| e.to_string())
-            .and_then(|()| file.write_all(b"\n").map_err(|e| e.to_string()))
+    if let (Some(mut file), Some(path)) = (json, &json_path) {
+        write_json(&mut file, &report, &comparison)
             .map_err(|e| format!("cannot write --json {}: {e}", path.display()))?;
+        let shown = std::path::absolute(path).unwrap_or_else(|_| path.clone());
+        println!("report written to {}", shown.display());
     }
     Ok(())
 }
 
-/// Where cargo builds: `CARGO_TARGET_DIR` when set, else `target` (the alias runs from the
-/// repository root).
-fn target_dir() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| PathBuf::from("target"), PathBuf::from)
+fn write_json(
+    file: &mut File,
+    report: &crate::ArenaReport,
+    comparison: &Comparison,
+) -> std::io::Result<()> {
+    let document = serde_json::json!({ "report": report, "comparison": comparison });
+    serde_json::to_writer_pretty(&mut *file, &document)?;
+    file.write_all(b"\n")
 }
 
 /// A panicking strategy is reported with its hand in the summary; the default hook would
@@ -200,174 +253,6 @@ fn quiet_arena_panics() {
             default(info);
         }
     }));
-}
-
-fn print_report(report: &ArenaReport, version: &str, threads: Option<usize>) {
-    let kinds: Vec<&str> = report.entrants[1..]
-        .iter()
-        .map(|e| e.name.as_str())
-        .collect();
-    println!("you ({version}) against {}", kinds.join(", "));
-    let kind = if report.key.duplicate {
-        format!(
-            "{} deal sets × {} rotations, duplicate deals",
-            report.deal_sets, report.rotations
-        )
-    } else {
-        "plain games".to_string()
-    };
-    let threads =
-        threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    println!(
-        "{} games ({kind}), seed {}, {} hands, played in {:.1} s on {threads} threads",
-        report.games, report.key.seed, report.hands, report.play_seconds
-    );
-    println!();
-    let seats = report.entrants.len();
-    let mut header = format!("{:<18}{:>7}", "", "points");
-    for place in 1..=seats {
-        header.push_str(&format!("{:>6}", ordinal(place)));
-    }
-    header.push_str(&format!(
-        "{:>17}{:>24}{:>12}",
-        "rating", "chips/100 hands (95%)", "µs/decision"
-    ));
-    println!("{header}");
-    for entrant in &report.entrants {
-        let mut line = format!("{:<18}{:>7}", entrant.name, entrant.points);
-        for count in &entrant.places {
-            line.push_str(&format!("{count:>6}"));
-        }
-        line.push_str(&format!(
-            "{:>17}{:>24}{:>12.0}",
-            format!(
-                "{:.1} ± {:.1}",
-                entrant.rating.rating, entrant.rating.uncertainty
-            ),
-            interval(&entrant.chips_per_100),
-            entrant.micros_per_decision()
-        ));
-        println!("{line}");
-    }
-    println!();
-    println!(
-        "your answers: {}; read differently by a dealer than they say: {}",
-        report.answers, report.misread_answers
-    );
-    for example in &report.misread_examples {
-        print_hand(example);
-    }
-    if report.misread_answers > EXAMPLES_KEPT as u64 {
-        println!(
-            "  ... and {} more",
-            report.misread_answers - EXAMPLES_KEPT as u64
-        );
-    }
-    println!(
-        "calls that panicked or overran the time budget (the SDK answers 0 for them): {}",
-        report.failed_calls
-    );
-    for example in &report.failed_call_examples {
-        print_hand(example);
-    }
-    if report.failed_calls > EXAMPLES_KEPT as u64 {
-        println!(
-            "  ... and {} more",
-            report.failed_calls - EXAMPLES_KEPT as u64
-        );
-    }
-}
-
-fn print_hand(example: &crate::HandReport) {
-    let answer = example
-        .answer
-        .map_or_else(String::new, |answer| format!(", answered {answer}"));
-    println!(
-        "  game {} (id {}), hand {}{answer}: {}",
-        example.game, example.game_id, example.round, example.what
-    );
-    match serde_json::to_string(&example.state) {
-        Ok(state) => println!("    state: {state}"),
-        Err(error) => println!("    state: (cannot be shown: {error})"),
-    }
-}
-
-fn print_comparison(comparison: &Comparison, report_games: u64) {
-    println!();
-    match comparison {
-        Comparison::FirstRun => println!(
-            "verdict: first run of these options; the next run of this command is compared with it"
-        ),
-        Comparison::SameAsLast { deal_sets } => println!(
-            "verdict: the same as the last run (identical results on the {deal_sets} deal sets both played); edit the strategy and run again"
-        ),
-        Comparison::LastRun { verdict, games } => {
-            println!("verdict against the last run ({games} games): {}", verdict_text(verdict, report_games))
-        }
-        Comparison::Baseline {
-            verdict,
-            games,
-            same_as_last_on,
-        } => println!(
-            "verdict: plays as the last run did (identical on {same_as_last_on} deal sets); against the run before it ({games} games): {}",
-            verdict_text(verdict, report_games)
-        ),
-    }
-}
-
-fn verdict_text(verdict: &Option<Verdict>, report_games: u64) -> String {
-    match verdict {
-        None => "too few deal sets in common to compare (play more games)".to_string(),
-        Some(Verdict::Better { difference }) => {
-            format!("BETTER, {} chips/100 hands", interval(difference))
-        }
-        Some(Verdict::Worse { difference }) => {
-            format!("WORSE, {} chips/100 hands", interval(difference))
-        }
-        Some(Verdict::Identical { deal_sets }) => {
-            format!("no difference (identical results on {deal_sets} deal sets)")
-        }
-        Some(Verdict::CantTellYet { difference, more }) => {
-            let difference = interval(difference);
-            match more {
-                MoreGames::Play { games } => format!(
-                    "can't tell yet ({difference} chips/100 hands), play {} more: run again with --games {games}",
-                    games.saturating_sub(report_games)
-                ),
-                MoreGames::PreviousTooShort {
-                    games_each: Some(games),
-                } => format!(
-                    "can't tell yet ({difference} chips/100 hands): the last run is too short for this difference; about {games} games with each version would tell (run both with --games {games})"
-                ),
-                MoreGames::PreviousTooShort { games_each: None } => format!(
-                    "can't tell ({difference} chips/100 hands): the difference is too small to measure with fewer than {} games per version",
-                    crate::MAX_SUGGESTED_GAMES
-                ),
-                MoreGames::TooSmallToMeasure => format!(
-                    "can't tell ({difference} chips/100 hands): the difference is too small to measure with fewer than {} games",
-                    crate::MAX_SUGGESTED_GAMES
-                ),
-            }
-        }
-    }
-}
-
-fn interval(interval: &Interval) -> String {
-    if interval.half_width.is_finite() {
-        format!("{:+.1} ± {:.1}", interval.mean, interval.half_width)
-    } else {
-        format!("{:+.1} ± ?", interval.mean)
-    }
-}
-
-fn ordinal(place: usize) -> String {
-    let suffix = match place {
-        1 => "st",
-        2 => "nd",
-        3 => "rd",
-        _ => "th",
-    };
-    format!("{place}{suffix}")
 }
 
 #[cfg(test)]
@@ -394,5 +279,24 @@ mod tests {
         assert!(error("--vs raiser,shark").contains("calling-station"));
         assert!(error("--bogus").contains("--bogus"));
         assert!(error("--games").contains("missing"));
+    }
+
+    #[test]
+    fn json_takes_a_file_or_none() {
+        let json = |text: &str| parse(args(text)).unwrap().unwrap().json;
+        assert_eq!(json("--games 6"), None);
+        assert_eq!(json("--json"), Some(JsonTarget::Default));
+        assert_eq!(json("--json --games 6"), Some(JsonTarget::Default));
+        assert_eq!(
+            json("--json out.json"),
+            Some(JsonTarget::File("out.json".into()))
+        );
+        assert_eq!(
+            json("--json=out.json --no-save"),
+            Some(JsonTarget::File("out.json".into()))
+        );
+        assert!(parse(args("--json=")).err().unwrap().contains("empty"));
+        let options = parse(args("--json --no-save")).unwrap().unwrap();
+        assert!(!options.save);
     }
 }
