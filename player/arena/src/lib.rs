@@ -42,7 +42,7 @@ mod saved;
 pub mod stats;
 mod verdict;
 
-pub use luck::{FLOP_SAMPLES, LUCK_STREAM_KEY};
+pub use luck::{BETS_TO_COME, FLOP_SAMPLES, LUCK_STREAM_KEY, MIN_POT_SHARE};
 pub use report::{ArenaReport, EntrantReport, HandReport, SetResult, YourPoints};
 pub use saved::{Comparison, History, RunKey, SavedRun, SavedRunError, HISTORY_FORMAT};
 pub use stats::{Interval, MAX_SUGGESTED_GAMES};

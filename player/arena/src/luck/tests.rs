@@ -126,6 +126,29 @@ fn the_value_before_a_card_is_the_mean_of_the_values_after_it() {
 }
 
 #[test]
+fn bets_to_come_keep_every_chip_and_come_only_from_the_players_in_the_hand() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    for _ in 0..50 {
+        let (hand, _, _) = random_hand(&mut rng, 3);
+        let more = hand.with_bets_to_come(1.5);
+        let pot: u64 = hand.put_in[..hand.seats].iter().sum();
+        for seat in 0..hand.seats {
+            assert_eq!(
+                more.behind[seat] + more.put_in[seat],
+                hand.behind[seat] + hand.put_in[seat]
+            );
+            let added = more.put_in[seat] - hand.put_in[seat];
+            if hand.contesting & (1 << seat) == 0 {
+                assert_eq!(added, 0);
+            } else {
+                assert_eq!(added, ((1.5 * pot as f64) as u64).min(hand.behind[seat]));
+            }
+        }
+        assert_eq!(hand.with_bets_to_come(0.0), hand);
+    }
+}
+
+#[test]
 fn the_sampled_value_before_the_flop_is_unbiased() {
     // Few unseen cards, so that the exact mean over every whole board is quick.
     let mut rng = ChaCha8Rng::seed_from_u64(7);

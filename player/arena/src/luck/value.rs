@@ -1,6 +1,7 @@
 //! The fixed heuristic value of a hand in progress for one seat, in tournament points: the
-//! hand checked down from here (no more betting), every pot paid by the cards to come, then the
-//! stacks valued by ICM. Pure arithmetic, fixed before any run and never fitted to a run's data.
+//! hand checked down from here, every pot paid by the cards to come, then the stacks valued by
+//! ICM. Pure arithmetic, fixed before any run and never fitted to a run's data. (The meter
+//! first adds the bets a hand still to be played will see, [`HandSnapshot::with_bets_to_come`].)
 //!
 //! - **Pots**: each seat's chips in the pot are split into the spec §5 levels; a level is won
 //!   by the best hand among the seats still in the hand that reached it (ties share it; a level
@@ -43,6 +44,26 @@ pub(crate) struct HandSnapshot {
     pub contesting: SeatSet,
     /// Hole cards by seat (meaningful for the seats dealt in).
     pub hole: [[Card; 2]; MAX_SEATS],
+}
+
+impl HandSnapshot {
+    /// The hand with `share` of its pot added by every seat still in it (what it has behind
+    /// at most): the bets a hand that is not over yet will see, for a value that weighs the
+    /// cards by the pot they will decide rather than the pot so far. A function of the hand
+    /// before the cards, so `V` before and after a card use the same one.
+    pub(crate) fn with_bets_to_come(&self, share: f64) -> HandSnapshot {
+        let mut hand = self.clone();
+        let pot: u64 = self.put_in[..self.seats].iter().sum();
+        let bet = (share.max(0.0) * pot as f64) as u64;
+        for seat in 0..self.seats {
+            if self.contesting & (1 << seat) != 0 {
+                let more = bet.min(hand.behind[seat]);
+                hand.behind[seat] -= more;
+                hand.put_in[seat] += more;
+            }
+        }
+        hand
+    }
 }
 
 /// One level of the pot: its chips and the seats that may win it.
