@@ -6,6 +6,7 @@ player/team/src/strategy.rs: `edits.py EDIT FILE`, or `edits.py (folder|pair-sho
 Edits of the template (each one line or three, as a team would make them):
 - ace: "min-raise any ace": preflop, any hand holding an ace makes the minimum raise;
 - tighter-calls: play_score 7 -> 9, fewer preflop calls (a large effect on points);
+- slightly-tighter-calls: play_score 7 -> 8 (a medium one);
 - looser-raises: raise_score 10 -> 8, more preflop raises (a small effect on points, a large
   one on chips);
 - value-bets: value_bet_strength 0.7 -> 0.8, fewer value bets after the flop (too small to
@@ -25,6 +26,7 @@ EDITS = {
         "        }\n",
     ),
     "tighter-calls": ("play_score: 7.0,", "play_score: 9.0,"),
+    "slightly-tighter-calls": ("play_score: 7.0,", "play_score: 8.0,"),
     "looser-raises": ("raise_score: 10.0,", "raise_score: 8.0,"),
     "value-bets": ("value_bet_strength: 0.7,", "value_bet_strength: 0.8,"),
 }

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # What the verdict needs, edit by edit: the template and each reference edit of it
-# (edits.py: ace, tighter-calls, looser-raises, value-bets) play the same deals on the default
-# field, and compare_runs.py says how many games each test needs for the difference seen
-# (95% confidence, 80% power): luck-adjusted points paired (the verdict), raw points paired,
-# points unpaired, and chips per 100 hands unpaired (the arena's test before points).
+# (edits.py: ace, tighter-calls, slightly-tighter-calls, value-bets, looser-raises) play the
+# same deals on the default field, and compare_runs.py says how many games each test needs
+# for the difference seen (95% confidence, 80% power): luck-adjusted points paired (the
+# verdict), raw points paired, points unpaired, and chips per 100 hands unpaired (the arena's
+# test before points).
 #
 #   player/arena/benches/reference_edits.sh [GAMES] [SEED]     (default 6000 games, seed 1)
 #
@@ -14,7 +15,7 @@ source "$(dirname "$0")/lib.sh"
 
 GAMES=${1:-6000}
 SEED=${2:-1}
-EDITS="ace tighter-calls looser-raises value-bets"
+EDITS="ace tighter-calls slightly-tighter-calls value-bets looser-raises"
 
 play() {
   use_strategy "$1"

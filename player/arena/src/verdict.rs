@@ -103,7 +103,8 @@ pub struct Judgement {
     pub finishes: Finishes,
     /// Your finishes on the compared sets in the other run.
     pub other_finishes: Finishes,
-    /// Chips per 100 hands and points point different ways (one of them clearly).
+    /// Chips per 100 hands clearly point one way (their interval excludes 0) and the points
+    /// the other: a verdict on chips would have been the opposite one.
     pub chips_and_points_disagree: bool,
 }
 
@@ -168,7 +169,8 @@ pub fn judge(current: &[SetResult], previous: &[SetResult], rotations: usize) ->
             cap,
         )),
     };
-    let points_sure = adjusted_difference.low() > 0.0 || adjusted_difference.high() < 0.0;
+    // Chips "point" somewhere only when their interval excludes 0: then the old chips verdict
+    // would have been the opposite of what the points say.
     let chips_sure = chips_difference.low() > 0.0 || chips_difference.high() < 0.0;
     let opposite = adjusted_difference.mean * chips_difference.mean < 0.0;
     Some(Judgement {
@@ -182,7 +184,7 @@ pub fn judge(current: &[SetResult], previous: &[SetResult], rotations: usize) ->
         games_to_tell,
         finishes: Finishes::of(current),
         other_finishes: Finishes::of(previous),
-        chips_and_points_disagree: !identical && opposite && (points_sure || chips_sure),
+        chips_and_points_disagree: !identical && opposite && chips_sure,
     })
 }
 
@@ -233,6 +235,20 @@ mod tests {
         assert!(judgement.chips_and_points_disagree);
         let reverse = judge(&before, &after, 2).unwrap();
         assert_eq!(reverse.verdict, Verdict::Worse);
+        // Chips a little down but within their noise: they point nowhere, nothing to say.
+        let noisy_chips: Vec<SetResult> = after
+            .iter()
+            .enumerate()
+            .map(|(i, s)| SetResult {
+                chips_per_100: if i % 2 == 0 { 1000.0 } else { -1000.0 },
+                ..s.clone()
+            })
+            .collect();
+        assert!(
+            !judge(&noisy_chips, &before, 2)
+                .unwrap()
+                .chips_and_points_disagree
+        );
         assert_eq!(
             judge(&before, &before, 2).unwrap().verdict,
             Verdict::Identical
@@ -255,7 +271,7 @@ mod tests {
         let judgement = judge(&after, &before, 6).unwrap();
         assert_eq!(judgement.verdict, Verdict::CantTellYet);
         let games = judgement.games_to_tell.adjusted.unwrap();
-        assert!(games > 120 && games % 6 == 0, "{games}");
+        assert!(games > 120 && games.is_multiple_of(6), "{games}");
         assert!(!judgement.chips_and_points_disagree);
     }
 }

@@ -35,7 +35,7 @@ impl Player for Jittery {
         for card in state.my_cards().iter().chain(&state.community_cards) {
             card.index().hash(&mut hasher);
         }
-        if hasher.finish() % 6 == 0 {
+        if hasher.finish().is_multiple_of(6) {
             state.call_amount()
         } else {
             self.bot.bet_request(state)

@@ -192,8 +192,8 @@ mod tests {
                 assert_eq!(class_of(a, b), class_of(b, a));
             }
         }
-        for class in 0..CLASSES {
-            assert_eq!(count[class], combos(class), "{}", class_name(class));
+        for (class, &count) in count.iter().enumerate() {
+            assert_eq!(count, combos(class), "{}", class_name(class));
             let [a, b] = class_cards(class);
             assert_eq!(class_of(a, b), class, "{}", class_name(class));
         }

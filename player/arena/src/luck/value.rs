@@ -107,8 +107,8 @@ impl<'a> CheckDown<'a> {
             contender_count += 1;
         }
         let mut base = [0.0; MAX_SEATS];
-        for seat in 0..hand.seats {
-            base[seat] = hand.behind[seat] as f64;
+        for (slot, &chips) in base.iter_mut().zip(&hand.behind[..hand.seats]) {
+            *slot = chips as f64;
         }
         // The spec §5 levels: every distinct amount put in, lowest first.
         let mut levels: Vec<u64> = hand.put_in[..hand.seats]
@@ -134,8 +134,8 @@ impl<'a> CheckDown<'a> {
                 }
             }
             if eligible == 0 {
-                for seat in 0..hand.seats {
-                    base[seat] += slice(hand.put_in[seat]) as f64;
+                for (slot, &chips) in base.iter_mut().zip(&hand.put_in[..hand.seats]) {
+                    *slot += slice(chips) as f64;
                 }
             } else if eligible.count_ones() == 1 {
                 // Uncontested (an uncalled bet): its owner's whatever the cards.
@@ -286,9 +286,10 @@ impl<'a> CheckDown<'a> {
                 deck.swap(i, j);
                 board += deck[i];
             }
-            for c in 0..self.contender_count {
-                let [a, b] = self.hand.hole[self.contenders[c]];
-                strengths[c] = strength(board + a + b);
+            let contenders = &self.contenders[..self.contender_count];
+            for (slot, &seat) in strengths.iter_mut().zip(contenders) {
+                let [a, b] = self.hand.hole[seat];
+                *slot = strength(board + a + b);
             }
             tally.add(self.outcome(&strengths));
         }
