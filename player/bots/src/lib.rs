@@ -224,7 +224,7 @@ pub enum BotKind {
     Random,
     /// Bets by its Monte Carlo equity against the pot odds.
     Equity,
-    /// All-in with big pairs and big aces, or with two pair after the flop; else check/fold.
+    /// All-in with the best quarter of hands, or with two pair after the flop; else check/fold.
     Shover,
     /// The solid equity player: raises the best hands, calls the right price.
     Solid,
@@ -301,7 +301,7 @@ impl BotKind {
             BotKind::AllIn => "pushes every chip in, every time",
             BotKind::Random => "a random legal move (seeded: games replay)",
             BotKind::Equity => "bets by its Monte Carlo equity against the pot odds",
-            BotKind::Shover => "all-in with big pairs and aces, or two pair after the flop",
+            BotKind::Shover => "all-in with the best 25% of hands, or two pair after the flop",
             BotKind::Solid => "raises the best hands, calls when its equity beats the price",
             BotKind::Tight => "tight-aggressive chart, equity after the flop, push/fold when short",
             BotKind::Loose => "opens 40% of hands, bets when checked to, bluffs (seeded)",

@@ -71,6 +71,43 @@ impl<'a> Spot<'a> {
         self.call.get().saturating_mul(2) >= stack
     }
 
+    /// All-in or fold, for a short stack: answers a raise or an all-in with an all-in when the
+    /// hand's equity against the players in it beats the price by `call_margin`; unraised,
+    /// shoves the hands in the best `range` (a share of all starting hands).
+    pub fn push_or_fold(&self, range: f64, call_margin: f64) -> Chips {
+        let push = if self.raised() || self.call_commits() {
+            self.preflop_equity() >= self.price() + call_margin
+        } else {
+            self.percentile() < range
+        };
+        if push {
+            self.shove()
+        } else {
+            Chips::ZERO
+        }
+    }
+
+    /// Unraised: a raise to `blinds` big blinds with the hands in the best `range`, else check
+    /// or fold.
+    pub fn open(&self, range: f64, blinds: f64) -> Chips {
+        if self.percentile() < range {
+            self.raise_to_blinds(blinds)
+        } else {
+            Chips::ZERO
+        }
+    }
+
+    /// A re-raise to three times the bet to call.
+    pub fn reraise(&self) -> Chips {
+        self.raise_to(self.state.current_buy_in.saturating_mul(3))
+    }
+
+    /// Whether a call costs at most `share` of my stack.
+    pub fn affordable(&self, share: f64) -> bool {
+        let stack = self.state.me().map_or(0, |me| me.stack.get());
+        self.call.get() as f64 <= stack as f64 * share
+    }
+
     /// Players who act after me preflop and are still to act (not folded, with chips).
     pub fn behind(&self) -> usize {
         let state = self.state;

@@ -63,27 +63,21 @@ pub(super) fn report(report: &ArenaReport, threads: Option<usize>) {
         "your answers: {}; read differently by a dealer than they say: {}",
         report.answers, report.misread_answers
     );
-    for example in &report.misread_examples {
-        hand(example);
-    }
-    if report.misread_answers > EXAMPLES_KEPT as u64 {
-        println!(
-            "  ... and {} more",
-            report.misread_answers - EXAMPLES_KEPT as u64
-        );
-    }
+    hands(&report.misread_examples, report.misread_answers);
     println!(
         "calls that panicked or overran the time budget (the SDK answers 0 for them): {}",
         report.failed_calls
     );
-    for example in &report.failed_call_examples {
+    hands(&report.failed_call_examples, report.failed_calls);
+}
+
+/// The examples kept of `count` problems, then how many more there were.
+fn hands(examples: &[HandReport], count: u64) {
+    for example in examples {
         hand(example);
     }
-    if report.failed_calls > EXAMPLES_KEPT as u64 {
-        println!(
-            "  ... and {} more",
-            report.failed_calls - EXAMPLES_KEPT as u64
-        );
+    if count > EXAMPLES_KEPT as u64 {
+        println!("  ... and {} more", count - EXAMPLES_KEPT as u64);
     }
 }
 

@@ -54,7 +54,7 @@ pub const MIN_POT_SHARE: f64 = 0.02;
 
 /// The bets `V` assumes are still to come in a hand, per betting round left, as a share of the
 /// pot: each player still in the hand (and not all-in) adds that much to the pot, or what it
-/// has behind (see `value.rs`, [`value::HandSnapshot::with_bets_to_come`]). A pure check-down
+/// has behind (see `luck/value.rs`, `HandSnapshot::with_bets_to_come`). A pure check-down
 /// (0) undervalues the cards that decide a pot still growing; 0.75 took the most variance out
 /// of calibration runs (seed 7, the template against two edits; 0, 0.5, 1, 2 and all-in were
 /// tried: the variance ratio of a paired difference, raw over adjusted, 2.4, 2.9, 2.8, 2.2,

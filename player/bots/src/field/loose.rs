@@ -1,7 +1,7 @@
 //! [`LooseBot`]: loose-aggressive.
 
 use crate::spot::Spot;
-use player::{Chips, GameState, Player, Street};
+use player::Chips;
 
 /// Loose-aggressive, the team that likes action:
 ///
@@ -19,50 +19,20 @@ pub struct LooseBot {
     pub seed: u64,
 }
 
-impl Player for LooseBot {
-    fn bet_request(&self, state: &GameState) -> Chips {
-        let Some(spot) = Spot::read(state) else {
-            return Chips::ZERO;
-        };
-        match spot.street {
-            Street::Preflop => preflop(&spot),
-            _ => postflop(&spot, self.seed),
-        }
-    }
-
-    fn version(&self) -> String {
-        "loose 1".to_string()
-    }
-}
+street_player!(LooseBot, "loose 1");
 
 fn preflop(spot: &Spot) -> Chips {
     let rank = spot.percentile();
     if spot.stack_in_blinds <= 8.0 {
-        if spot.call_commits() || spot.raised() {
-            return if spot.preflop_equity() >= spot.price() {
-                spot.shove()
-            } else {
-                Chips::ZERO
-            };
-        }
-        return if rank < 0.40 {
-            spot.shove()
-        } else {
-            Chips::ZERO
-        };
+        return spot.push_or_fold(0.40, 0.0);
     }
     if !spot.raised() {
-        return if rank < 0.40 {
-            spot.raise_to_blinds(2.5)
-        } else {
-            Chips::ZERO
-        };
+        return spot.open(0.40, 2.5);
     }
     if rank < 0.08 {
-        return spot.raise_to(spot.state.current_buy_in.saturating_mul(3));
+        return spot.reraise();
     }
-    let me = spot.state.me().map_or(Chips::ZERO, |me| me.stack);
-    if rank < 0.35 && spot.call.get() as f64 <= me.get() as f64 * 0.10 {
+    if rank < 0.35 && spot.affordable(0.10) {
         return spot.call();
     }
     Chips::ZERO

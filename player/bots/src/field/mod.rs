@@ -13,8 +13,29 @@
 //!   shrinks in big blinds (from 15), tight and all-in-or-fold when deep.
 //! - [`SolidBot`]: the solid equity player: raises the best hands, calls when its equity beats
 //!   the price, bets made hands.
-//! - [`ShoverBot`]: what many teams deploy first: all-in with big pairs and big aces, all-in
+//! - [`ShoverBot`]: what many teams deploy first: all-in with the best quarter of hands, all-in
 //!   after the flop with two pair or better, check or fold everything else.
+
+/// The `Player` of a bot of the field whose module has `preflop(&Spot) -> Chips` and
+/// `postflop(&Spot, seed) -> Chips`: reads the spot (nothing to decide: check or fold), then
+/// decides by street.
+macro_rules! street_player {
+    ($bot:ident, $version:literal) => {
+        impl player::Player for $bot {
+            fn bet_request(&self, state: &player::GameState) -> player::Chips {
+                match crate::spot::Spot::read(state) {
+                    Some(spot) if spot.street == player::Street::Preflop => preflop(&spot),
+                    Some(spot) => postflop(&spot, self.seed),
+                    None => player::Chips::ZERO,
+                }
+            }
+
+            fn version(&self) -> String {
+                $version.to_string()
+            }
+        }
+    };
+}
 
 mod loose;
 mod push_fold;

@@ -1,7 +1,7 @@
 //! [`PushFoldBot`]: the short-stack specialist.
 
 use crate::spot::Spot;
-use player::{Chips, GameState, Player, Street};
+use player::Chips;
 
 /// Built for the late blind levels, where most stacks are short:
 ///
@@ -19,46 +19,16 @@ pub struct PushFoldBot {
     pub seed: u64,
 }
 
-impl Player for PushFoldBot {
-    fn bet_request(&self, state: &GameState) -> Chips {
-        let Some(spot) = Spot::read(state) else {
-            return Chips::ZERO;
-        };
-        match spot.street {
-            Street::Preflop => preflop(&spot),
-            _ => postflop(&spot, self.seed),
-        }
-    }
-
-    fn version(&self) -> String {
-        "push-fold 1".to_string()
-    }
-}
+street_player!(PushFoldBot, "push-fold 1");
 
 fn preflop(spot: &Spot) -> Chips {
     let rank = spot.percentile();
     if spot.stack_in_blinds <= 15.0 {
-        if spot.raised() || spot.call_commits() {
-            return if spot.preflop_equity() >= spot.price() + 0.02 {
-                spot.shove()
-            } else {
-                Chips::ZERO
-            };
-        }
         let crowd = spot.behind().saturating_sub(1) as f64 * 0.02;
-        let range = 0.12 + 0.035 * (15.0 - spot.stack_in_blinds) - crowd;
-        return if rank < range {
-            spot.shove()
-        } else {
-            Chips::ZERO
-        };
+        return spot.push_or_fold(0.12 + 0.035 * (15.0 - spot.stack_in_blinds) - crowd, 0.02);
     }
     if !spot.raised() {
-        return if rank < 0.10 {
-            spot.raise_to_blinds(2.5)
-        } else {
-            Chips::ZERO
-        };
+        return spot.open(0.10, 2.5);
     }
     if rank < 0.04 {
         spot.shove()

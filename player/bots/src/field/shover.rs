@@ -6,8 +6,8 @@ use player::{Chips, GameState, Player, Street};
 
 /// All-in or nothing, the way many teams' first deployed bots play:
 ///
-/// - **preflop**: all-in with the best 8% of hands (about 88+, AJs+, AQ+), else check or
-///   fold;
+/// - **preflop**: all-in with the best quarter of hands by heads-up equity (medium pairs and
+///   up, most aces, two broadway cards), else check or fold;
 /// - **after the flop**: all-in when its hand with the board is two pair or better and beats
 ///   the board alone (no equity estimate: one evaluation), else check or fold.
 #[derive(Debug, Clone, Copy, Default)]

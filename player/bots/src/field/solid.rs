@@ -1,7 +1,7 @@
 //! [`SolidBot`]: the solid equity player.
 
 use crate::spot::Spot;
-use player::{Chips, GameState, Player, Street};
+use player::Chips;
 
 /// A solid equity player, the team that did its homework on odds:
 ///
@@ -19,51 +19,20 @@ pub struct SolidBot {
     pub seed: u64,
 }
 
-impl Player for SolidBot {
-    fn bet_request(&self, state: &GameState) -> Chips {
-        let Some(spot) = Spot::read(state) else {
-            return Chips::ZERO;
-        };
-        match spot.street {
-            Street::Preflop => preflop(&spot),
-            _ => postflop(&spot, self.seed),
-        }
-    }
-
-    fn version(&self) -> String {
-        "solid 1".to_string()
-    }
-}
+street_player!(SolidBot, "solid 1");
 
 fn preflop(spot: &Spot) -> Chips {
     let rank = spot.percentile();
     if spot.stack_in_blinds <= 10.0 {
-        if spot.raised() || spot.call_commits() {
-            return if spot.preflop_equity() >= spot.price() + 0.02 {
-                spot.shove()
-            } else {
-                Chips::ZERO
-            };
-        }
-        return if rank < 0.25 {
-            spot.shove()
-        } else {
-            Chips::ZERO
-        };
+        return spot.push_or_fold(0.25, 0.02);
     }
     if !spot.raised() {
-        return if rank < 0.14 {
-            spot.raise_to_blinds(3.0)
-        } else {
-            Chips::ZERO
-        };
+        return spot.open(0.14, 3.0);
     }
     if rank < 0.05 {
-        return spot.raise_to(spot.state.current_buy_in.saturating_mul(3));
+        return spot.reraise();
     }
-    let me = spot.state.me().map_or(Chips::ZERO, |me| me.stack);
-    let affordable = spot.call.get() as f64 <= me.get() as f64 * 0.10;
-    if affordable && spot.preflop_equity() >= spot.price() + 0.08 {
+    if spot.affordable(0.10) && spot.preflop_equity() >= spot.price() + 0.08 {
         return spot.call();
     }
     Chips::ZERO

@@ -1,7 +1,7 @@
 //! [`TightBot`]: tight-aggressive.
 
 use crate::spot::Spot;
-use player::{Chips, GameState, Player, Street};
+use player::Chips;
 
 /// Tight-aggressive, as the stronger teams play by the afternoon:
 ///
@@ -20,51 +20,20 @@ pub struct TightBot {
     pub seed: u64,
 }
 
-impl Player for TightBot {
-    fn bet_request(&self, state: &GameState) -> Chips {
-        let Some(spot) = Spot::read(state) else {
-            return Chips::ZERO;
-        };
-        match spot.street {
-            Street::Preflop => preflop(&spot),
-            _ => postflop(&spot, self.seed),
-        }
-    }
-
-    fn version(&self) -> String {
-        "tight 1".to_string()
-    }
-}
+street_player!(TightBot, "tight 1");
 
 fn preflop(spot: &Spot) -> Chips {
     let rank = spot.percentile();
     if spot.stack_in_blinds <= 10.0 {
-        if spot.call_commits() || spot.raised() {
-            return if spot.preflop_equity() >= spot.price() + 0.03 {
-                spot.shove()
-            } else {
-                Chips::ZERO
-            };
-        }
-        let range = 0.35 - 0.025 * spot.stack_in_blinds;
-        return if rank < range {
-            spot.shove()
-        } else {
-            Chips::ZERO
-        };
+        return spot.push_or_fold(0.35 - 0.025 * spot.stack_in_blinds, 0.03);
     }
     if !spot.raised() {
-        return if rank < 0.16 {
-            spot.raise_to_blinds(3.0)
-        } else {
-            Chips::ZERO
-        };
+        return spot.open(0.16, 3.0);
     }
     if rank < 0.04 {
-        return spot.raise_to(spot.state.current_buy_in.saturating_mul(3));
+        return spot.reraise();
     }
-    let me = spot.state.me().map_or(Chips::ZERO, |me| me.stack);
-    if rank < 0.10 && spot.call.get() as f64 <= me.get() as f64 * 0.15 {
+    if rank < 0.10 && spot.affordable(0.15) {
         return spot.call();
     }
     Chips::ZERO
