@@ -22,6 +22,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use support::files::files;
 use support::misbehaving::{spawn_player, Misbehaviour};
+use support::results::assert_same_results;
 
 fn bot(name: &str, kind: &str) -> Entrant {
     Entrant::bot(name, kind.parse::<BotKind>().unwrap())
@@ -98,17 +99,7 @@ async fn a_run_writes_results_json_for_every_game() {
     assert_eq!(report.end, RunEnd::Complete);
     assert_eq!(report.results_path, dir.join("results.json"));
     let results = read_results(&report.results_path);
-    // serde_json reads a float back to within an ulp, not always to the same bits: compare
-    // the ratings with a tolerance and everything else exactly.
-    let mut exact = results.clone();
-    let mut written = report.results.clone();
-    for (read, total) in exact.totals.iter_mut().zip(&mut written.totals) {
-        let close = |a: Option<f64>, b: Option<f64>| (a.unwrap() - b.unwrap()).abs() < 1e-9;
-        assert!(close(read.rating, total.rating) && close(read.uncertainty, total.uncertainty));
-        (read.rating, read.uncertainty) = (None, None);
-        (total.rating, total.uncertainty) = (None, None);
-    }
-    assert_eq!(exact, written);
+    assert_same_results(&results, &report.results);
     assert!(results.complete);
     assert_eq!(results.stopped_because, None);
     assert_eq!(results.seed, 99);

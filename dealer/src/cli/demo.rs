@@ -14,14 +14,9 @@ use crate::settings::{default_out_dir, random_seed, OutputFile, RunPlan};
 use crate::tournament::{Entrant, TournamentSettings};
 use std::time::Duration;
 
-/// The demo's bots when `--bots` is not given.
-pub const DEMO_LINEUP: [BotKind; 5] = [
-    BotKind::CallingStation,
-    BotKind::AllIn,
-    BotKind::Raiser,
-    BotKind::Random,
-    BotKind::Equity,
-];
+/// The demo's bots when `--bots` is not given: the field, a table that plays like an event's
+/// (`BotKind::FIELD`, the arena's default opponents).
+pub const DEMO_LINEUP: [BotKind; 5] = BotKind::FIELD;
 
 /// Plays `dealer demo`.
 ///

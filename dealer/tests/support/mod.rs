@@ -1,3 +1,4 @@
 //! Test support shared by the dealer's integration tests (`mod support;` in a test file).
 pub mod files;
 pub mod misbehaving;
+pub mod results;

@@ -1,6 +1,6 @@
 //! The arena: your [`Player`] against house bots, in process, under the live rules, with the
-//! figures that answer "is it better?" after an edit (`cargo arena`, or this module from a
-//! test).
+//! figures that answer "is it better?" after an edit (`cargo arena`, or this crate from a
+//! test), in the event's currency: points (5 a win, 3 a second place).
 //!
 //! Every game is a sit'n'go on the rules engine ([`engine::Game`], [`GameRules::default`], the
 //! rules of the live event), driven here as the dealer's runner drives it: a bet request goes
@@ -15,34 +15,45 @@
 //! plan: set `d` has the `d`-th seed of the run seed's ChaCha8 generator and a base seating
 //! shuffled from it; rotation `r` seats at seat `s` whom the base seating has at `s + r`.
 //!
+//! **Luck taken out** (`luck/`): what the cards dealt after the flop, turn and river gave your
+//! seat beyond their expectation, valued in points by a fixed heuristic, is subtracted from
+//! your points; the correction has zero mean, so the adjusted points estimate the same thing
+//! with less variance. **The verdict** (`verdict.rs`) pairs two runs deal set by deal set
+//! on those adjusted points.
+//!
 //! Results do not depend on the number of threads: each deal set is played by one thread from
 //! its own seed, and sets are combined in order (with a strategy that keeps learning state
 //! between calls, what it learns depends on which games ran before; the template keeps none).
 //!
 //! ```no_run
 //! use arena::Arena;
-//! use bots::{BotKind, EquityBot};
+//! use bots::{BotKind, SolidBot};
 //!
-//! // Your bot goes where the equity bot is.
-//! let report = Arena::new(vec![BotKind::CallingStation]).games(200).run(&EquityBot::default())?;
-//! assert!(report.you().chips_per_100.low() > 0.0, "{}", report.you().chips_per_100.mean);
+//! // Your bot goes where the solid bot is.
+//! let report = Arena::new(vec![BotKind::CallingStation]).games(200).run(&SolidBot::default())?;
+//! assert!(report.outscores_the_table_with_confidence(), "{:?}", report.your_points);
 //! # Ok::<(), arena::ArenaError>(())
 //! ```
 
 pub mod cli;
+mod luck;
 mod report;
 mod saved;
-mod stats;
+pub mod stats;
+mod verdict;
 
-pub use report::{ArenaReport, EntrantReport, HandReport};
-pub use saved::{Comparison, History, RunKey, SavedRun, SavedRunError};
-pub use stats::{compare, Interval, MoreGames, Verdict, MAX_SUGGESTED_GAMES};
+pub use luck::{BETS_TO_COME, FLOP_SAMPLES, LUCK_STREAM_KEY, MIN_POT_SHARE};
+pub use report::{ArenaReport, EntrantReport, HandReport, SetResult, YourPoints};
+pub use saved::{Comparison, History, RunKey, SavedRun, SavedRunError, HISTORY_FORMAT};
+pub use stats::{Interval, MAX_SUGGESTED_GAMES};
+pub use verdict::{judge, Finishes, GamesToTell, Judgement, Measure, Verdict};
 
 use bots::BotKind;
 use engine::game_event::GameEvent;
 use engine::rating::{Rating, Ratings};
 use engine::rules::GameRules;
 use engine::{Game, GameSetup, SeatAnswer, Step, MAX_SEATS};
+use luck::LuckMeter;
 use player::{check_bet, panic_message, Chips, GameState, Player, Seat};
 use rand::seq::SliceRandom;
 use rand::{RngCore, SeedableRng};
@@ -54,15 +65,9 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use thiserror::Error;
 
-/// The house bots `cargo arena` plays against without `--vs`: one of each kind that plays
-/// (the folder gives nothing to learn from), five seats beside yours as at a live table.
-pub const DEFAULT_VS: [BotKind; 5] = [
-    BotKind::CallingStation,
-    BotKind::Raiser,
-    BotKind::AllIn,
-    BotKind::Random,
-    BotKind::Equity,
-];
+/// The house bots `cargo arena` plays against without `--vs`: the field ([`BotKind::FIELD`]),
+/// a table that plays like an event's, five seats beside yours as at a live table.
+pub const DEFAULT_VS: [BotKind; 5] = BotKind::FIELD;
 
 /// Games played without `--games`.
 pub const DEFAULT_GAMES: u32 = 600;
@@ -289,6 +294,7 @@ impl Arena {
         }
         Ok(ArenaReport::from_sets(
             self,
+            player.version(),
             names,
             &sets,
             rotations,
@@ -353,16 +359,19 @@ impl Arena {
             ..GameOutcome::default()
         };
         let yours = seating.iter().position(|&e| e == 0).unwrap_or(0);
+        let mut luck = LuckMeter::new(yours, entrants, seed);
         loop {
             match game.step() {
-                Step::Event(GameEvent::HandStarted { .. }) => {
-                    for (seat, &entrant) in seating.iter().enumerate() {
-                        if game.stack(Seat(seat)).is_some_and(|s| !s.is_zero()) {
-                            outcome.hands[entrant] += 1;
+                Step::Event(event) => {
+                    if let GameEvent::HandStarted { .. } = event {
+                        for (seat, &entrant) in seating.iter().enumerate() {
+                            if game.stack(Seat(seat)).is_some_and(|s| !s.is_zero()) {
+                                outcome.hands[entrant] += 1;
+                            }
                         }
                     }
+                    luck.observe(&event);
                 }
-                Step::Event(_) => {}
                 Step::BetRequest { seat } => {
                     let Some(state) = game.bet_request_state() else {
                         break;
@@ -433,6 +442,7 @@ impl Arena {
             outcome.net_chips[entrant] = result.final_stacks[seat].get() as i64 - starting;
         }
         outcome.finishing_order = result.ranking.iter().map(|s| seating[s.0]).collect();
+        outcome.your_luck = luck.luck();
         Ok(outcome)
     }
 }
@@ -500,6 +510,9 @@ struct GameOutcome {
     think_time: Vec<Duration>,
     /// Entrants, first place first.
     finishing_order: Vec<usize>,
+    /// The luck of the cards for you, in points (see `luck.rs`): your points minus it are
+    /// your luck-adjusted points.
+    your_luck: f64,
     /// Your bet answers.
     answers: u64,
     misreads: Vec<HandReport>,

@@ -1,6 +1,8 @@
 //! What a run of the arena reports: each entrant's points, places, rating and chips per 100
-//! hands with their intervals, your misread answers and failed calls with their hands, and the
-//! verdict's inputs. Built from the played deal sets by [`ArenaReport`]'s constructor.
+//! hands with their intervals, your points per game raw and with the luck of the cards taken
+//! out, your misread answers and failed calls with their hands, and your results set by set,
+//! which the next run's verdict pairs with its own. Built from the played deal sets by
+//! [`ArenaReport`]'s constructor.
 
 use super::*;
 
@@ -70,9 +72,37 @@ impl EntrantReport {
     }
 }
 
+/// Your results in one deal set (one game in a plain run): what a verdict pairs with the
+/// same deal set of another run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SetResult {
+    /// Points you scored over the set's games (5 a win, 3 a second place, as the event).
+    pub points: u32,
+    /// The same with the luck of the cards taken out: `points − luck`, where the luck is the
+    /// sum over the set's chance events of what the cards gave your seat beyond their
+    /// expectation (see the crate docs, "Luck taken out"). Same expectation, less variance.
+    pub adjusted_points: f64,
+    /// Your place in each of the set's games, in rotation order (1 is a win).
+    pub places: Vec<usize>,
+    /// Your chips won per 100 hands you were dealt in, over the set.
+    pub chips_per_100: f64,
+}
+
+/// Your points per game: raw, and with the luck of the cards taken out.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct YourPoints {
+    /// Points per game with their 95% interval over deal sets.
+    pub raw: Interval,
+    /// Luck-adjusted points per game with their 95% interval over deal sets: the same
+    /// expectation, a narrower interval.
+    pub adjusted: Interval,
+}
+
 /// Everything a run found: the figures `cargo arena` prints (and writes with `--json`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ArenaReport {
+    /// Your bot's `version()`.
+    pub version: String,
     /// The settings that identify the run for comparisons.
     pub key: RunKey,
     /// Games played.
@@ -87,9 +117,11 @@ pub struct ArenaReport {
     pub play_seconds: f64,
     /// The entrants, yours first.
     pub entrants: Vec<EntrantReport>,
-    /// Your chips per 100 hands in each deal set, in order: the samples of the interval and
-    /// of the comparison with the next run.
-    pub your_chips_per_100_by_set: Vec<f64>,
+    /// Your points per game, raw and luck-adjusted.
+    pub your_points: YourPoints,
+    /// Your results in each deal set, in order: the samples of the intervals and of the
+    /// comparison with the next run.
+    pub your_sets: Vec<SetResult>,
     /// Your bet answers.
     pub answers: u64,
     /// Answers the dealer reads differently from what they say (`testing::check_bet`: a raise
@@ -106,6 +138,7 @@ pub struct ArenaReport {
 impl ArenaReport {
     pub(super) fn from_sets(
         arena: &Arena,
+        version: String,
         names: Vec<String>,
         sets: &[SetOutcome],
         rotations: usize,
@@ -114,6 +147,7 @@ impl ArenaReport {
         let entrants = names.len();
         let mut ratings = Ratings::new(names.iter().cloned());
         let mut report = ArenaReport {
+            version,
             key: arena.key(),
             games: 0,
             deal_sets: sets.len() as u64,
@@ -121,7 +155,11 @@ impl ArenaReport {
             hands: 0,
             play_seconds: elapsed.as_secs_f64(),
             entrants: Vec::with_capacity(entrants),
-            your_chips_per_100_by_set: Vec::with_capacity(sets.len()),
+            your_points: YourPoints {
+                raw: Interval::of(&[]),
+                adjusted: Interval::of(&[]),
+            },
+            your_sets: Vec::with_capacity(sets.len()),
             answers: 0,
             misread_answers: 0,
             misread_examples: Vec::new(),
@@ -138,7 +176,16 @@ impl ArenaReport {
             let mut orders: Vec<Vec<&str>> = Vec::with_capacity(set.games.len());
             let mut set_chips = vec![0i64; entrants];
             let mut set_hands = vec![0u64; entrants];
+            let mut yours = SetResult {
+                points: 0,
+                adjusted_points: 0.0,
+                places: Vec::with_capacity(set.games.len()),
+                chips_per_100: 0.0,
+            };
             for game in &set.games {
+                yours.points += game.points[0];
+                yours.adjusted_points += f64::from(game.points[0]) - game.your_luck;
+                yours.places.push(game.places[0]);
                 report.games += 1;
                 report.hands += game.hands.iter().max().copied().unwrap_or(0);
                 report.answers += game.answers;
@@ -170,6 +217,8 @@ impl ArenaReport {
             for entrant in 0..entrants {
                 per_set[entrant].push(per_100(set_chips[entrant], set_hands[entrant]));
             }
+            yours.chips_per_100 = per_set[0].last().copied().unwrap_or(0.0);
+            report.your_sets.push(yours);
         }
         for (entrant, name) in names.into_iter().enumerate() {
             report.entrants.push(EntrantReport {
@@ -187,7 +236,21 @@ impl ArenaReport {
                 think_seconds: think_time[entrant].as_secs_f64(),
             });
         }
-        report.your_chips_per_100_by_set = std::mem::take(&mut per_set[0]);
+        let per_game = |total: f64| total / rotations.max(1) as f64;
+        let raw: Vec<f64> = report
+            .your_sets
+            .iter()
+            .map(|set| per_game(f64::from(set.points)))
+            .collect();
+        let adjusted: Vec<f64> = report
+            .your_sets
+            .iter()
+            .map(|set| per_game(set.adjusted_points))
+            .collect();
+        report.your_points = YourPoints {
+            raw: Interval::of(&raw),
+            adjusted: Interval::of(&adjusted),
+        };
         report
     }
 
@@ -202,19 +265,24 @@ impl ArenaReport {
     }
 
     /// Whether you win chips from the table with 95% confidence: the low end of your
-    /// chips/100 interval is above 0. Against one house bot, that is "beats it".
+    /// chips/100 interval is above 0.
     pub fn wins_chips_with_confidence(&self) -> bool {
         self.you().chips_per_100.low() > 0.0
     }
 
-    /// How this run compares with `previous` (a run with the same key), or `None` when they
-    /// have fewer than two deal sets in common.
-    pub fn verdict_against(&self, previous: &SavedRun) -> Option<Verdict> {
-        compare(
-            &self.your_chips_per_100_by_set,
-            &previous.your_chips_per_100_by_set,
-            self.rotations as usize,
-        )
+    /// Whether you score more than your share of the points with 95% confidence, luck taken
+    /// out: the low end of your luck-adjusted points per game is above the table's average
+    /// (8 points a game shared by the seats: 4 heads-up). Against one house bot, that is
+    /// "beats it" as the event counts.
+    pub fn outscores_the_table_with_confidence(&self) -> bool {
+        let share = 8.0 / self.entrants.len().max(1) as f64;
+        self.your_points.adjusted.low() > share
+    }
+
+    /// How this run compares with `previous` (a run with the same key) on the deal sets both
+    /// played, paired; `None` when they have fewer than two in common.
+    pub fn verdict_against(&self, previous: &SavedRun) -> Option<Judgement> {
+        judge(&self.your_sets, &previous.sets, self.rotations as usize)
     }
 }
 

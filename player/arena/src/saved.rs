@@ -3,13 +3,13 @@
 //! (`cargo arena` keeps them in `target/arena/runs/`, beside its build).
 //!
 //! A file keeps two runs: the latest, and the baseline, the last run that played differently
-//! from it. Why two: after "can't tell yet, play N more" a team runs the same code again with
-//! more games; that run plays exactly like the latest on their common deal sets, and comparing
-//! the code with itself would say nothing. Such a run is compared with the baseline instead,
-//! and replaces the latest without moving the baseline.
+//! from it. Why two: after "can't tell yet" a team runs both versions again with more games;
+//! a run of the same code plays exactly like the latest on their common deal sets, and
+//! comparing the code with itself would say nothing. Such a run is compared with the baseline
+//! instead, and replaces the latest (when longer) without moving the baseline.
 
-use super::stats::{compare, Interval, Verdict};
-use super::ArenaReport;
+use super::verdict::{judge, Judgement, Verdict};
+use super::{ArenaReport, SetResult, YourPoints};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -47,27 +47,33 @@ pub struct SavedRun {
     pub version: String,
     /// Games played.
     pub games: u64,
-    /// Your chips per 100 hands, with its 95% interval.
-    pub chips_per_100: Interval,
-    /// Your chips per 100 hands in each deal set, in order.
-    pub your_chips_per_100_by_set: Vec<f64>,
+    /// Your points per game, raw and luck-adjusted.
+    pub points: YourPoints,
+    /// Your results in each deal set, in order.
+    pub sets: Vec<SetResult>,
 }
 
 impl SavedRun {
     /// What to remember of `report`.
-    pub fn of(report: &ArenaReport, version: String) -> SavedRun {
+    pub fn of(report: &ArenaReport) -> SavedRun {
         SavedRun {
-            version,
+            version: report.version.clone(),
             games: report.games,
-            chips_per_100: report.you().chips_per_100,
-            your_chips_per_100_by_set: report.your_chips_per_100_by_set.clone(),
+            points: report.your_points,
+            sets: report.your_sets.clone(),
         }
     }
 }
 
+/// The format of the files [`History::save`] writes: files of another format (an older
+/// arena's, which kept only chips) are not read as history.
+pub const HISTORY_FORMAT: u32 = 2;
+
 /// The runs remembered under one [`RunKey`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct History {
+    /// [`HISTORY_FORMAT`].
+    pub format: u32,
     /// The options the runs were played with.
     pub key: RunKey,
     /// The last run.
@@ -84,18 +90,22 @@ pub enum Comparison {
     FirstRun,
     /// Compared with the last run.
     LastRun {
-        /// The verdict (`None`: fewer than two deal sets in common).
-        verdict: Option<Verdict>,
+        /// The comparison (`None`: fewer than two deal sets in common).
+        judgement: Option<Judgement>,
         /// The last run's games.
         games: u64,
+        /// The last run's version string.
+        version: String,
     },
     /// The run played exactly like the last one on their common deal sets, so it is compared
     /// with the run before that one, the last that played differently.
     Baseline {
-        /// The verdict (`None`: fewer than two deal sets in common).
-        verdict: Option<Verdict>,
+        /// The comparison (`None`: fewer than two deal sets in common).
+        judgement: Option<Judgement>,
         /// The baseline's games.
         games: u64,
+        /// The baseline's version string.
+        version: String,
         /// Deal sets on which this run and the last one played the same.
         same_as_last_on: usize,
     },
@@ -117,13 +127,21 @@ pub enum SavedRunError {
         /// The error.
         source: std::io::Error,
     },
-    /// The file is not a saved run (another version's format, or damaged).
+    /// The file is not a saved run (damaged, or not one).
     #[error("{path} is not a saved arena run ({source}); delete it to start afresh")]
     Format {
         /// The file.
         path: PathBuf,
         /// The error.
         source: serde_json::Error,
+    },
+    /// The file was written by an older arena, which kept chips only.
+    #[error(
+        "{path} was saved by an older arena (chips only): this run starts a new history there"
+    )]
+    OlderFormat {
+        /// The file.
+        path: PathBuf,
     },
 }
 
@@ -139,11 +157,15 @@ impl History {
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(source) => return Err(SavedRunError::Io { path, source }),
         };
-        let history: History =
-            serde_json::from_str(&text).map_err(|source| SavedRunError::Format {
-                path: path.clone(),
-                source,
-            })?;
+        let format = |source| SavedRunError::Format {
+            path: path.clone(),
+            source,
+        };
+        let value: serde_json::Value = serde_json::from_str(&text).map_err(format)?;
+        if value.get("format").and_then(serde_json::Value::as_u64) != Some(HISTORY_FORMAT.into()) {
+            return Err(SavedRunError::OlderFormat { path });
+        }
+        let history: History = serde_json::from_value(value).map_err(format)?;
         // A file renamed by hand to another key's name would compare different deals.
         Ok((history.key == *key).then_some(history))
     }
@@ -177,6 +199,7 @@ impl History {
     ) -> (Comparison, History) {
         let Some(previous) = previous else {
             let history = History {
+                format: HISTORY_FORMAT,
                 key,
                 latest: current,
                 baseline: None,
@@ -184,46 +207,44 @@ impl History {
             return (Comparison::FirstRun, history);
         };
         let rotations = rotations(&key);
-        let against_last = compare(
-            &current.your_chips_per_100_by_set,
-            &previous.latest.your_chips_per_100_by_set,
-            rotations,
-        );
+        let against_last = judge(&current.sets, &previous.latest.sets, rotations);
         match against_last {
-            Some(Verdict::Identical { deal_sets }) => {
+            Some(Judgement {
+                verdict: Verdict::Identical,
+                deal_sets,
+                ..
+            }) => {
                 let comparison = match &previous.baseline {
                     Some(baseline) => Comparison::Baseline {
-                        verdict: compare(
-                            &current.your_chips_per_100_by_set,
-                            &baseline.your_chips_per_100_by_set,
-                            rotations,
-                        ),
+                        judgement: judge(&current.sets, &baseline.sets, rotations),
                         games: baseline.games,
+                        version: baseline.version.clone(),
                         same_as_last_on: deal_sets,
                     },
                     None => Comparison::SameAsLast { deal_sets },
                 };
                 // The longer of two identical runs is the better record of the code.
-                let latest = if current.your_chips_per_100_by_set.len()
-                    >= previous.latest.your_chips_per_100_by_set.len()
-                {
+                let latest = if current.sets.len() >= previous.latest.sets.len() {
                     current
                 } else {
                     previous.latest
                 };
                 let history = History {
+                    format: HISTORY_FORMAT,
                     key,
                     latest,
                     baseline: previous.baseline,
                 };
                 (comparison, history)
             }
-            verdict => {
+            judgement => {
                 let comparison = Comparison::LastRun {
-                    verdict,
+                    judgement,
                     games: previous.latest.games,
+                    version: previous.latest.version.clone(),
                 };
                 let history = History {
+                    format: HISTORY_FORMAT,
                     key,
                     latest: current,
                     baseline: Some(previous.latest),
@@ -246,13 +267,25 @@ fn rotations(key: &RunKey) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stats::Interval;
 
     fn run(per_set: &[f64]) -> SavedRun {
         SavedRun {
             version: "v".into(),
             games: per_set.len() as u64 * 2,
-            chips_per_100: Interval::of(per_set),
-            your_chips_per_100_by_set: per_set.to_vec(),
+            points: YourPoints {
+                raw: Interval::of(per_set),
+                adjusted: Interval::of(per_set),
+            },
+            sets: per_set
+                .iter()
+                .map(|&adjusted| SetResult {
+                    points: adjusted as u32,
+                    adjusted_points: adjusted,
+                    places: vec![2, 3],
+                    chips_per_100: adjusted * 10.0,
+                })
+                .collect(),
         }
     }
 
@@ -267,34 +300,34 @@ mod tests {
     #[test]
     fn a_rerun_of_the_same_code_is_compared_with_the_baseline() {
         let old = run(&[0.0, 10.0, 20.0, 5.0]);
-        let new = run(&[50.0, 60.0, 70.0, 55.0]);
+        let new = run(&[50.0, 61.0, 70.0, 56.0]);
         let (first, history) = History::record(None, key(), old.clone());
         assert_eq!(first, Comparison::FirstRun);
         let (second, history) = History::record(Some(history), key(), new.clone());
-        assert!(matches!(
-            second,
+        match second {
             Comparison::LastRun {
-                verdict: Some(Verdict::Better { .. }),
+                judgement: Some(judgement),
                 ..
-            }
-        ));
+            } => assert_eq!(judgement.verdict, Verdict::Better),
+            other => panic!("{other:?}"),
+        }
         assert_eq!(history.baseline, Some(old.clone()));
         // The same code with more games: identical on the four common sets.
-        let longer = run(&[50.0, 60.0, 70.0, 55.0, 65.0]);
+        let longer = run(&[50.0, 61.0, 70.0, 56.0, 65.0]);
         let (third, history) = History::record(Some(history), key(), longer.clone());
         match third {
             Comparison::Baseline {
-                verdict: Some(Verdict::Better { .. }),
+                judgement: Some(judgement),
                 same_as_last_on: 4,
                 ..
-            } => {}
+            } => assert_eq!(judgement.verdict, Verdict::Better),
             other => panic!("{other:?}"),
         }
         assert_eq!((history.latest, history.baseline), (longer, Some(old)));
     }
 
     #[test]
-    fn saved_runs_read_back_and_other_keys_are_not_mixed_up() {
+    fn saved_runs_read_back_and_other_keys_or_formats_are_not_mixed_up() {
         let dir = std::env::temp_dir().join(format!("arena-saved-{}", std::process::id()));
         let (_, history) = History::record(None, key(), run(&[1.0, 2.0]));
         let path = history.save(&dir).unwrap();
@@ -305,6 +338,17 @@ mod tests {
         std::fs::write(&path, "{").unwrap();
         let error = History::load(&dir, &key()).unwrap_err().to_string();
         assert!(error.contains("delete it"), "{error}");
+        // An older arena's file (chips only, no format): a new history, said so.
+        std::fs::write(
+            &path,
+            r#"{"key":{"vs":["calling-station"],"seed":1,"duplicate":true},"latest":{}}"#,
+        )
+        .unwrap();
+        let error = History::load(&dir, &key()).unwrap_err();
+        assert!(
+            matches!(error, SavedRunError::OlderFormat { .. }),
+            "{error}"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

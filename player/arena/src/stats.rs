@@ -1,5 +1,6 @@
-//! The arithmetic of the arena's figures: means with Student-t intervals over deal sets, and the
-//! two-sample test that says whether a run is better than the last one.
+//! The arithmetic of the arena's figures: means with Student-t intervals over deal sets, the
+//! paired and unpaired differences of two runs, and how many deal sets a difference needs to be
+//! told (`verdict.rs` puts them together).
 //!
 //! Why deal sets and not games or hands: the rotations of one duplicate deal set share their
 //! cards, so their results are correlated (that is the point: the luck cancels within a set).
@@ -84,129 +85,74 @@ pub(crate) fn t_975(df: f64) -> f64 {
 
 /// The 97.5% quantile of the standard normal distribution.
 const Z_975: f64 = 1.959_964;
-/// The 80% quantile of the standard normal distribution: the power the "play N more" estimate
-/// aims for (an 80% chance of a verdict if the difference is what it looks like now).
+/// The 80% quantile of the standard normal distribution: the power the "games to tell"
+/// estimates aim for (an 80% chance of a verdict if the difference is what it looks like now).
 const Z_80: f64 = 0.841_621;
 
 /// More games than this to tell a difference is reported as "too small to measure".
 pub const MAX_SUGGESTED_GAMES: u64 = 1_000_000;
 
-/// How this run compares with the last one.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "verdict", rename_all = "snake_case")]
-pub enum Verdict {
-    /// Chips per 100 hands are higher, with 95% confidence.
-    Better {
-        /// The difference of the means (this run minus the last) and its 95% interval.
-        difference: Interval,
-    },
-    /// Chips per 100 hands are lower, with 95% confidence.
-    Worse {
-        /// The difference of the means (this run minus the last) and its 95% interval.
-        difference: Interval,
-    },
-    /// The interval of the difference still contains 0.
-    CantTellYet {
-        /// The difference of the means (this run minus the last) and its 95% interval.
-        difference: Interval,
-        /// What would tell.
-        more: MoreGames,
-    },
-    /// Every deal set both runs played came out exactly the same: the strategy played the
-    /// same (or its changes never mattered).
-    Identical {
-        /// Deal sets compared.
-        deal_sets: usize,
-    },
+/// The mean of the paired differences `current[i] − previous[i]` over the samples both have,
+/// with its 95% interval (Student's t over the pairs).
+pub fn paired_difference(current: &[f64], previous: &[f64]) -> Interval {
+    let differences: Vec<f64> = current.iter().zip(previous).map(|(a, b)| a - b).collect();
+    Interval::of(&differences)
 }
 
-/// What it would take to tell a difference that cannot be told yet.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "what", rename_all = "snake_case")]
-pub enum MoreGames {
-    /// This many games in this run (all together, not more) would show the difference seen
-    /// now with 80% power.
-    Play {
-        /// Games in all.
-        games: u64,
-    },
-    /// The last run's own uncertainty is larger than the difference: no length of this run
-    /// alone can tell; both versions need more games.
-    PreviousTooShort {
-        /// Games with each version (equal runs) that would show the difference seen now
-        /// with 80% power; `None` beyond [`MAX_SUGGESTED_GAMES`].
-        games_each: Option<u64>,
-    },
-    /// It would take more than [`MAX_SUGGESTED_GAMES`] (or the means are equal).
-    TooSmallToMeasure,
-}
-
-/// Compares the per-set chips/100 of this run with the last run's: Welch's two-sample t-test
-/// on the per-set values (the sets are the independent samples, see the module docs). The two
-/// runs share their seed, so set `d` has the same cards in both and their results are
-/// positively correlated; an unpaired test ignores that and is conservative, and it lets the
-/// runs differ in length, which a team needs when it answers "play N more". An exact match on
-/// every common set is reported as [`Verdict::Identical`]. `None` when a run has fewer than
-/// two sets. `rotations` turns deal sets into games.
-pub fn compare(current: &[f64], previous: &[f64], rotations: usize) -> Option<Verdict> {
-    let (n1, n0) = (current.len(), previous.len());
-    if n1 < 2 || n0 < 2 {
-        return None;
-    }
-    let common = n1.min(n0);
-    // Equal to a part in 10^12, not exactly: a saved run's values come back through JSON,
-    // whose float parsing may miss the last bit; different play never comes that close.
-    let same = |a: f64, b: f64| (a - b).abs() <= 1e-12 * a.abs().max(b.abs()).max(1.0);
-    if current[..common]
-        .iter()
-        .zip(&previous[..common])
-        .all(|(a, b)| same(*a, *b))
-    {
-        return Some(Verdict::Identical { deal_sets: common });
-    }
+/// The difference of the means of two independent samples (`current` minus `previous`) with
+/// its 95% interval: Welch's test, for samples that are not paired (or runs of different
+/// lengths); the degrees of freedom by Welch-Satterthwaite.
+pub fn unpaired_difference(current: &[f64], previous: &[f64]) -> Interval {
+    let (n1, n0) = (current.len() as f64, previous.len() as f64);
     let (m1, s1) = mean_and_sd(current);
     let (m0, s0) = mean_and_sd(previous);
-    let (a, b) = (s1 * s1 / n1 as f64, s0 * s0 / n0 as f64);
-    let se = (a + b).sqrt();
-    // Welch-Satterthwaite degrees of freedom.
+    if n1 < 2.0 || n0 < 2.0 {
+        return Interval {
+            mean: m1 - m0,
+            half_width: f64::INFINITY,
+        };
+    }
+    let (a, b) = (s1 * s1 / n1, s0 * s0 / n0);
     let df = if a + b > 0.0 {
-        (a + b).powi(2) / (a * a / (n1 as f64 - 1.0) + b * b / (n0 as f64 - 1.0))
+        (a + b).powi(2) / (a * a / (n1 - 1.0) + b * b / (n0 - 1.0))
     } else {
         f64::INFINITY
     };
-    let difference = Interval {
+    Interval {
         mean: m1 - m0,
-        half_width: t_975(df.max(1.0)) * se,
-    };
-    if difference.low() > 0.0 {
-        return Some(Verdict::Better { difference });
+        half_width: t_975(df.max(1.0)) * (a + b).sqrt(),
     }
-    if difference.high() < 0.0 {
-        return Some(Verdict::Worse { difference });
+}
+
+/// Pairs (deal sets) a paired comparison needs to tell a difference of `difference` with 95%
+/// confidence and 80% power, when the differences spread with standard deviation `sd`:
+/// `((z₀.₉₇₅ + z₀.₈) · sd / difference)²`. `None` for no difference or beyond `cap` pairs.
+pub fn pairs_to_tell(sd: f64, difference: f64, cap: f64) -> Option<f64> {
+    samples_to_tell(sd * sd, difference, cap)
+}
+
+/// Samples per version an unpaired comparison (Welch) needs to tell `difference` with 95%
+/// confidence and 80% power, the two versions spreading with `sd_current` and `sd_previous`:
+/// `(z₀.₉₇₅ + z₀.₈)² · (s₁² + s₀²) / difference²`. `None` for no difference or beyond `cap`.
+pub fn samples_each_to_tell(
+    sd_current: f64,
+    sd_previous: f64,
+    difference: f64,
+    cap: f64,
+) -> Option<f64> {
+    samples_to_tell(
+        sd_current * sd_current + sd_previous * sd_previous,
+        difference,
+        cap,
+    )
+}
+
+fn samples_to_tell(variance: f64, difference: f64, cap: f64) -> Option<f64> {
+    if difference == 0.0 || !difference.is_finite() {
+        return None;
     }
-    // Sets n such that (z_0.975 + z_0.8) * sqrt(s1² / n + s0² / n0) = |difference|: the
-    // previous run is what it is, only this one can grow.
-    let target = (difference.mean.abs() / (Z_975 + Z_80)).powi(2);
-    let more = if difference.mean == 0.0 {
-        MoreGames::TooSmallToMeasure
-    } else if target <= b {
-        let sets = ((s1 * s1 + s0 * s0) / target).ceil();
-        let games = sets * rotations as f64;
-        MoreGames::PreviousTooShort {
-            games_each: (games <= MAX_SUGGESTED_GAMES as f64).then_some(games as u64),
-        }
-    } else {
-        let sets = (s1 * s1 / (target - b)).ceil().max(n1 as f64 + 1.0);
-        let games = sets * rotations as f64;
-        if games > MAX_SUGGESTED_GAMES as f64 {
-            MoreGames::TooSmallToMeasure
-        } else {
-            MoreGames::Play {
-                games: games as u64,
-            }
-        }
-    };
-    Some(Verdict::CantTellYet { difference, more })
+    let samples = ((Z_975 + Z_80) / difference).powi(2) * variance;
+    (samples.is_finite() && samples <= cap).then(|| samples.ceil().max(2.0))
 }
 
 #[cfg(test)]
@@ -242,56 +188,45 @@ mod tests {
     }
 
     #[test]
-    fn a_clear_gain_is_better_a_clear_loss_worse_noise_is_undecided() {
+    fn pairing_removes_what_both_runs_share() {
+        // Large shared noise, a small steady gain: paired, the gain is plain; unpaired, the
+        // noise hides it.
         let before: Vec<f64> = (0..50).map(|i| f64::from(i % 7) * 10.0).collect();
-        let gain: Vec<f64> = before
+        let after: Vec<f64> = before
             .iter()
             .enumerate()
-            .map(|(i, x)| x + 20.0 + f64::from(i as u32 % 3))
+            .map(|(i, x)| x + 1.0 + f64::from(i as u32 % 3) * 0.1)
             .collect();
-        assert!(matches!(
-            compare(&gain, &before, 6),
-            Some(Verdict::Better { .. })
-        ));
-        assert!(matches!(
-            compare(&before, &gain, 6),
-            Some(Verdict::Worse { .. })
-        ));
-        // A long previous run, a short noisy one 30 chips/100 up: sd 100, so about
-        // 100² / ((30 / 2.8)² - 100² / 500) ≈ 110 sets would tell.
-        let noisy = |sets: u32| -> Vec<f64> {
-            (0..sets)
-                .map(|i| if i % 2 == 0 { 100.0 } else { -100.0 } + f64::from(i % 5))
-                .collect()
-        };
-        let shifted: Vec<f64> = noisy(10).iter().map(|x| x + 30.0).collect();
-        match compare(&shifted, &noisy(500), 6) {
-            Some(Verdict::CantTellYet {
-                more: MoreGames::Play { games },
-                ..
-            }) => assert!((600..=720).contains(&games) && games % 6 == 0, "{games}"),
-            other => panic!("{other:?}"),
-        }
-        // A two-set previous run: its own spread hides any difference this run could show.
-        match compare(&shifted, &[-100.0, 100.0], 6) {
-            Some(Verdict::CantTellYet {
-                more:
-                    MoreGames::PreviousTooShort {
-                        games_each: Some(games),
-                    },
-                ..
-            }) => assert!(games > 600 && games % 6 == 0, "{games}"),
-            other => panic!("{other:?}"),
-        }
-        assert_eq!(
-            compare(&before, &before, 6),
-            Some(Verdict::Identical { deal_sets: 50 })
+        let paired = paired_difference(&after, &before);
+        assert!(
+            paired.low() > 0.0 && (paired.mean - 1.1).abs() < 0.05,
+            "{paired:?}"
         );
-        assert_eq!(compare(&before[..1], &before, 6), None);
-        let read_back: Vec<f64> = before.iter().map(|x| x * (1.0 + 1e-15)).collect();
-        assert_eq!(
-            compare(&read_back, &before, 6),
-            Some(Verdict::Identical { deal_sets: 50 })
+        let unpaired = unpaired_difference(&after, &before);
+        assert!(
+            unpaired.low() < 0.0 && unpaired.high() > 0.0,
+            "{unpaired:?}"
         );
+        assert!((unpaired.mean - paired.mean).abs() < 1e-12);
+        // Only the pairs both runs have count.
+        assert_eq!(
+            paired_difference(&after[..10], &before).mean,
+            paired_difference(&after[..10], &before[..10]).mean
+        );
+        assert!(unpaired_difference(&after[..1], &before)
+            .half_width
+            .is_infinite());
+    }
+
+    #[test]
+    fn samples_to_tell_follow_the_power_formula() {
+        // sd 1, difference 0.28: (2.8016 / 0.28)² = 100.1 pairs.
+        assert_eq!(pairs_to_tell(1.0, 0.28, 1e6), Some(101.0));
+        assert_eq!(pairs_to_tell(1.0, -0.28, 1e6), Some(101.0));
+        // Two versions each spreading 1: twice the variance of one.
+        assert_eq!(samples_each_to_tell(1.0, 1.0, 0.28, 1e6), Some(201.0));
+        assert_eq!(pairs_to_tell(1.0, 0.0, 1e6), None);
+        assert_eq!(pairs_to_tell(1.0, 0.001, 1e6), None);
+        assert_eq!(pairs_to_tell(0.0, 1.0, 1e6), Some(2.0));
     }
 }

@@ -1,5 +1,5 @@
-//! The arena's own tests (the template's "beats a calling station" is at the end of
-//! `src/strategy.rs`).
+//! The arena's own tests (the team's "beats a calling station" goal is the last test of
+//! `player/team/tests/strategy.rs`).
 
 use super::*;
 use bots::{CallingStation, Folder};
@@ -41,10 +41,7 @@ fn duplicate_runs_play_whole_sets_and_do_not_depend_on_threads() {
     let three = arena.threads(3).run(&CallingStation).unwrap();
     assert_eq!(one.games, 9);
     assert_eq!((one.deal_sets, one.rotations), (3, 3));
-    assert_eq!(
-        one.your_chips_per_100_by_set,
-        three.your_chips_per_100_by_set
-    );
+    assert_eq!(one.your_sets, three.your_sets);
     for (a, b) in one.entrants.iter().zip(&three.entrants) {
         assert_eq!(
             (
@@ -75,13 +72,20 @@ fn duplicate_runs_play_whole_sets_and_do_not_depend_on_threads() {
 
 #[test]
 fn a_folder_does_not_beat_a_calling_station() {
-    // The template's test (strategy.rs) with the folder in its place: it must fail.
+    // The team's goal (player/team/tests/strategy.rs) with the folder in its place: it must
+    // fail, and a calling station beats a folder.
     let report = Arena::new(vec![BotKind::CallingStation])
         .games(20)
         .run(&Folder)
         .unwrap();
+    assert!(!report.outscores_the_table_with_confidence());
     assert!(!report.wins_chips_with_confidence());
     assert!(report.you().chips_per_100.mean < 0.0);
+    let station = Arena::new(vec![BotKind::Folder])
+        .games(20)
+        .run(&CallingStation)
+        .unwrap();
+    assert!(station.outscores_the_table_with_confidence());
 }
 
 #[test]

@@ -2,11 +2,23 @@
 //! `lean-poker-examples` crate, which serves each one as a binary), the opponents of the
 //! dealer's `--bot NAME=KIND` and of the arena (`cargo arena --vs KIND,...`).
 //!
+//! Two families: the teaching bots ([`CallingStation`], [`Folder`], [`Raiser`], [`AllIn`],
+//! [`RandomBot`], [`EquityBot`]: one idea each, most of them suicidal at a real table), and
+//! the field ([`field`]: [`TightBot`], [`LooseBot`], [`PushFoldBot`], [`SolidBot`],
+//! [`ShoverBot`]), which plays the way teams at an event play and is the arena's default
+//! table ([`BotKind::FIELD`]).
+//!
 //! A crate of their own beside the SDK, so that the arena plays them in process without the
 //! dealer crate, and the deployed player (which never plays another bot) does not build them.
 //! Every answer they give is a legal, meaningful bet (see [`player::check_bet`]): they use the
 //! [`GameState`] helpers instead of arithmetic.
 #![warn(missing_docs)]
+
+pub mod field;
+pub mod preflop;
+mod spot;
+
+pub use field::{LooseBot, PushFoldBot, ShoverBot, SolidBot, TightBot};
 
 use player::shared::equity::Scenario;
 use player::{Chips, GameState, Player};
@@ -212,6 +224,16 @@ pub enum BotKind {
     Random,
     /// Bets by its Monte Carlo equity against the pot odds.
     Equity,
+    /// All-in with the best quarter of hands, or with two pair after the flop; else check/fold.
+    Shover,
+    /// The solid equity player: raises the best hands, calls the right price.
+    Solid,
+    /// Tight-aggressive: a preflop chart, equity after the flop, push/fold when short.
+    Tight,
+    /// Loose-aggressive: opens wide, bets when checked to, bluffs.
+    Loose,
+    /// The short-stack specialist: all-in or fold from 15 big blinds down.
+    PushFold,
 }
 
 /// A name that is no [`BotKind`].
@@ -223,14 +245,29 @@ pub struct UnknownBotKind {
 }
 
 impl BotKind {
-    /// Every kind, in order of sophistication.
-    pub const ALL: [BotKind; 6] = [
+    /// Every kind: the teaching bots in order of sophistication, then the field.
+    pub const ALL: [BotKind; 11] = [
         BotKind::Folder,
         BotKind::CallingStation,
         BotKind::Raiser,
         BotKind::AllIn,
         BotKind::Random,
         BotKind::Equity,
+        BotKind::Shover,
+        BotKind::Solid,
+        BotKind::Tight,
+        BotKind::Loose,
+        BotKind::PushFold,
+    ];
+
+    /// A table that plays like an event's: the arena's default opponents and the dealer
+    /// demo's lineup (see `player/arena/README.md` for how it was chosen).
+    pub const FIELD: [BotKind; 5] = [
+        BotKind::Tight,
+        BotKind::Loose,
+        BotKind::PushFold,
+        BotKind::Solid,
+        BotKind::Shover,
     ];
 
     /// The kind's command-line name.
@@ -242,6 +279,11 @@ impl BotKind {
             BotKind::AllIn => "all-in",
             BotKind::Random => "random",
             BotKind::Equity => "equity",
+            BotKind::Shover => "shover",
+            BotKind::Solid => "solid",
+            BotKind::Tight => "tight",
+            BotKind::Loose => "loose",
+            BotKind::PushFold => "push-fold",
         }
     }
 
@@ -259,11 +301,17 @@ impl BotKind {
             BotKind::AllIn => "pushes every chip in, every time",
             BotKind::Random => "a random legal move (seeded: games replay)",
             BotKind::Equity => "bets by its Monte Carlo equity against the pot odds",
+            BotKind::Shover => "all-in with the best 25% of hands, or two pair after the flop",
+            BotKind::Solid => "raises the best hands, calls when its equity beats the price",
+            BotKind::Tight => "tight-aggressive chart, equity after the flop, push/fold when short",
+            BotKind::Loose => "opens 40% of hands, bets when checked to, bluffs (seeded)",
+            BotKind::PushFold => "short-stack specialist: all-in or fold from 15 big blinds down",
         }
     }
 
-    /// A fresh bot of this kind. A bot with random choices (`random`) draws them from `seed`,
-    /// so a game with house bots replays exactly from its seed.
+    /// A fresh bot of this kind. A bot with random choices (`random`, `loose`) or sampled
+    /// deals (the field) draws them from `seed`, so a game with house bots replays exactly from
+    /// its seed.
     pub fn build(self, seed: u64) -> Arc<dyn Player> {
         match self {
             BotKind::Folder => Arc::new(Folder),
@@ -272,6 +320,11 @@ impl BotKind {
             BotKind::AllIn => Arc::new(AllIn),
             BotKind::Random => Arc::new(RandomBot::with_seed(seed)),
             BotKind::Equity => Arc::new(EquityBot::default()),
+            BotKind::Shover => Arc::new(ShoverBot),
+            BotKind::Solid => Arc::new(SolidBot { seed }),
+            BotKind::Tight => Arc::new(TightBot { seed }),
+            BotKind::Loose => Arc::new(LooseBot { seed }),
+            BotKind::PushFold => Arc::new(PushFoldBot { seed }),
         }
     }
 }
@@ -312,7 +365,8 @@ mod tests {
                 .unwrap_err()
                 .to_string(),
             "unknown bot kind \"calling_station\" (known kinds: folder, \
-             calling-station, raiser, all-in, random, equity)"
+             calling-station, raiser, all-in, random, equity, shover, solid, tight, loose, \
+             push-fold)"
         );
         assert!("Folder".parse::<BotKind>().is_err());
     }

@@ -114,7 +114,7 @@ pub use strategy_pool::panic_message;
 
 /// The Rust snippets of this crate's `README.md` (the SDK's reference), compiled and run as
 /// doctests so that the page cannot go stale. A team's page (`player/README.md`) is checked
-/// where its snippets go, in the team's own crate (`.ci/team_checks.sh`): the SDK's tests never
+/// where its snippets go, in the team's own crate (`.ci/team_checks.py`): the SDK's tests never
 /// compile a team's code.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]

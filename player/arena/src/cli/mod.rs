@@ -1,0 +1,302 @@
+//! `cargo arena`'s command line: a team's bot against house bots, in process, with a verdict
+//! against the last run of the same command. The team's crate has a one-line `arena` binary
+//! that hands its bot to [`main`]; the alias in `.cargo/config.toml` runs it.
+
+mod paths;
+mod print;
+
+use crate::{Arena, Comparison, History, SavedRun, DEFAULT_GAMES, DEFAULT_SEED, DEFAULT_VS};
+use bots::BotKind;
+use player::Player;
+use std::ffi::OsString;
+use std::fs::File;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+const HELP: &str = "\
+cargo arena: your bot (player/team/src/strategy.rs) against house bots, in process
+
+Usage: cargo arena [OPTIONS]          (from any folder of the repository)
+
+Options:
+  --games N          games to play, rounded up to whole deal sets [default: 600]
+  --vs KIND,KIND,... the house bots at the table, one seat each
+                     [default: tight,loose,push-fold,solid,shover]
+                     kinds: KINDS
+  --seed N           the run seed: the same seed plays the same deals [default: 1]
+  --plain            plain games instead of duplicate deals
+  --threads N        worker threads [default: one per core]; results do not depend on it
+  --json [FILE]      also write the whole report as JSON, to FILE or, without one, to
+                     target/arena/last-run.json
+  --no-save          do not remember this run for the next comparison
+  -h, --help         this text
+
+Every run is compared with the last run of the same --vs, --seed and --plain (remembered in
+target/arena/runs/) on the deal sets both played: your points per game (5 a win, 3 a second
+place, as the event scores), paired by deal set, with the luck of the cards taken out.
+BETTER, WORSE, or can't tell yet (and how many games would tell).
+";
+
+/// The command line, read.
+struct Options {
+    games: u32,
+    vs: Vec<BotKind>,
+    seed: u64,
+    plain: bool,
+    threads: Option<usize>,
+    json: Option<JsonTarget>,
+    save: bool,
+}
+
+/// Where `--json` writes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum JsonTarget {
+    /// The path given (relative to the current folder).
+    File(PathBuf),
+    /// `target/arena/last-run.json` in the build folder.
+    Default,
+}
+
+fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Option<Options>, String> {
+    use lexopt::prelude::*;
+    let mut options = Options {
+        games: DEFAULT_GAMES,
+        vs: DEFAULT_VS.to_vec(),
+        seed: DEFAULT_SEED,
+        plain: false,
+        threads: None,
+        json: None,
+        save: true,
+    };
+    let mut parser = lexopt::Parser::from_args(args);
+    let text = |value: OsString, flag: &str| {
+        value
+            .into_string()
+            .map_err(|_| format!("{flag}: the value is not valid UTF-8"))
+    };
+    while let Some(arg) = parser.next().map_err(|e| e.to_string())? {
+        match arg {
+            Long("games") => {
+                let value = text(parser.value().map_err(|e| e.to_string())?, "--games")?;
+                options.games = match value.trim().parse::<u32>() {
+                    Ok(0) => return Err("--games must be at least 1".to_string()),
+                    Ok(games) => games,
+                    Err(_) => return Err(format!("--games {value:?} is not a whole number")),
+                };
+            }
+            Long("vs") => {
+                let value = text(parser.value().map_err(|e| e.to_string())?, "--vs")?;
+                options.vs = value
+                    .split(',')
+                    .map(|kind| kind.trim().parse::<BotKind>().map_err(|e| e.to_string()))
+                    .collect::<Result<_, _>>()?;
+            }
+            Long("seed") => {
+                let value = text(parser.value().map_err(|e| e.to_string())?, "--seed")?;
+                options.seed = value
+                    .trim()
+                    .parse()
+                    .map_err(|_| format!("--seed {value:?} is not a whole number"))?;
+            }
+            Long("threads") => {
+                let value = text(parser.value().map_err(|e| e.to_string())?, "--threads")?;
+                options.threads = match value.trim().parse::<usize>() {
+                    Ok(0) => return Err("--threads must be at least 1".to_string()),
+                    Ok(threads) => Some(threads),
+                    Err(_) => return Err(format!("--threads {value:?} is not a whole number")),
+                };
+            }
+            Long("json") => {
+                // `--json=FILE`, `--json FILE`, or `--json` alone (then the next argument, if
+                // any, is another option).
+                let value = match parser.optional_value() {
+                    Some(value) => Some(value),
+                    None => {
+                        let mut raw = parser.raw_args().map_err(|e| e.to_string())?;
+                        let is_path = raw
+                            .peek()
+                            .is_some_and(|next| !next.to_string_lossy().starts_with('-'));
+                        if is_path {
+                            raw.next()
+                        } else {
+                            None
+                        }
+                    }
+                };
+                options.json = Some(match value {
+                    Some(path) if path.is_empty() => {
+                        return Err("--json: the file name is empty".to_string())
+                    }
+                    Some(path) => JsonTarget::File(path.into()),
+                    None => JsonTarget::Default,
+                });
+            }
+            Long("plain") => options.plain = true,
+            Long("no-save") => options.save = false,
+            Short('h') | Long("help") => return Ok(None),
+            other => return Err(other.unexpected().to_string()),
+        }
+    }
+    Ok(Some(options))
+}
+
+/// Runs `cargo arena` with the process's arguments, `player` in your seat: parses the flags,
+/// plays, prints the report and the verdict, and returns the exit code (2 for a bad flag).
+pub fn main(player: &dyn Player) -> ExitCode {
+    let options = match parse(std::env::args_os().skip(1)) {
+        Ok(Some(options)) => options,
+        Ok(None) => {
+            print!("{}", HELP.replace("KINDS", &BotKind::names().join(", ")));
+            return ExitCode::SUCCESS;
+        }
+        Err(error) => {
+            eprintln!("error: {error}\n(cargo arena --help lists the options)");
+            return ExitCode::from(2);
+        }
+    };
+    match run(options, player) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(options: Options, player: &dyn Player) -> Result<(), String> {
+    let arena_dir = paths::arena_dir();
+    let json_path = match &options.json {
+        Some(JsonTarget::File(path)) => Some(path.clone()),
+        Some(JsonTarget::Default) => Some(arena_dir.join("last-run.json")),
+        None => None,
+    };
+    // Opened before the games, so a bad path fails now rather than after them.
+    let json = match &json_path {
+        Some(path) => {
+            if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+                if options.json == Some(JsonTarget::Default) {
+                    std::fs::create_dir_all(folder)
+                        .map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
+                }
+            }
+            Some(
+                File::create(path)
+                    .map_err(|e| format!("cannot write --json {}: {e}", path.display()))?,
+            )
+        }
+        None => None,
+    };
+    let mut arena = Arena::new(options.vs.clone())
+        .games(options.games)
+        .seed(options.seed);
+    if options.plain {
+        arena = arena.plain();
+    }
+    if let Some(threads) = options.threads {
+        arena = arena.threads(threads);
+    }
+    quiet_arena_panics();
+    let report = match arena.run(player) {
+        Ok(report) => report,
+        Err(error) => {
+            // No empty report left behind for a run that never played.
+            if let Some(path) = &json_path {
+                let _ = std::fs::remove_file(path);
+            }
+            return Err(error.to_string());
+        }
+    };
+    let current = SavedRun::of(&report);
+    let runs = arena_dir.join("runs");
+    let previous = match History::load(&runs, &report.key) {
+        Ok(previous) => previous,
+        Err(error) => {
+            eprintln!("note: {error}");
+            None
+        }
+    };
+    let (comparison, history) = History::record(previous, report.key.clone(), current);
+    print::report(&report, options.threads);
+    print::comparison(&comparison, options.save);
+    if options.save {
+        history.save(&runs).map_err(|e| e.to_string())?;
+    }
+    if let (Some(mut file), Some(path)) = (json, &json_path) {
+        write_json(&mut file, &report, &comparison)
+            .map_err(|e| format!("cannot write --json {}: {e}", path.display()))?;
+        let shown = std::path::absolute(path).unwrap_or_else(|_| path.clone());
+        println!("report written to {}", shown.display());
+    }
+    Ok(())
+}
+
+fn write_json(
+    file: &mut File,
+    report: &crate::ArenaReport,
+    comparison: &Comparison,
+) -> std::io::Result<()> {
+    let document = serde_json::json!({ "report": report, "comparison": comparison });
+    serde_json::to_writer_pretty(&mut *file, &document)?;
+    file.write_all(b"\n")
+}
+
+/// A panicking strategy is reported with its hand in the summary; the default hook would
+/// also print every panic, possibly thousands, as the games run. Other threads keep it.
+fn quiet_arena_panics() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let arena_thread = std::thread::current()
+            .name()
+            .is_some_and(|name| name.starts_with("arena-"));
+        if !arena_thread {
+            default(info);
+        }
+    }));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(text: &str) -> Vec<OsString> {
+        text.split_whitespace().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn options_are_read_and_bad_ones_named() {
+        let options = parse(args("--games 12 --vs raiser,folder --seed 9 --plain"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(options.games, 12);
+        assert_eq!(options.vs, [BotKind::Raiser, BotKind::Folder]);
+        assert_eq!((options.seed, options.plain), (9, true));
+        assert!(parse(args("--help")).unwrap().is_none());
+        let error = |text: &str| parse(args(text)).err().unwrap();
+        assert_eq!(error("--games 0"), "--games must be at least 1");
+        assert!(error("--games ten").contains("not a whole number"));
+        assert!(error("--vs raiser,shark").contains("unknown bot kind \"shark\""));
+        assert!(error("--vs raiser,shark").contains("calling-station"));
+        assert!(error("--bogus").contains("--bogus"));
+        assert!(error("--games").contains("missing"));
+    }
+
+    #[test]
+    fn json_takes_a_file_or_none() {
+        let json = |text: &str| parse(args(text)).unwrap().unwrap().json;
+        assert_eq!(json("--games 6"), None);
+        assert_eq!(json("--json"), Some(JsonTarget::Default));
+        assert_eq!(json("--json --games 6"), Some(JsonTarget::Default));
+        assert_eq!(
+            json("--json out.json"),
+            Some(JsonTarget::File("out.json".into()))
+        );
+        assert_eq!(
+            json("--json=out.json --no-save"),
+            Some(JsonTarget::File("out.json".into()))
+        );
+        assert!(parse(args("--json=")).err().unwrap().contains("empty"));
+        let options = parse(args("--json --no-save")).unwrap().unwrap();
+        assert!(!options.save);
+    }
+}

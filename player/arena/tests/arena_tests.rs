@@ -1,0 +1,6 @@
+//! The arena's integration tests: the luck adjustment is unbiased (an A/A proof, ignored in
+//! the quick suite: `cargo test --release -p lean-poker-arena --test arena_tests --
+//! --ignored`), and ratings follow what the event scores.
+
+mod luck_proof;
+mod ratings;
