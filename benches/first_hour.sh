@@ -19,7 +19,7 @@ if [ $# -eq 0 ]; then
     "cargo test -p team --no-run" \
     "cargo arena" \
     "cargo build --release -p team" \
-    "scripts/local-tournament.sh --games 2"
+    "scripts/local-tournament.sh --bot a=raiser --bot b=equity --games 2"
 fi
 [ -x /usr/bin/time ] || { echo "error: /usr/bin/time is missing (apt-get install time)" >&2; exit 2; }
 target=${CARGO_TARGET_DIR:-target}
