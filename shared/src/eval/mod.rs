@@ -46,11 +46,13 @@ mod fast;
 mod key;
 mod rain_man;
 mod reference;
+mod seven;
 mod strength;
 
 pub use deck::{Deal, Deck};
 pub use key::HandKey;
 pub use rain_man::{rain_man_rank, rain_man_rank_json, RainManRank};
+pub use seven::SevenCards;
 pub use strength::{Category, HandStrength};
 
 /// Not part of the API: the evaluator's raw entry point, for benchmarks that measure its
@@ -337,7 +339,7 @@ impl fmt::Display for Hand {
 pub fn evaluate(cards: &[Card]) -> Result<Hand, EvalError> {
     check_count(cards.len())?;
     let set = HandKey::sum(cards).ok_or_else(|| strength_error(cards))?;
-    Ok(Hand::from_fast(set.strength_unchecked(), set))
+    Ok(set.hand_unchecked())
 }
 
 /// The strength of five, six or seven distinct cards, without working out the best five:
