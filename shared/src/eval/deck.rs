@@ -1,5 +1,6 @@
 //! [`Deck`] and [`Deal`]: distinct cards checked once, then dealt onto hands by loops that need
-//! no repeated-card test (enumerations of boards, run-outs or every hand).
+//! no repeated-card test (enumerations of boards, run-outs or every hand), or drawn at random
+//! as [`SevenCards`].
 
 use super::{
     card_bit, card_set, set_cards, CardEntry, EvalError, HandKey, HandStrength, SevenCards,

@@ -5,6 +5,9 @@
 //! - [`strength_of`] and [`HandKey`] are the fast paths for hot loops (showdowns, equity):
 //!   they produce only the [`HandStrength`]. Both refuse a repeated card: `strength_of` with
 //!   one test a hand, `HandKey + Card` with one test a card (it keeps a set).
+//! - [`SevenCards`] is for loops over ready-made seven-card hands: seven cards checked once
+//!   when made ([`SevenCards::new`]) or drawn from a deck ([`Deck::draw_seven`]), whose
+//!   strength needs no test at all.
 //! - [`Deck`] and [`Deal`] are for enumerations (boards, run-outs, every hand): a deck of
 //!   distinct cards is checked once, and cards dealt from it need no test at all.
 //! - [`rain_man_rank`] and [`rain_man_rank_json`] answer like the Lean Poker ranking service
@@ -343,7 +346,9 @@ pub fn evaluate(cards: &[Card]) -> Result<Hand, EvalError> {
 }
 
 /// The strength of five, six or seven distinct cards, without working out the best five:
-/// the fast path for showdowns and simulations.
+/// the fast path for showdowns and simulations. (Seven cards evaluated more than once, or
+/// many hands made ahead of a loop, are quicker as [`SevenCards`]: checked once, then
+/// evaluated with no test.)
 ///
 /// # Errors
 /// As [`evaluate`].
