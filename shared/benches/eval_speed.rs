@@ -5,8 +5,9 @@
 //!
 //! `cargo bench -p lean-poker-shared --bench eval_speed -- [ROUNDS] [CASE-SUBSTRING]`
 //!
-//! Cases: 10 M random seven-card hands through `strength_of(&[Card; 7])` and `HandKey + Card`,
-//! and through `rs_poker`'s `rank()`; all 133,784,560 seven-card hands by incremental nested
+//! Cases: 10 M random seven-card hands through `strength_of(&[Card; 7])`, as `SevenCards`
+//! (dealt before the timed loop) and through `HandKey + Card`, and through `rs_poker`'s
+//! `rank()`; all 133,784,560 seven-card hands by incremental nested
 //! loops (`Deal::one_more` per level, and `rs_poker`'s `SevenCardAccum`); equity of AhKh against
 //! three random hands, 100,000 trials, ours and `rs_poker`'s `MonteCarloGame`. The comparison
 //! with holdem-hand-evaluator, which cannot be a dependency of the workspace, is
@@ -22,10 +23,10 @@ const ALL_HANDS: u64 = 133_784_560;
 
 #[path = "support/random_hands.rs"]
 mod random_hands;
-use random_hands::random_hands;
+use random_hands::random_seven_cards;
 #[path = "support/our_loops.rs"]
 mod our_loops;
-use our_loops::{enumerate_all, random_hand_key, random_strength_of};
+use our_loops::{enumerate_all, random_hand_key, random_seven_cards_strength, random_strength_of};
 #[path = "support/cpu_time.rs"]
 mod cpu_time;
 use cpu_time::{load_average, thread_cpu_seconds};
@@ -73,6 +74,7 @@ fn random_rs_poker_rank(hands: &[[rs_poker::core::Card; 7]]) -> u16 {
 
 const RANDOM_STRENGTH_OF: &str = "10M random: strength_of(&[Card; 7])";
 const RANDOM_RS_POKER: &str = "10M random: rs_poker rank()";
+const RANDOM_SEVEN_CARDS: &str = "10M random: SevenCards::strength()";
 const RANDOM_HAND_KEY: &str = "10M random: HandKey + Card x7, strength()";
 const ALL_DEAL: &str = "all 133,784,560 hands: nested Deal::one_more";
 const ALL_RS_POKER: &str = "all 133,784,560 hands: rs_poker SevenCardAccum";
@@ -94,7 +96,8 @@ fn main() {
     let rounds: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(7);
     let filter = args.next().unwrap_or_default();
 
-    let hands = random_hands(HANDS);
+    let seven_cards = random_seven_cards(HANDS);
+    let hands: Vec<[Card; 7]> = seven_cards.iter().map(|hand| hand.cards()).collect();
     let deck: [Card; 52] = std::array::from_fn(|i| Card::deck().nth(i).expect("52 cards"));
     let our_deck = Deck::full();
     let ak = shared::card::parse_cards("Ah Kh").expect("cards");
@@ -131,6 +134,13 @@ fn main() {
             items: HANDS as f64,
             unit: "M hands/s",
             run: Box::new(move || u64::from(random_rs_poker_rank(black_box(&rs_poker_hands)))),
+            seconds: Vec::new(),
+        },
+        Case {
+            name: RANDOM_SEVEN_CARDS,
+            items: HANDS as f64,
+            unit: "M hands/s",
+            run: Box::new(move || u64::from(random_seven_cards_strength(black_box(&seven_cards)))),
             seconds: Vec::new(),
         },
         Case {
@@ -193,6 +203,7 @@ fn main() {
     // what the machine's load does to both.
     for (ours, yardstick) in [
         (RANDOM_STRENGTH_OF, RANDOM_RS_POKER),
+        (RANDOM_SEVEN_CARDS, RANDOM_RS_POKER),
         (RANDOM_HAND_KEY, RANDOM_RS_POKER),
         (ALL_DEAL, ALL_RS_POKER),
         (EQUITY_OURS, EQUITY_RS_POKER),

@@ -114,16 +114,18 @@ HHE_COMPARE_SKIP_CHECK=1 valgrind --tool=callgrind --callgrind-out-file="$out" \
 callgrind_annotate --inclusive=yes --threshold=100 "$out" | awk '
     BEGIN {
         hands["our_loops::random_strength_of"] = 1e7
+        hands["our_loops::random_seven_cards_strength"] = 1e7
         hands["our_loops::random_hand_key"] = 1e7
         hands["random_hhe"] = 1e7
         hands["our_loops::enumerate_all"] = 133784560
         hands["all_hhe"] = 133784560
         name["our_loops::random_strength_of"] = "10M random: ours strength_of(&[Card; 7])"
+        name["our_loops::random_seven_cards_strength"] = "10M random: ours SevenCards::strength()"
         name["our_loops::random_hand_key"] = "10M random: ours HandKey + Card x7, strength()"
         name["random_hhe"] = "10M random: hhe Hand add_card x7, evaluate()"
         name["our_loops::enumerate_all"] = "all hands: ours nested Deal::one_more"
         name["all_hhe"] = "all hands: hhe nested Hand::add_card"
-        order = "our_loops::random_strength_of our_loops::random_hand_key random_hhe our_loops::enumerate_all all_hhe"
+        order = "our_loops::random_strength_of our_loops::random_seven_cards_strength our_loops::random_hand_key random_hhe our_loops::enumerate_all all_hhe"
     }
     /^ *[0-9,]+ \(/ {
         cost = $1

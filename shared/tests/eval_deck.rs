@@ -1,10 +1,13 @@
 //! `Deck` and `Deal`: distinct cards checked once, dealt by nested loops with no repeated-card
-//! test; and the one-test repeated-card check of `strength_of`, `evaluate` and
-//! `HandKey::from_cards` on hands with repeats of every multiplicity.
+//! test; `SevenCards`, checked once or drawn from a deck; and the one-test repeated-card check
+//! of `strength_of`, `evaluate`, `HandKey::from_cards` and `SevenCards::new` on hands with
+//! repeats of every multiplicity.
 
 use proptest::prelude::*;
 use shared::card::parse_cards;
-use shared::eval::{evaluate, strength_of, Deal, Deck, EvalError, HandKey, HandStrength};
+use shared::eval::{
+    evaluate, strength_of, Deal, Deck, EvalError, HandKey, HandStrength, SevenCards,
+};
 use shared::Card;
 
 fn cards(text: &str) -> Vec<Card> {
@@ -133,19 +136,24 @@ fn deals_onto_known_cards_and_past_seven() {
     }
 }
 
-/// Five to seven cards with repeats: `strength_of`, `evaluate` and `HandKey::from_cards` give
-/// `DuplicateCard` exactly when a card repeats, whatever its multiplicity and position, and the
-/// same strength as a `HandKey` built card by card otherwise.
+/// Five to seven cards with repeats: `strength_of`, `evaluate`, `HandKey::from_cards` and (for
+/// seven) `SevenCards::new` give `DuplicateCard` exactly when a card repeats, whatever its
+/// multiplicity and position, and the same strength as a `HandKey` built card by card
+/// otherwise.
 fn check_hand(hand: &[Card]) {
     let mut seen = std::collections::HashSet::new();
     let repeated = hand.iter().find(|&&card| !seen.insert(card)).copied();
     let label: Vec<String> = hand.iter().map(Card::to_string).collect();
+    let seven = <[Card; 7]>::try_from(hand).ok().map(SevenCards::new);
     match repeated {
         Some(card) => {
             let error = EvalError::DuplicateCard(card);
             assert_eq!(strength_of(hand), Err(error.clone()), "{label:?}");
             let evaluated = evaluate(hand).map(|h| h.strength());
             assert_eq!(evaluated, Err(error.clone()), "{label:?}");
+            if let Some(seven) = seven {
+                assert_eq!(seven, Err(error.clone()), "{label:?}");
+            }
             assert_eq!(HandKey::from_cards(hand), Err(error), "{label:?}");
         }
         None => {
@@ -153,7 +161,79 @@ fn check_hand(hand: &[Card]) {
             assert_eq!(strength_of(hand), key.strength(), "{label:?}");
             assert_eq!(evaluate(hand).map(|h| h.strength()), key.strength());
             assert_eq!(HandKey::from_cards(hand), Ok(key));
+            if let Some(seven) = seven {
+                let seven = seven.unwrap();
+                assert_eq!(Ok(seven.strength()), key.strength(), "{label:?}");
+                assert_eq!(Ok(seven.hand()), evaluate(hand), "{label:?}");
+                assert_eq!(&seven.cards()[..], hand);
+            }
         }
+    }
+}
+
+#[test]
+fn seven_cards_keep_their_order_and_evaluate_as_evaluate() {
+    let cards: [Card; 7] = cards("Ah Kh Qh Jh Th 2c 2d").try_into().unwrap();
+    let hand = SevenCards::try_from(cards).unwrap();
+    assert_eq!(hand.cards(), cards);
+    assert_eq!(<[Card; 7]>::from(hand), cards);
+    assert_eq!(hand.strength(), HandStrength::STRONGEST);
+    assert_eq!(hand.hand(), evaluate(&cards).unwrap());
+    assert_eq!(hand.to_string(), "Ah Kh Qh Jh Th 2c 2d");
+    assert_eq!(format!("{hand:?}"), "SevenCards(Ah Kh Qh Jh Th 2c 2d)");
+    let mut reversed = cards;
+    reversed.reverse();
+    let other = SevenCards::new(reversed).unwrap();
+    assert_ne!(other, hand);
+    assert_eq!(other.strength(), hand.strength());
+}
+
+/// splitmix64 from `seed`, as `random_below(n)` for `Deck::draw_seven`.
+fn random_below(seed: u64) -> impl FnMut(usize) -> usize {
+    let mut state = seed;
+    move |n| {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) % n as u64) as usize
+    }
+}
+
+#[test]
+fn draws_are_seven_distinct_cards_of_the_deck_shuffled_into_its_front() {
+    let mut deck = Deck::full().without(&cards("As Ks"));
+    let mut random = random_below(1);
+    // How often each card comes first: about 2,000 each for a uniform draw.
+    let mut first = std::collections::HashMap::new();
+    for _ in 0..100_000 {
+        let hand = deck.draw_seven(&mut random).unwrap();
+        let drawn = hand.cards();
+        assert_eq!(&drawn[..], &deck.cards()[..7], "the deck's front");
+        assert!(SevenCards::new(drawn).is_ok(), "{hand}");
+        assert_eq!(Ok(hand.strength()), strength_of(&drawn));
+        *first.entry(drawn[0]).or_insert(0u32) += 1;
+    }
+    // Still the same 50 cards, the held ones never dealt.
+    let mut left = deck.cards().to_vec();
+    left.sort_by_key(|card| card.index());
+    assert_eq!(left, Deck::full().without(&cards("As Ks")).cards());
+    assert_eq!(first.len(), 50);
+    assert!(first.values().all(|&count| (1_700..2_300).contains(&count)));
+}
+
+#[test]
+fn a_deck_of_fewer_than_seven_draws_nothing_and_any_answer_is_in_range() {
+    let mut six = Deck::new(&cards("2c 3c 4c 5c 6c 7c")).unwrap();
+    assert_eq!(six.draw_seven(|n| n - 1), None);
+    assert_eq!(six.cards(), &cards("2c 3c 4c 5c 6c 7c")[..]);
+    // Exactly seven: every card, whatever the generator answers (past the range too).
+    let seven = cards("2c 3c 4c 5c 6c 7c 9h");
+    let mut deck = Deck::new(&seven).unwrap();
+    for answer in [0, 1, 6, 7, 1000, usize::MAX] {
+        let mut drawn = deck.draw_seven(|_| answer).unwrap().cards();
+        drawn.sort_by_key(|card| card.index());
+        assert_eq!(&drawn[..], &seven[..]);
     }
 }
 

@@ -1,10 +1,11 @@
 //! Every seven-card hand (133,784,560 of them): category counts and the number of distinct
-//! strengths, by the benchmarks' enumeration and by seven nested `Deal::one_more` loops.
+//! strengths, by the benchmarks' enumeration, by seven nested `Deal::one_more` loops and as
+//! `SevenCards` (each against `HandKey + Card`).
 //! Ignored by default because they need a release build to be quick; CI runs
 //! `cargo test --release -p lean-poker-shared --test shared_tests -- --ignored eval_exhaustive::`.
 
 use shared::eval::bench_support::for_each_seven_card_hand;
-use shared::eval::{Category, Deck, HandStrength};
+use shared::eval::{Category, Deck, HandKey, HandStrength, SevenCards};
 use shared::Card;
 
 #[test]
@@ -41,6 +42,39 @@ fn all_seven_card_hands_dealt_from_a_deck() {
             }
         }
     }
+    check_counts(&per_strength);
+}
+
+#[test]
+#[ignore = "enumerates 133,784,560 hands: run in release with --ignored (a few seconds)"]
+fn all_seven_card_hands_as_seven_cards() {
+    let deck: Vec<Card> = Card::deck().collect();
+    let mut per_strength = vec![0u64; 7463];
+    // Positions of the hand's cards in the deck, increasing, and the key of the first k.
+    let mut positions = [0usize; 7];
+    let mut keys = [HandKey::EMPTY; 8];
+    fn visit(
+        deck: &[Card],
+        level: usize,
+        from: usize,
+        positions: &mut [usize; 7],
+        keys: &mut [HandKey; 8],
+        per_strength: &mut [u64],
+    ) {
+        for position in from..deck.len() {
+            positions[level] = position;
+            keys[level + 1] = keys[level] + deck[position];
+            if level < 6 {
+                visit(deck, level + 1, position + 1, positions, keys, per_strength);
+                continue;
+            }
+            let hand = SevenCards::new(positions.map(|p| deck[p])).unwrap();
+            let strength = hand.strength();
+            assert_eq!(Ok(strength), keys[7].strength(), "{hand}");
+            per_strength[usize::from(strength.index())] += 1;
+        }
+    }
+    visit(&deck, 0, 0, &mut positions, &mut keys, &mut per_strength);
     check_counts(&per_strength);
 }
 

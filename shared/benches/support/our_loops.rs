@@ -1,9 +1,9 @@
 //! Our side of the loops both evaluator benches time (`eval_speed.rs` against `rs_poker`,
-//! `hhe_compare` against holdem-hand-evaluator): the random hands through `strength_of` and
-//! through `HandKey + Card`, and the enumeration of every seven-card hand, written once so that
+//! `hhe_compare` against holdem-hand-evaluator): the random hands through `strength_of`, as
+//! `SevenCards` and through `HandKey + Card`, and the enumeration of every seven-card hand, written once so that
 //! the two benches measure the same loops.
 
-use shared::eval::{strength_of, Deck, HandKey};
+use shared::eval::{strength_of, Deck, HandKey, SevenCards};
 use shared::Card;
 
 /// Every seven-card hand of the deck by seven nested loops, one card dealt per level from a
@@ -41,6 +41,17 @@ pub fn random_strength_of(hands: &[[Card; 7]]) -> u16 {
     let mut acc = 0u16;
     for hand in hands {
         acc ^= strength_of(hand).map_or(0, |s| s.index());
+    }
+    acc
+}
+
+/// The random hands as `SevenCards` (checked or dealt before the loop), through `strength()`:
+/// the XOR of the strength indexes.
+#[inline(never)]
+pub fn random_seven_cards_strength(hands: &[SevenCards]) -> u16 {
+    let mut acc = 0u16;
+    for hand in hands {
+        acc ^= hand.strength().index();
     }
     acc
 }

@@ -1,7 +1,10 @@
 //! [`Deck`] and [`Deal`]: distinct cards checked once, then dealt onto hands by loops that need
-//! no repeated-card test (enumerations of boards, run-outs or every hand).
+//! no repeated-card test (enumerations of boards, run-outs or every hand), or drawn at random
+//! as [`SevenCards`].
 
-use super::{card_bit, card_set, set_cards, CardEntry, EvalError, HandKey, HandStrength};
+use super::{
+    card_bit, card_set, set_cards, CardEntry, EvalError, HandKey, HandStrength, SevenCards,
+};
 use crate::card::Card;
 
 /// Distinct cards to deal from, in a fixed order, checked once when the deck is made.
@@ -122,6 +125,44 @@ impl Deck {
     /// Whether `card` is in the deck.
     pub fn contains(&self, card: Card) -> bool {
         self.set & card_bit(card) != 0
+    }
+
+    /// Seven cards drawn at random, with no repeated-card test (the deck's cards are
+    /// distinct): a partial Fisher–Yates shuffle makes the deck's first seven positions a
+    /// uniform random sample, in random order, and the deck keeps its new order, as a shuffled
+    /// deck does (drawing again from it is as random). `random_below(n)` is the caller's
+    /// generator: a uniform position below `n` (a larger answer is taken modulo `n`). `None`
+    /// when the deck holds fewer than seven cards.
+    ///
+    /// ```
+    /// use shared::eval::Deck;
+    ///
+    /// // Any generator will do; a bot would use its `rand` generator's `random_range(0..n)`.
+    /// let mut state = 7u64;
+    /// let mut random_below = |n: usize| {
+    ///     state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    ///     (state >> 33) as usize % n
+    /// };
+    /// let mut deck = Deck::full();
+    /// let hand = deck.draw_seven(&mut random_below).unwrap();
+    /// assert_eq!(&hand.cards()[..], &deck.cards()[..7]);
+    /// assert!(hand.strength() >= shared::eval::HandStrength::WEAKEST);
+    /// ```
+    pub fn draw_seven(
+        &mut self,
+        mut random_below: impl FnMut(usize) -> usize,
+    ) -> Option<SevenCards> {
+        let len = self.cards.len();
+        if len < 7 {
+            return None;
+        }
+        for position in 0..7 {
+            let other = position + random_below(len - position) % (len - position);
+            self.cards.swap(position, other);
+            self.entries.swap(position, other);
+        }
+        let first: &[Card; 7] = self.cards.first_chunk()?;
+        Some(SevenCards::from_distinct(*first))
     }
 
     /// A deal from this deck onto an empty hand: [`Deal::one_more`] then deals its first card.

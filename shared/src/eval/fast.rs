@@ -11,7 +11,8 @@
 //!
 //! Memory: 256 KiB slot table, 8 KiB displacements, 16 KiB flush table, 29 KiB strength
 //! decoding table, 16 KiB card keys and bits (sparse: 52 of 1,024 entries each, in about
-//! ten cache lines), all in one static. Every index is in range by construction (a shifted or
+//! ten cache lines), 4 KiB of the same by [`Card::index`] (52 of 256 entries, in seven cache
+//! lines each), all in one static. Every index is in range by construction (a shifted or
 //! masked value below the table length), so safe indexing compiles without bounds checks.
 
 use crate::card::{Card, Rank, Suit};
@@ -35,6 +36,14 @@ pub(super) struct Tables {
     flush: [u16; 8192],
     /// The reference evaluator's canonical number of each strength (index 0 unused).
     canonical: [u32; 7463],
+    /// `card_keys` by [`Card::index`] (0 past 51), for the cards of a [`SevenCards`]: 52
+    /// entries in a row, indexed by a byte with no bounds check. Made from `card_keys` at
+    /// compile time (not stored in `tables.bin`).
+    ///
+    /// [`SevenCards`]: super::SevenCards
+    index_keys: [u64; 256],
+    /// `card_bits` by [`Card::index`] (0 past 51), likewise.
+    index_bits: [u64; 256],
 }
 
 impl Tables {
@@ -75,9 +84,23 @@ impl Tables {
         const CANONICAL: usize = FLUSH + 2 * 8192;
         const END: usize = CANONICAL + 4 * 7463;
         assert!(bytes.len() == END, "tables.bin has the wrong length");
+        let card_keys = u64s::<1024>(bytes, CARD_KEYS);
+        let card_bits = u64s::<1024>(bytes, CARD_BITS);
+        let mut index_keys = [0; 256];
+        let mut index_bits = [0; 256];
+        let mut index = 0;
+        while index < 52 {
+            if let Some(card) = Card::from_index(index as u8) {
+                index_keys[index] = card_keys[code(card)];
+                index_bits[index] = card_bits[code(card)];
+            }
+            index += 1;
+        }
         Tables {
-            card_keys: u64s(bytes, CARD_KEYS),
-            card_bits: u64s(bytes, CARD_BITS),
+            card_keys,
+            card_bits,
+            index_keys,
+            index_bits,
             displacements: u16s(bytes, DISPLACEMENTS),
             lookup: match bytes.split_at(LOOKUP).1.first_chunk() {
                 Some(lookup) => *lookup,
@@ -101,8 +124,8 @@ pub(super) const EMPTY_KEY: u64 = INITIAL_KEY;
 /// [`Card`] is `#[repr(C)]` with the rank byte first, so this is the card's two bytes read
 /// as one little-endian `u16`, and the compiler makes it a single load.
 #[inline(always)]
-pub(super) fn code(card: Card) -> usize {
-    usize::from(card.rank as u8) | usize::from(card.suit as u8) << 8
+pub(super) const fn code(card: Card) -> usize {
+    (card.rank as u8 as usize) | (card.suit as u8 as usize) << 8
 }
 
 /// The card of each slot of a card set (slots that are no card hold the deuce of spades).
@@ -208,6 +231,36 @@ pub(super) fn common_strength<const N: usize>(cards: &[Card; N]) -> Option<u16> 
         return None;
     }
     Some(rank_strength(key))
+}
+
+/// The key contribution of the card with [`Card::index`] `index` (0 past 51).
+#[inline(always)]
+pub(super) fn index_key(index: u8) -> u64 {
+    TABLES.index_keys[usize::from(index)]
+}
+
+/// The card-set bit of the card with [`Card::index`] `index` (0 past 51).
+#[inline(always)]
+pub(super) fn index_bit(index: u8) -> u64 {
+    TABLES.index_bits[usize::from(index)]
+}
+
+/// The strength of seven distinct cards given by [`Card::index`] (a [`SevenCards`]): the
+/// sums, one flush test and two loads, with no repeated-card test.
+///
+/// [`SevenCards`]: super::SevenCards
+#[inline(always)]
+pub(super) fn distinct_strength(indexes: &[u8; 7]) -> u16 {
+    let key = indexes
+        .iter()
+        .fold(EMPTY_KEY, |key, &index| key.wrapping_add(index_key(index)));
+    if has_flush(key) {
+        let mask = indexes
+            .iter()
+            .fold(0, |mask, &index| mask | index_bit(index));
+        return flush_strength(key, mask);
+    }
+    rank_strength(key)
 }
 
 /// Bit 0 of every suit's lane of a card set: shifted by `rank value - 2`, a rank's four cards.

@@ -216,6 +216,11 @@ impl HandKey {
         HandStrength(fast::strength(self.key, self.mask))
     }
 
+    /// The evaluated hand of a set the caller knows holds five to seven cards.
+    pub(super) fn hand_unchecked(self) -> Hand {
+        Hand::from_fast(self.strength_unchecked(), self)
+    }
+
     /// The evaluated hand of the set (strength, category and best five), as [`evaluate`]
     /// gives for the same cards; for callers that already folded the cards into a key (a
     /// board shared by every player) and should not collect them again.

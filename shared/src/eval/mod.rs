@@ -5,6 +5,9 @@
 //! - [`strength_of`] and [`HandKey`] are the fast paths for hot loops (showdowns, equity):
 //!   they produce only the [`HandStrength`]. Both refuse a repeated card: `strength_of` with
 //!   one test a hand, `HandKey + Card` with one test a card (it keeps a set).
+//! - [`SevenCards`] is for loops over ready-made seven-card hands: seven cards checked once
+//!   when made ([`SevenCards::new`]) or drawn from a deck ([`Deck::draw_seven`]), whose
+//!   strength needs no test at all.
 //! - [`Deck`] and [`Deal`] are for enumerations (boards, run-outs, every hand): a deck of
 //!   distinct cards is checked once, and cards dealt from it need no test at all.
 //! - [`rain_man_rank`] and [`rain_man_rank_json`] answer like the Lean Poker ranking service
@@ -46,11 +49,13 @@ mod fast;
 mod key;
 mod rain_man;
 mod reference;
+mod seven;
 mod strength;
 
 pub use deck::{Deal, Deck};
 pub use key::HandKey;
 pub use rain_man::{rain_man_rank, rain_man_rank_json, RainManRank};
+pub use seven::SevenCards;
 pub use strength::{Category, HandStrength};
 
 /// Not part of the API: the evaluator's raw entry point, for benchmarks that measure its
@@ -337,11 +342,13 @@ impl fmt::Display for Hand {
 pub fn evaluate(cards: &[Card]) -> Result<Hand, EvalError> {
     check_count(cards.len())?;
     let set = HandKey::sum(cards).ok_or_else(|| strength_error(cards))?;
-    Ok(Hand::from_fast(set.strength_unchecked(), set))
+    Ok(set.hand_unchecked())
 }
 
 /// The strength of five, six or seven distinct cards, without working out the best five:
-/// the fast path for showdowns and simulations.
+/// the fast path for showdowns and simulations. (Seven cards evaluated more than once, or
+/// many hands made ahead of a loop, are quicker as [`SevenCards`]: checked once, then
+/// evaluated with no test.)
 ///
 /// # Errors
 /// As [`evaluate`].

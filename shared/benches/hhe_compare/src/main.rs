@@ -1,6 +1,6 @@
 //! Our evaluator against holdem-hand-evaluator ("hhe", b-inary's crate) on two cases, in one
 //! process, in alternated rounds: 10 M random seven-card hands (the same hands for both
-//! sides), and all 133,784,560 seven-card hands by seven nested loops adding one card per
+//! sides; ours as card arrays and as `SevenCards`, dealt by `Deck::draw_seven`), and all 133,784,560 seven-card hands by seven nested loops adding one card per
 //! level (ours dealt from a `Deck`, as a bot enumerates). Our loops are `eval_speed.rs`'s
 //! (`support/our_loops.rs`), so the figures correspond.
 //!
@@ -15,20 +15,20 @@
 //! would make every figure meaningless, so a mismatch stops the bench with an error.
 
 use holdem_hand_evaluator::Hand;
-use shared::eval::{strength_of, Deck, HandKey};
+use shared::eval::{strength_of, Deck, HandKey, SevenCards};
 use shared::{Card, Suit};
 use std::hint::black_box;
 use std::process::ExitCode;
 
 #[path = "../../support/random_hands.rs"]
 mod random_hands;
-use random_hands::random_hands;
+use random_hands::random_seven_cards;
 #[path = "../../support/our_loops.rs"]
 mod our_loops;
 #[path = "../../support/cpu_time.rs"]
 mod cpu_time;
 use cpu_time::{load_average, thread_cpu_seconds};
-use our_loops::{enumerate_all, random_hand_key, random_strength_of};
+use our_loops::{enumerate_all, random_hand_key, random_seven_cards_strength, random_strength_of};
 
 const HANDS: usize = 10_000_000;
 const ALL_HANDS: u64 = 133_784_560;
@@ -202,13 +202,21 @@ impl AllHands<'_> {
 
 /// Both evaluators on the random hands and on every seven-card hand: the same order.
 fn check_same_order(
-    hands: &[[Card; 7]],
+    seven_cards: &[SevenCards],
     hhe_hands: &[[u8; 7]],
     deck: &[Card; 52],
 ) -> Result<(), String> {
     let mut random = OrderCheck::new();
-    for (hand, ids) in hands.iter().zip(hhe_hands) {
+    for (seven, ids) in seven_cards.iter().zip(hhe_hands) {
+        let hand = &seven.cards();
         let ours = strength_of(hand).map_or(0, |s| s.index());
+        if seven.strength().index() != ours {
+            return Err(format!(
+                "SevenCards::strength() {} but strength_of {ours} for {}",
+                seven.strength().index(),
+                show(hand)
+            ));
+        }
         let theirs = ids
             .iter()
             .fold(Hand::new(), |key, &card| key.add_card(usize::from(card)))
@@ -237,6 +245,7 @@ fn check_same_order(
 }
 
 const RANDOM_STRENGTH_OF: &str = "10M random: ours strength_of(&[Card; 7])";
+const RANDOM_SEVEN_CARDS: &str = "10M random: ours SevenCards::strength()";
 const RANDOM_HAND_KEY: &str = "10M random: ours HandKey + Card x7, strength()";
 const RANDOM_HHE: &str = "10M random: hhe Hand add_card x7, evaluate()";
 const ALL_OURS: &str = "all 133,784,560 hands: ours nested Deal::one_more";
@@ -272,7 +281,8 @@ fn main() -> ExitCode {
     };
     let filter = args.next().unwrap_or_default();
 
-    let hands = random_hands(HANDS);
+    let seven_cards = random_seven_cards(HANDS);
+    let hands: Vec<[Card; 7]> = seven_cards.iter().map(|hand| hand.cards()).collect();
     let hhe_hands: Vec<[u8; 7]> = hands.iter().map(|hand| hand.map(hhe_id)).collect();
     let deck: [Card; 52] = std::array::from_fn(|i| Card::deck().nth(i).expect("52 cards"));
     let hhe_deck: [usize; 52] = deck.map(|card| usize::from(hhe_id(card)));
@@ -281,7 +291,7 @@ fn main() -> ExitCode {
     // Not under callgrind's instruction counts (`HHE_COMPARE_SKIP_CHECK=1`): the check is
     // not what is measured, and it takes longer than every case together.
     if std::env::var_os("HHE_COMPARE_SKIP_CHECK").is_none() {
-        if let Err(error) = check_same_order(&hands, &hhe_hands, &deck) {
+        if let Err(error) = check_same_order(&seven_cards, &hhe_hands, &deck) {
             eprintln!("error: the two evaluators disagree: {error}");
             return ExitCode::FAILURE;
         }
@@ -294,6 +304,12 @@ fn main() -> ExitCode {
             name: RANDOM_STRENGTH_OF,
             hands: HANDS as f64,
             run: Box::new(move || u64::from(random_strength_of(black_box(&hands_a)))),
+            seconds: Vec::new(),
+        },
+        Case {
+            name: RANDOM_SEVEN_CARDS,
+            hands: HANDS as f64,
+            run: Box::new(move || u64::from(random_seven_cards_strength(black_box(&seven_cards)))),
             seconds: Vec::new(),
         },
         Case {
@@ -365,6 +381,7 @@ fn main() -> ExitCode {
     // keeps what the machine's load did to both (the target is 1.0x).
     for (ours, theirs) in [
         (RANDOM_STRENGTH_OF, RANDOM_HHE),
+        (RANDOM_SEVEN_CARDS, RANDOM_HHE),
         (RANDOM_HAND_KEY, RANDOM_HHE),
         (ALL_OURS, ALL_HHE),
     ] {
