@@ -37,6 +37,10 @@ pub const SCHEMA_VERSION: i64 = 4;
 pub const DATABASE_FILE: &str = "event.sqlite";
 /// The game folders' parent under the data folder (one `game-<n>` each, as `dealer run`).
 pub const GAMES_DIR: &str = "games";
+/// How large the database's write-ahead log grows before it is written back and cut to this
+/// size again: the disk budget counts the log, and SQLite's default (1,000 pages, kept at its
+/// largest after every checkpoint) would hold 4 MB that retention can never thin.
+pub const WAL_LIMIT_BYTES: u64 = 1 << 20;
 
 /// Why the event's database cannot be used.
 #[derive(Debug, Error)]
@@ -201,9 +205,13 @@ impl EventStore {
         };
         let writer = Connection::open(&path).map_err(db)?;
         writer
-            .execute_batch(
-                "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;",
-            )
+            .execute_batch(&format!(
+                "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; \
+                 PRAGMA busy_timeout = 5000; PRAGMA journal_size_limit = {WAL_LIMIT_BYTES}; \
+                 PRAGMA wal_autocheckpoint = {};",
+                // In pages, of SQLite's default 4 KiB.
+                WAL_LIMIT_BYTES / 4096
+            ))
             .map_err(db)?;
         let version: i64 = writer
             .query_row("PRAGMA user_version", [], |row| row.get(0))
