@@ -5,9 +5,11 @@ Cargo unifies features only across the packages one command selects, so a depend
 features differ between two builds of the same profile is compiled twice, with everything
 built on it (tokio, then actix, then the SDK...). This compares, with `cargo tree`, the
 features every shared dependency gets in:
-  - release: the dealer (`dealer demo`, the local tournament) against the team's crate with
-    its arena (`cargo arena`, the deployed player);
-  - tests: `cargo test --workspace` against `cargo test -p team`.
+  - release: the team's player (`cargo build --release -p team`, what the deploy and the
+    local tournament build) against the team's crate with its arena (`cargo arena`);
+  - tests: `cargo test --workspace` against `cargo test -p team`, and against the dealer's plain
+    debug build (`cargo run -p lean-poker-dealer -- demo`, the local tournament), which
+    then reuses the test build's dependencies.
 and fails naming each crate whose features differ. Usage: python3 .ci/features_aligned.py
 """
 import subprocess
@@ -33,9 +35,13 @@ def features(args):
     return found
 
 
-def compare(what, left_name, left, right_name, right):
+def compare(what, left_name, left, right_name, right, itself=None):
+    """Fails on every shared package with other features but `itself` (the package whose
+    feature is the difference between the two builds)."""
     differ = []
     for package in sorted(set(left) & set(right)):
+        if itself and package.split(" ")[0] == itself:
+            continue
         if left[package] != right[package]:
             only_left = sorted(left[package] - right[package])
             only_right = sorted(right[package] - left[package])
@@ -46,21 +52,28 @@ def compare(what, left_name, left, right_name, right):
             print(f"  {line}")
     else:
         print(f"{what}: the {len(set(left) & set(right))} shared packages have the same features")
+    sys.stdout.flush()
     return not differ
 
 
 def main():
     release = compare(
         "release",
-        "the dealer", features(["-p", "lean-poker-dealer", "-e", "normal,build"]),
+        "the team's player", features(["-p", "team", "-e", "normal,build"]),
         "the team's crate with its arena", features(["-p", "team", "--features", "arena", "-e", "normal,build"]),
+        itself="team",
     )
     tests = compare(
         "tests",
         "cargo test --workspace", features(["--workspace", "-e", "normal,build,dev"]),
         "cargo test -p team", features(["-p", "team", "-e", "normal,build,dev"]),
     )
-    if not (release and tests):
+    dealer = compare(
+        "debug",
+        "cargo test --workspace", features(["--workspace", "-e", "normal,build,dev"]),
+        "the dealer's debug build", features(["-p", "lean-poker-dealer", "-e", "normal,build"]),
+    )
+    if not (release and tests and dealer):
         sys.exit("error: align the features in [workspace.dependencies] (ARCHITECTURE.md, "
                  "\"one feature set per profile\")")
 

@@ -14,7 +14,7 @@ out=${1:-target-first-hour}
 shift || true
 if [ $# -eq 0 ]; then
   set -- \
-    "cargo run --release -p lean-poker-dealer -- demo" \
+    "cargo run -p lean-poker-dealer -- demo" \
     "cargo test --workspace --no-run" \
     "cargo test -p team --no-run" \
     "cargo arena" \

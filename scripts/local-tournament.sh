@@ -11,12 +11,15 @@
 # b=equity); your player is added as `--player me=http://127.0.0.1:$PORT` (PORT: 1337).
 #
 # The dealer does not depend on your crate, so an edit of your bot rebuilds only your small
-# crate (seconds, in the release profile the deploy uses); the dealer binary is built once.
+# crate (seconds, in the release profile the deploy uses); the dealer binary is built once, in
+# the debug profile: the build `cargo run -p lean-poker-dealer -- demo` and the workspace's
+# tests already made (its rules engine and house bots are optimised even there, and a few
+# games wait on the players, not on it). DEALER=path runs another dealer binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 target=${CARGO_TARGET_DIR:-target}
-dealer=${DEALER:-$target/release/dealer}
+dealer=${DEALER:-$target/debug/dealer}
 port=${PORT:-1337}
 
 rebuild_dealer=false
@@ -28,7 +31,7 @@ if [ ${#args[@]} -eq 0 ]; then args=(--bot a=raiser --bot b=equity); fi
 
 if $rebuild_dealer || [ ! -x "$dealer" ]; then
   echo "building the dealer once (later runs reuse $dealer)..." >&2
-  cargo build --release -p lean-poker-dealer --bin dealer
+  cargo build -p lean-poker-dealer --bin dealer
 fi
 
 cargo build --release -p team --bin player

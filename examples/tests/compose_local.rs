@@ -1,12 +1,12 @@
-//! `examples/compose-local.sh`, run for real (its default release binaries): extra
+//! `examples/compose-local.sh`, run for real (with `PROFILE=dev` binaries): extra
 //! arguments override the compose command's (its own example, `--games 2`, used to fail as a
 //! repeated argument), a taken player address stops it before the dealer starts, and a player
 //! that dies during the run stops the dealer with an error.
 //!
 //! The three cases share the player addresses (127.0.0.10 and up), so they run one after the
-//! other in one test. It builds the binaries with the script's own `cargo build --release`
-//! (minutes when cold; seconds after the release builds every other deploy check makes, which
-//! it shares): `#[ignore]`d, and run by CI with
+//! other in one test. It builds the binaries with the script's own `cargo build --profile dev`
+//! (minutes when cold; seconds after `cargo test --workspace`, whose dependencies it shares):
+//! `#[ignore]`d, and run by CI with
 //! `cargo test -p lean-poker-examples --test examples_tests -- --ignored compose_local::`.
 
 use std::io::{BufRead, BufReader};
@@ -26,7 +26,7 @@ fn script(args: &[&str]) -> Command {
     command
         .arg(workspace_root().join("examples/compose-local.sh"))
         .args(args)
-        .env("PROFILE", "release")
+        .env("PROFILE", "dev")
         .env("CARGO", env!("CARGO"))
         .stdin(Stdio::null());
     command
@@ -87,9 +87,11 @@ fn compose_local_overrides_arguments_and_stops_on_dead_players() {
     );
     drop(taken);
 
-    // 3. A player killed during the run stops everything with an error naming it.
+    // 3. A player killed during the run stops everything with an error naming it. Enough games
+    // that the run cannot end by itself first (ten ended within the half second on a quick
+    // machine).
     let out = scratch("killed");
-    let mut child = script(&["--games", "10", "--out", out.to_str().unwrap()])
+    let mut child = script(&["--games", "1000", "--out", out.to_str().unwrap()])
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()

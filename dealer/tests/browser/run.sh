@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The results viewer's, the event page's and the broadcast's browser tests: builds the release dealer (its `serve` command is the viewer), installs
+# The results viewer's, the event page's and the broadcast's browser tests: builds the debug dealer (its `serve` command is the viewer), installs
 # what it needs (Debian's chromium when CI=true, playwright-core from package-lock.json), runs
 # test.mjs, event.mjs, event_pause.mjs and broadcast.mjs. Writes docs/screenshots/*.png. Exits non-zero on the first failure.
 # `run.sh --install-only` installs and stops there.
@@ -33,28 +33,27 @@ if [ "${1:-}" = "--install-only" ]; then
   exit 0
 fi
 
-# The release binary: what an organiser runs, and what the other deploy checks of .ci/run
-# already built (a debug build would compile the dealer's dependencies once more, with the
-# features of a plain build rather than the test build's).
-cargo build --release --locked --quiet -p lean-poker-dealer --bin dealer
+# The debug binary, which `cargo test --workspace` already built (the dealer's plain build has
+# the test build's features: .ci/features_aligned.py); the pages are the same in release.
+cargo build --locked --quiet -p lean-poker-dealer --bin dealer
 target_dir="$(cargo metadata --format-version 1 --no-deps --locked \
   | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).target_directory))')"
 
-DEALER_BIN="$target_dir/release/dealer" \
+DEALER_BIN="$target_dir/debug/dealer" \
 CHROMIUM="$chromium_bin" \
   timeout 300 node test.mjs
 
 # The live event page (dealer serve --data).
-DEALER_BIN="$target_dir/release/dealer" \
+DEALER_BIN="$target_dir/debug/dealer" \
 CHROMIUM="$chromium_bin" \
   timeout 300 node event.mjs
 
 # Why play paused, on the event page and the broadcast.
-DEALER_BIN="$target_dir/release/dealer" \
+DEALER_BIN="$target_dir/debug/dealer" \
 CHROMIUM="$chromium_bin" \
   timeout 120 node event_pause.mjs
 
 # The event's broadcast (projector) page.
-DEALER_BIN="$target_dir/release/dealer" \
+DEALER_BIN="$target_dir/debug/dealer" \
 CHROMIUM="$chromium_bin" \
   timeout 600 node broadcast.mjs
