@@ -8,3 +8,4 @@ mod interop_python;
 mod procfile;
 mod service;
 mod testing_kit;
+mod testing_kit_runs;
