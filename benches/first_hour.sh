@@ -41,11 +41,13 @@ for cmd in "$@"; do
   printf '%-60s exit %s  wall %7.1f s  build %7.1f s  CPU %7.1f s  compiled %3d\n' \
     "$cmd" "$rc" "$wall" "$build" "$cpu" "$compiled" | tee -a "$out/summary"
 done
-grep -h '^ *Compiling ' "$out"/err.* | awk '{ print $2 }' | sort | uniq -c | sort -rn >"$out/per_crate"
+# Per crate and version: two versions of a crate in the tree are two crates.
+grep -h '^ *Compiling ' "$out"/err.* | awk '{ print $2 " " $3 }' | sort | uniq -c | sort -rn >"$out/per_crate"
 {
   echo "CPU-seconds in all: $total_cpu"
   echo "Compiling lines in all: $(cat "$out"/err.* | grep -c '^ *Compiling ')"
   echo "target/: $(du -sh "$target" | cut -f1)"
+  # A workspace member's own unit tests are one more build of it (debug, its tests, release).
   echo "crates compiled more than twice:"
-  awk '$1 > 2 { print "  " $2 " " $1 }' "$out/per_crate"
+  awk '$1 > 2 { print "  " $2 " " $3 " " $1 }' "$out/per_crate"
 } | tee -a "$out/summary"
