@@ -8,7 +8,7 @@
 
 use dealer::event::queries::games_page;
 use dealer::event::retention::{event_disk_usage, run_pass, BUDGET_HEADROOM};
-use dealer::event::settings::{resolve_event, EventFile, EventFlags, GamesLimit};
+use dealer::event::settings::{EventFlags, GamesLimit};
 use dealer::event::store::{GameFiles, GAMES_DIR, WAL_LIMIT_BYTES};
 use dealer::event::{scheduler, Event};
 use dealer::runner::StopSignal;
@@ -34,16 +34,14 @@ const PER_HAND: &str = r#"["log", "requests", "hands", "players", "decks"]"#;
 const ONE_FILE: &str = r#"["log", "requests", "hands-file", "players", "decks"]"#;
 
 fn open_event(data: &Path, outputs: &str, budget: Option<u64>) -> Arc<Event> {
-    let file: EventFile = toml::from_str(&event_config(outputs)).unwrap();
-    let mut settings = resolve_event(
+    let mut settings = crate::support::event::settings(
+        data,
+        &event_config(outputs),
         EventFlags {
-            data: Some(data.to_path_buf()),
             compress_after: Some(GamesLimit::parse("2").unwrap()),
             ..EventFlags::default()
         },
-        file,
-    )
-    .unwrap();
+    );
     // Below the smallest budget the settings accept: these games are tiny.
     settings.retention.disk_budget = budget;
     Event::open(settings).unwrap()
@@ -313,16 +311,14 @@ async fn below_the_free_space_margin_old_games_files_make_room() {
     drop(event);
     // A margin just over what the disk has free: the event's own files are the room it can make.
     let free = dealer::event::space::free_bytes(&data).unwrap();
-    let file: EventFile = toml::from_str(&event_config(ONE_FILE)).unwrap();
-    let mut settings = resolve_event(
+    let mut settings = crate::support::event::settings(
+        &data,
+        &event_config(ONE_FILE),
         EventFlags {
-            data: Some(data.clone()),
             compress_after: Some(GamesLimit::parse("2").unwrap()),
             ..EventFlags::default()
         },
-        file,
-    )
-    .unwrap();
+    );
     settings.retention.disk_budget = None;
     settings.retention.min_free_space = Some(free);
     let event = Event::open(settings).unwrap();
@@ -442,16 +438,7 @@ fn a_game_cut_off_by_kill_9_gets_its_hand_count_from_its_log() {
         }
     }
     assert!(!running.is_empty(), "kill -9 cut no game in five tries");
-    let file: EventFile = toml::from_str(&std::fs::read_to_string(&config).unwrap()).unwrap();
-    let settings = resolve_event(
-        EventFlags {
-            data: Some(data.clone()),
-            ..EventFlags::default()
-        },
-        file,
-    )
-    .unwrap();
-    let event = Event::open(settings).unwrap();
+    let event = crate::support::event::open(&data, &std::fs::read_to_string(&config).unwrap());
     let page = games_page(event.store(), 1, 1000).unwrap();
     for number in running {
         let log = std::fs::read_to_string(game_dir(&data, number).join("log.json")).unwrap();

@@ -8,7 +8,6 @@
 
 use dealer::event::archive::{compact_game, regenerate_game};
 use dealer::event::queries::games_page;
-use dealer::event::settings::{resolve_event, EventFile, EventFlags};
 use dealer::event::store::{GameFiles, GAMES_DIR};
 use dealer::event::{scheduler, Event};
 use dealer::replay::Comparison;
@@ -432,16 +431,7 @@ async fn a_disk_filled_during_play_pauses_play_until_there_is_room_and_cut_files
         }
     };
     let data = disk.path().join("event");
-    let file: EventFile = toml::from_str(CONFIG).unwrap();
-    let settings = resolve_event(
-        EventFlags {
-            data: Some(data.clone()),
-            ..EventFlags::default()
-        },
-        file,
-    )
-    .unwrap();
-    let event = Event::open(settings).unwrap();
+    let event = crate::support::event::open(&data, CONFIG);
     let (handle, stop) = dealer::runner::stop_signal();
     let rounds = tokio::spawn(scheduler::run_rounds(Arc::clone(&event), stop.clone()));
     let retention = tokio::spawn(dealer::event::retention::run_retention(

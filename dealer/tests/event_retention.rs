@@ -22,17 +22,15 @@ const EVENT: &str = "hand_limit = 12\npause_ms = 1\nseed = 11\n\
     [[bot]]\nname = \"cy\"\nkind = \"random\"\n";
 
 fn open_event(data: &Path, compress_after: &str, keep_games: &str) -> Arc<Event> {
-    let file: EventFile = toml::from_str(EVENT).unwrap();
-    let settings = resolve_event(
+    let settings = crate::support::event::settings(
+        data,
+        EVENT,
         EventFlags {
-            data: Some(data.to_path_buf()),
             compress_after: Some(GamesLimit::parse(compress_after).unwrap()),
             keep_games: Some(GamesLimit::parse(keep_games).unwrap()),
             ..EventFlags::default()
         },
-        file,
-    )
-    .unwrap();
+    );
     Event::open(settings).unwrap()
 }
 

@@ -5,7 +5,7 @@
 use dealer::event::health::{can_play, check_all};
 use dealer::event::players::Enrollment;
 use dealer::event::seating::{seat_round, split_tables};
-use dealer::event::settings::{resolve_event, Contact, EventFile, EventFlags};
+use dealer::event::settings::Contact;
 use dealer::event::store::{
     EventStore, FinishedGame, NewGame, SeatRecord, StoreError, StoredRecord, CUT_OFF, DATABASE_FILE,
 };
@@ -411,16 +411,7 @@ fn free_address() -> SocketAddr {
 }
 
 fn event_in(dir: &Path, file: &str) -> std::sync::Arc<Event> {
-    let file: EventFile = toml::from_str(file).unwrap();
-    let settings = resolve_event(
-        EventFlags {
-            data: Some(dir.to_path_buf()),
-            ..EventFlags::default()
-        },
-        file,
-    )
-    .unwrap();
-    Event::open(settings).unwrap()
+    crate::support::event::open(dir, file)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
