@@ -28,13 +28,14 @@ PLAYER the release `player`. "disk" is st_blocks * 512, as `du` counts it.
 import json
 import os
 import signal
-import socket
 import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+
+from event_field import free_port, start_field
 
 BOT_KINDS = ["equity", "random", "calling-station", "raiser", "equity", "folder"]
 BUDGET = 2_000_000_000
@@ -43,12 +44,6 @@ THIN_BUDGET = 50_000_000
 THIN_SECONDS = 180
 COMPRESS_AFTER = 20
 DAY_MINUTES = 8 * 60
-
-
-def free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def disk(path):
@@ -112,17 +107,7 @@ def main():
     children = []
     try:
         config = ["seed = 26"]
-        for index in range(sdk_players):
-            port = free_port()
-            env = dict(os.environ, PORT=str(port), PLAYER_HOST="127.0.0.1",
-                       PLAYER_WORKERS="1", RUST_LOG="warn")
-            children.append(subprocess.Popen([player], env=env, stdout=subprocess.DEVNULL,
-                                             stderr=subprocess.DEVNULL))
-            config += ["[[player]]", f'name = "sdk{index + 1}"',
-                       f'url = "http://127.0.0.1:{port}/"']
-        for index in range(bots):
-            config += ["[[bot]]", f'name = "bot{index + 1}"',
-                       f'kind = "{BOT_KINDS[index % len(BOT_KINDS)]}"']
+        config += start_field(player, sdk_players, bots, BOT_KINDS, children)
         config_path = os.path.join(work, "day.toml")
         with open(config_path, "w") as file:
             file.write("\n".join(config) + "\n")

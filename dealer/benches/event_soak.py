@@ -29,7 +29,6 @@ import shutil
 import statistics
 import threading
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -37,16 +36,12 @@ import time
 import urllib.error
 import urllib.request
 
+from event_field import free_port, start_field
+
 BOT_KINDS = ["equity", "raiser", "calling-station", "random", "folder", "all-in"]
 GROWTH_LIMIT = 0.10
 SAMPLE_EVERY = 0.5
 SAMPLE_WINDOW = 10.0
-
-
-def free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def get(base, path, timeout=10):
@@ -158,16 +153,7 @@ def main():
     try:
         config = ["pause_ms = 0", "table_size = 10", "seed = 17",
                   'outputs = ["log", "requests", "hands-file", "players", "decks"]']
-        for index in range(sdk_players):
-            port = free_port()
-            env = dict(os.environ, PORT=str(port), PLAYER_HOST="127.0.0.1",
-                       PLAYER_WORKERS="1", RUST_LOG="warn")
-            children.append(subprocess.Popen([os.path.join(release, "player")], env=env,
-                                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-            config += ["[[player]]", f'name = "sdk{index + 1}"', f'url = "http://127.0.0.1:{port}/"']
-        for index in range(bots):
-            config += ["[[bot]]", f'name = "bot{index + 1}"',
-                       f'kind = "{BOT_KINDS[index % len(BOT_KINDS)]}"']
+        config += start_field(os.path.join(release, "player"), sdk_players, bots, BOT_KINDS, children)
         config_path = os.path.join(work, "soak.toml")
         with open(config_path, "w") as file:
             file.write("\n".join(config) + "\n")

@@ -1,0 +1,29 @@
+"""What the event benches (event_day.py, event_soak.py) share: a free loopback port, and the
+field of an event's config: SDK player processes started on their own ports, and house bots."""
+import os
+import socket
+import subprocess
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_field(player, sdk_players, bots, bot_kinds, children):
+    """Starts `sdk_players` processes of the `player` binary (one worker each, on 127.0.0.1),
+    appends them to `children` for the caller to stop, and returns the config lines that enter
+    them as `sdk1`, `sdk2`... and `bots` house bots `bot1`, `bot2`... of `bot_kinds` in turn."""
+    config = []
+    for index in range(sdk_players):
+        port = free_port()
+        env = dict(os.environ, PORT=str(port), PLAYER_HOST="127.0.0.1",
+                   PLAYER_WORKERS="1", RUST_LOG="warn")
+        children.append(subprocess.Popen([player], env=env, stdout=subprocess.DEVNULL,
+                                         stderr=subprocess.DEVNULL))
+        config += ["[[player]]", f'name = "sdk{index + 1}"', f'url = "http://127.0.0.1:{port}/"']
+    for index in range(bots):
+        config += ["[[bot]]", f'name = "bot{index + 1}"',
+                   f'kind = "{bot_kinds[index % len(bot_kinds)]}"']
+    return config
