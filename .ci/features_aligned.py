@@ -63,14 +63,15 @@ def main():
         "the team's crate with its arena", features(["-p", "team", "--features", "arena", "-e", "normal,build"]),
         itself="team",
     )
+    workspace_tests = features(["--workspace", "-e", "normal,build,dev"])
     tests = compare(
         "tests",
-        "cargo test --workspace", features(["--workspace", "-e", "normal,build,dev"]),
+        "cargo test --workspace", workspace_tests,
         "cargo test -p team", features(["-p", "team", "-e", "normal,build,dev"]),
     )
     dealer = compare(
         "debug",
-        "cargo test --workspace", features(["--workspace", "-e", "normal,build,dev"]),
+        "cargo test --workspace", workspace_tests,
         "the dealer's debug build", features(["-p", "lean-poker-dealer", "-e", "normal,build"]),
     )
     if not (release and tests and dealer):
