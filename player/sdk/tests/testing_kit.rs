@@ -12,12 +12,12 @@ fn captures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/tests/fixtures/gamestates")
 }
 
-fn fixtures() -> PathBuf {
+pub(crate) fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
 }
 
-/// A scratch directory of this test process.
-fn scratch(name: &str) -> PathBuf {
+/// A scratch directory of this test process (names are shared with `testing_kit_runs`).
+pub(crate) fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("player-kit-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir

@@ -2,20 +2,9 @@
 //! from any of its folders; gzipped logs and event files skipped; relative paths tried from
 //! here and from the workspace root, and through an environment variable.
 
-use crate::testing_kit::Caller;
+use crate::testing_kit::{fixtures, scratch, Caller};
 use player::testing::{self, check_bets, load, try_load, LoadError, Origin};
 use std::path::{Path, PathBuf};
-
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
-}
-
-/// A scratch directory of this test process.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("player-kit-runs-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// A `dealer run` written by the current dealer with every output on (see the fixtures'
 /// README): two games, each with log.json, requests.jsonl, decks.jsonl, game.json, hands/ and
