@@ -16,6 +16,7 @@
 
 pub mod field;
 pub mod preflop;
+pub mod profile;
 mod spot;
 
 pub use field::{LooseBot, PushFoldBot, ShoverBot, SolidBot, TightBot};

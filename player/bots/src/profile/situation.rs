@@ -1,0 +1,474 @@
+//! What a profile conditions on: a decision read off the `game_state` the player was asked in
+//! ([`Situation`]), and what it answered ([`AnswerClass`] and the raise's size). One reading
+//! for fitting and for play: the fitter reads recorded states with the same function the bot
+//! reads live ones with, so what was learned is what is looked up.
+
+use crate::preflop;
+use player::shared::eval::{strength_of, Category};
+use player::{BetAction, Card, Chips, GameState, Street};
+use std::sync::OnceLock;
+
+/// Streets: preflop, flop, turn, river.
+pub const STREETS: usize = 4;
+/// Strength classes on each street (see [`Situation::strength`]).
+pub const STRENGTHS: usize = 7;
+/// Price classes (see [`Situation::price`]).
+pub const PRICES: usize = 5;
+/// Stack-depth classes (see [`Situation::depth`]).
+pub const DEPTHS: usize = 4;
+/// Players-in-the-hand classes: 2, 3, 4 or more.
+pub const PLAYER_COUNTS: usize = 3;
+/// Position classes: blinds, early, late (the button and the two seats before it).
+pub const POSITIONS: usize = 3;
+/// Every situation a profile tells apart.
+pub const SITUATIONS: usize = STREETS * STRENGTHS * PRICES * DEPTHS * PLAYER_COUNTS * POSITIONS;
+
+/// Preflop strength classes by the hand's rank among the 1,326 starting hands (heads-up
+/// equity): the upper bound of each class's share, weakest class first.
+const PREFLOP_SHARE_BOUNDS: [f64; STRENGTHS] = [1.0, 0.75, 0.50, 0.30, 0.15, 0.08, 0.03];
+
+/// Stack depth classes, in big blinds: up to 10, 25, 60, deeper.
+const DEPTH_BOUNDS: [f64; DEPTHS - 1] = [10.0, 25.0, 60.0];
+
+/// One decision as a profile sees it. Every field is a small class number; [`Situation::index`]
+/// packs them into `0..SITUATIONS`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Situation {
+    /// 0 preflop, 1 flop, 2 turn, 3 river.
+    pub street: u8,
+    /// 0 (weakest) to 6 (strongest). Preflop: the hand's rank among all starting hands, by
+    /// share: the bottom 25%, 50–75%, 30–50%, 15–30%, 8–15%, 3–8%, the top 3%. After the flop,
+    /// what the player's own cards make with the board: 0 nothing, 1 a draw (four to a flush
+    /// or to a straight, not on the river), 2 a pair below the board's top card, 3 top pair
+    /// or an overpair, 4 two pair, 5 three of a kind, 6 a straight or better (a hand the board
+    /// makes alone counts as nothing).
+    pub strength: u8,
+    /// What it costs to go on. 0: nothing (a check is free). Preflop: 1 the blind only
+    /// (nobody raised), 2 a raise costing under 35% of the stack, 3 a bigger raise, 4 a call
+    /// that puts the whole stack in. After the flop, by pot odds `call / (pot + call)`: 1 under
+    /// 25%, 2 under 38%, 3 more, 4 a call of the whole stack.
+    pub price: u8,
+    /// The player's chips (stack and bet) in big blinds: 0 up to 10, 1 up to 25, 2 up to 60,
+    /// 3 deeper.
+    pub depth: u8,
+    /// Players still in the hand, the player included: 0 two, 1 three, 2 four or more.
+    pub players: u8,
+    /// 0 a blind, 1 early, 2 late (the button and the two seats before it).
+    pub position: u8,
+}
+
+impl Situation {
+    /// The situation of the player in action, or `None` when there is nothing to decide from
+    /// (no hole cards, an impossible board, nobody left to play against).
+    pub fn read(state: &GameState) -> Option<Situation> {
+        let me = state.me()?;
+        let [first, second] = state.my_cards() else {
+            return None;
+        };
+        let street = state.street()?;
+        let opponents = state.active_opponents().count();
+        if opponents == 0 {
+            return None;
+        }
+        let big_blind = state.big_blind().get().max(1) as f64;
+        let call = state.call_amount();
+        let strength = match street {
+            Street::Preflop => preflop_strength(*first, *second),
+            _ => postflop_strength([*first, *second], &state.community_cards, street),
+        };
+        let price = if call.is_zero() {
+            0
+        } else if call >= me.stack {
+            4
+        } else if street == Street::Preflop {
+            if state.current_buy_in <= state.big_blind() {
+                1
+            } else if (call.get() as f64) < 0.35 * me.stack.get() as f64 {
+                2
+            } else {
+                3
+            }
+        } else {
+            let odds = call.get() as f64 / state.pot.saturating_add(call).get().max(1) as f64;
+            if odds < 0.25 {
+                1
+            } else if odds < 0.38 {
+                2
+            } else {
+                3
+            }
+        };
+        let chips = me.stack.saturating_add(me.bet).get() as f64 / big_blind;
+        let depth = DEPTH_BOUNDS.iter().filter(|&&bound| chips > bound).count() as u8;
+        let players = (opponents + 1).clamp(2, 4) as u8 - 2;
+        let seated = state.players_with_chips().count();
+        let position = match state.position(me.id) {
+            Some(1 | 2) if seated > 2 => 0,
+            Some(1) => 0,
+            Some(0) => 2,
+            Some(p) if p + 2 >= seated => 2,
+            Some(_) => 1,
+            None => 1,
+        };
+        Some(Situation {
+            street: street as u8,
+            strength,
+            price,
+            depth,
+            players,
+            position,
+        })
+    }
+
+    /// The situation's number in `0..SITUATIONS` (street the slowest-moving digit).
+    pub fn index(self) -> usize {
+        let mut index = self.street as usize;
+        index = index * STRENGTHS + self.strength as usize;
+        index = index * PRICES + self.price as usize;
+        index = index * DEPTHS + self.depth as usize;
+        index = index * PLAYER_COUNTS + self.players as usize;
+        index * POSITIONS + self.position as usize
+    }
+
+    /// The situation numbered `index` (the inverse of [`Situation::index`]); `None` past
+    /// [`SITUATIONS`].
+    pub fn from_index(index: usize) -> Option<Situation> {
+        if index >= SITUATIONS {
+            return None;
+        }
+        let mut rest = index;
+        let mut digit = |base: usize| {
+            let value = rest % base;
+            rest /= base;
+            value as u8
+        };
+        let position = digit(POSITIONS);
+        let players = digit(PLAYER_COUNTS);
+        let depth = digit(DEPTHS);
+        let price = digit(PRICES);
+        let strength = digit(STRENGTHS);
+        let street = digit(STREETS);
+        Some(Situation {
+            street,
+            strength,
+            price,
+            depth,
+            players,
+            position,
+        })
+    }
+}
+
+/// The preflop strength class of two hole cards.
+fn preflop_strength(first: Card, second: Card) -> u8 {
+    let share = preflop_share(first, second);
+    // The strongest class whose bound the hand is within.
+    PREFLOP_SHARE_BOUNDS
+        .iter()
+        .rposition(|&bound| share <= bound)
+        .unwrap_or(0) as u8
+}
+
+/// The share of starting hands better than this one (heads-up), from a table made once: the
+/// preflop module computes it by scanning every class, too slow for every decision.
+fn preflop_share(first: Card, second: Card) -> f64 {
+    static SHARES: OnceLock<Vec<f64>> = OnceLock::new();
+    let shares = SHARES.get_or_init(|| {
+        (0..preflop::CLASSES)
+            .map(|class| {
+                let [a, b] = preflop::class_cards(class);
+                preflop::percentile(a, b)
+            })
+            .collect()
+    });
+    shares[preflop::class_of(first, second)]
+}
+
+/// What the hole cards make with the board (see [`Situation::strength`]).
+fn postflop_strength(hole: [Card; 2], board: &[Card], street: Street) -> u8 {
+    let mut counts = [0u8; 15];
+    let mut hole_counts = [0u8; 15];
+    for card in board {
+        counts[card.rank as usize] += 1;
+    }
+    for card in hole {
+        counts[card.rank as usize] += 1;
+        hole_counts[card.rank as usize] += 1;
+    }
+    let board_top = board.iter().map(|c| c.rank as usize).max().unwrap_or(0);
+    let mut class = 0u8;
+    let mut pairs = 0;
+    let mut pair_rank = 0;
+    for rank in 2..=14 {
+        if hole_counts[rank] == 0 {
+            continue;
+        }
+        match counts[rank] {
+            4.. => class = class.max(6),
+            3 => class = class.max(5),
+            2 => {
+                pairs += 1;
+                pair_rank = pair_rank.max(rank);
+            }
+            _ => {}
+        }
+    }
+    if pairs >= 2 {
+        class = class.max(4);
+    } else if pairs == 1 {
+        class = class.max(if pair_rank >= board_top { 3 } else { 2 });
+    }
+    // Straights, flushes and full houses the player's cards take part in.
+    let mut all = [hole[0]; 7];
+    all[1] = hole[1];
+    all[2..2 + board.len()].copy_from_slice(board);
+    if let Ok(strength) = strength_of(&all[..2 + board.len()]) {
+        if strength.category() >= Category::Straight {
+            let board_alone = (board.len() == 5)
+                .then(|| strength_of(board).ok())
+                .flatten();
+            if board_alone != Some(strength) {
+                class = 6;
+            }
+        }
+    }
+    if class == 0 && street != Street::River && has_draw(hole, board) {
+        class = 1;
+    }
+    class
+}
+
+/// Four to a flush or four of five ranks in a row, with at least one of the player's cards.
+fn has_draw(hole: [Card; 2], board: &[Card]) -> bool {
+    let mut suits = [0u8; 4];
+    for card in hole.iter().chain(board) {
+        suits[card.suit as usize % 4] += 1;
+    }
+    if hole.iter().any(|card| suits[card.suit as usize % 4] >= 4) {
+        return true;
+    }
+    let bits = |cards: &[Card]| {
+        cards.iter().fold(0u16, |bits, card| {
+            let rank = card.rank as u16;
+            // The ace also plays low (bit 1).
+            bits | 1 << rank | if rank == 14 { 1 << 1 } else { 0 }
+        })
+    };
+    let all = bits(board) | bits(&hole);
+    let mine = bits(&hole);
+    (1..=10).any(|low| {
+        let window = 0b11111u16 << low;
+        (all & window).count_ones() >= 4 && mine & window != 0
+    })
+}
+
+/// What a player answered, as a profile counts it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AnswerClass {
+    /// Gave up the hand (only when something was owed).
+    Fold,
+    /// Checked or called (an all-in that only calls included).
+    CheckCall,
+    /// Raised by at most 60% of the pot (the pot after calling).
+    RaiseSmall,
+    /// Raised by at most 120% of the pot.
+    RaiseMedium,
+    /// Raised by more, short of the whole stack.
+    RaiseLarge,
+    /// Put the whole stack in, raising.
+    AllIn,
+}
+
+/// Answer classes.
+pub const ANSWER_CLASSES: usize = 6;
+
+/// The raise classes' upper bounds, in raises as a share of the pot after calling.
+const RAISE_BOUNDS: [f64; 2] = [0.6, 1.2];
+
+impl AnswerClass {
+    /// Every class, in index order.
+    pub const ALL: [AnswerClass; ANSWER_CLASSES] = [
+        AnswerClass::Fold,
+        AnswerClass::CheckCall,
+        AnswerClass::RaiseSmall,
+        AnswerClass::RaiseMedium,
+        AnswerClass::RaiseLarge,
+        AnswerClass::AllIn,
+    ];
+
+    /// The class's position in [`AnswerClass::ALL`].
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// A short name for tables: `fold`, `check/call`, `raise ≤0.6 pot` ...
+    pub fn name(self) -> &'static str {
+        match self {
+            AnswerClass::Fold => "fold",
+            AnswerClass::CheckCall => "check/call",
+            AnswerClass::RaiseSmall => "raise <= 0.6 pot",
+            AnswerClass::RaiseMedium => "raise <= 1.2 pot",
+            AnswerClass::RaiseLarge => "raise > 1.2 pot",
+            AnswerClass::AllIn => "all-in",
+        }
+    }
+
+    /// Whether the class raises (all-in included).
+    pub fn raises(self) -> bool {
+        matches!(
+            self,
+            AnswerClass::RaiseSmall
+                | AnswerClass::RaiseMedium
+                | AnswerClass::RaiseLarge
+                | AnswerClass::AllIn
+        )
+    }
+
+    /// The raise classes with a size ([`AnswerClass::RaiseSmall`] to
+    /// [`AnswerClass::RaiseLarge`]), numbered 0 to 2.
+    pub fn size_slot(self) -> Option<usize> {
+        match self {
+            AnswerClass::RaiseSmall => Some(0),
+            AnswerClass::RaiseMedium => Some(1),
+            AnswerClass::RaiseLarge => Some(2),
+            _ => None,
+        }
+    }
+}
+
+/// What `answer` means for the player in action, as the dealer reads it (spec §4): its class
+/// and, for a raise short of all-in, the raise as a share of the pot after calling.
+pub fn classify(state: &GameState, answer: Chips) -> (AnswerClass, Option<f64>) {
+    let context = state.bet_context();
+    let reading = state.read_bet(answer);
+    let raised_by = reading.raised_by(&context);
+    match reading.action {
+        BetAction::Fold => (AnswerClass::Fold, None),
+        BetAction::Check | BetAction::Call => (AnswerClass::CheckCall, None),
+        BetAction::AllIn if raised_by.is_zero() => (AnswerClass::CheckCall, None),
+        BetAction::AllIn => (AnswerClass::AllIn, None),
+        BetAction::Raise => {
+            let base = state.pot.saturating_add(state.call_amount()).get().max(1);
+            let share = raised_by.get() as f64 / base as f64;
+            let class = match RAISE_BOUNDS.iter().filter(|&&bound| share > bound).count() {
+                0 => AnswerClass::RaiseSmall,
+                1 => AnswerClass::RaiseMedium,
+                _ => AnswerClass::RaiseLarge,
+            };
+            (class, Some(share))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use player::testing::table;
+
+    #[test]
+    fn index_round_trips_over_every_situation() {
+        for index in 0..SITUATIONS {
+            let situation = Situation::from_index(index).unwrap();
+            assert_eq!(situation.index(), index);
+        }
+        assert_eq!(Situation::from_index(SITUATIONS), None);
+    }
+
+    fn cards(text: &str) -> Vec<Card> {
+        player::shared::card::parse_cards(text).unwrap()
+    }
+
+    fn strength(hole: &str, board: &str) -> u8 {
+        let hole = cards(hole);
+        let board = cards(board);
+        let street = Street::from_community_card_count(board.len()).unwrap();
+        postflop_strength([hole[0], hole[1]], &board, street)
+    }
+
+    #[test]
+    fn postflop_strength_counts_only_what_the_players_cards_make() {
+        assert_eq!(strength("2c 7d", "Ks Qh 9c"), 0, "nothing");
+        assert_eq!(strength("2h 7h", "Kh Qh 9c"), 1, "flush draw");
+        assert_eq!(strength("Jd Tc", "Ks Qh 2c"), 1, "open-ended straight draw");
+        assert_eq!(
+            strength("Jd Tc", "Ks Qh 2c 3d 4s"),
+            0,
+            "no draw on the river"
+        );
+        assert_eq!(
+            strength("9d 2c", "Ks Qh 9c"),
+            2,
+            "a pair below the top card"
+        );
+        assert_eq!(strength("Kd 2c", "Ks Qh 9c"), 3, "top pair");
+        assert_eq!(strength("Ad Ac", "Ks Qh 9c"), 3, "overpair");
+        assert_eq!(strength("Kd 9d", "Ks Qh 9c"), 4, "two pair");
+        assert_eq!(strength("9d 9h", "Ks Qh 9c"), 5, "a set");
+        assert_eq!(strength("Jd Tc", "Ks Qh 9c"), 6, "a straight");
+        assert_eq!(
+            strength("2c 3d", "Ks Kc Kh Kd Qs"),
+            0,
+            "the board's quads are not mine"
+        );
+        assert_eq!(
+            strength("2c 3d", "9s Ts Jh Qd Kc"),
+            0,
+            "the board's straight"
+        );
+        assert_eq!(
+            strength("2c 3d", "9s 9h 5c 5d 7s"),
+            0,
+            "the board's two pair"
+        );
+    }
+
+    #[test]
+    fn preflop_classes_order_hands() {
+        let class = |text: &str| {
+            let c = cards(text);
+            preflop_strength(c[0], c[1])
+        };
+        assert_eq!(class("As Ad"), 6);
+        assert_eq!(class("7c 2d"), 0);
+        assert!(class("Ks Qs") > class("9c 4d"));
+    }
+
+    #[test]
+    fn situation_reads_price_depth_and_position() {
+        // Blinds 10/20, 1,000 chips each, the button (seat 3) in action.
+        let state = table(4)
+            .in_action(3)
+            .hole_cards("As Kd")
+            .bets([10, 20, 0, 0])
+            .build();
+        let situation = Situation::read(&state).unwrap();
+        assert_eq!(situation.street, 0);
+        assert_eq!(situation.position, 2, "the button is late");
+        assert_eq!(situation.players, 2, "four players");
+        assert_eq!(situation.depth, 2, "1,000 chips are 50 big blinds");
+        assert_eq!(situation.strength, 5, "AKo is in the top 8%");
+    }
+
+    #[test]
+    fn classify_reads_answers_as_the_dealer_does() {
+        let state = table(3)
+            .in_action(0)
+            .hole_cards("As Kd")
+            .bets([0, 10, 20])
+            .dealer(0)
+            .build();
+        assert_eq!(classify(&state, Chips::ZERO).0, AnswerClass::Fold);
+        assert_eq!(
+            classify(&state, state.call_amount()).0,
+            AnswerClass::CheckCall
+        );
+        assert_eq!(
+            classify(&state, state.minimum_raise_amount()).0,
+            AnswerClass::RaiseSmall
+        );
+        assert_eq!(
+            classify(&state, state.all_in_amount()).0,
+            AnswerClass::AllIn
+        );
+    }
+}
