@@ -36,6 +36,7 @@
 //! ```
 
 pub mod cli;
+pub mod field;
 mod luck;
 mod report;
 mod saved;
