@@ -143,8 +143,8 @@ pub struct FilePlayer {
 pub struct FileBot {
     /// The bot's name.
     pub name: String,
-    /// Its kind (see `dealer bots`); read by [`BotKind`](crate::house::BotKind)'s parser so that an unknown kind is
-    /// reported with the bot's name.
+    /// Its kind (see `dealer bots`) or, in a run's file, the path of an opponent profile; read
+    /// by [`FileBot::opponent`] so that an unknown kind is reported with the bot's name.
     pub kind: String,
 }
 
@@ -163,6 +163,19 @@ impl FileBot {
                     reason: error.to_string(),
                 },
             )
+    }
+
+    /// The bot a run seats: its kind, or the profile file it names (see
+    /// [`crate::house::opponent`]).
+    ///
+    /// # Errors
+    /// [`SettingsError::FileEntrant`] for an unknown kind or an unreadable profile.
+    pub fn opponent(&self) -> Result<crate::house::Opponent, SettingsError> {
+        crate::house::opponent(&self.kind).map_err(|reason| SettingsError::FileEntrant {
+            what: "bot",
+            name: self.name.clone(),
+            reason,
+        })
     }
 }
 

@@ -29,7 +29,7 @@
 //! ```
 
 use crate::engine::{MAX_SEATS, MIN_SEATS};
-use crate::house::BotKind;
+use crate::house::Opponent;
 use crate::observe::OutputSelection;
 use crate::rules::{BadAnswerPolicy, BlindSchedule, GameRules, RulesError};
 use crate::runner::{AbsentPolicy, Clock, RunnerOptions};
@@ -59,7 +59,7 @@ pub struct RunFlags {
     /// `--player NAME=URL`, in order.
     pub players: Vec<(String, PlayerEndpoint)>,
     /// `--bot NAME=KIND`, in order.
-    pub bots: Vec<(String, BotKind)>,
+    pub bots: Vec<(String, Opponent)>,
     /// `--token NAME=TOKEN`.
     pub tokens: Vec<(String, String)>,
     /// `--games`.
@@ -298,14 +298,14 @@ fn entrants(flags: &RunFlags, file: &RunFile) -> Result<Vec<Entrant>, SettingsEr
     }
     for bot in &file.bots {
         check_name(&bot.name).map_err(SettingsError::BadName)?;
-        let kind = bot.bot_kind()?;
-        entrants.push(Entrant::bot(bot.name.clone(), kind));
+        let opponent = bot.opponent()?;
+        entrants.push(Entrant::bot(bot.name.clone(), opponent));
     }
     for (name, endpoint) in &flags.players {
         entrants.push(Entrant::http(name.clone(), endpoint.clone()));
     }
-    for (name, kind) in &flags.bots {
-        entrants.push(Entrant::bot(name.clone(), *kind));
+    for (name, opponent) in &flags.bots {
+        entrants.push(Entrant::bot(name.clone(), opponent.clone()));
     }
     for (name, token) in &flags.tokens {
         let token_error = |reason: String| SettingsError::Token {

@@ -1,6 +1,7 @@
 //! Tests of the flag and file merge.
 
 use super::*;
+use crate::house::BotKind;
 
 fn file(text: &str) -> RunFile {
     toml::from_str(text).unwrap()
@@ -8,7 +9,10 @@ fn file(text: &str) -> RunFile {
 
 fn two_bots() -> RunFlags {
     RunFlags {
-        bots: vec![("a".into(), BotKind::Raiser), ("b".into(), BotKind::Folder)],
+        bots: vec![
+            ("a".into(), BotKind::Raiser.into()),
+            ("b".into(), BotKind::Folder.into()),
+        ],
         out: Some("x".into()),
         seed: Some(3),
         ..RunFlags::default()
@@ -24,7 +28,7 @@ fn flags_win_over_the_file_and_players_add_up() {
     let plan = resolve(
         RunFlags {
             games: Some(2),
-            bots: vec![("other".into(), BotKind::Folder)],
+            bots: vec![("other".into(), BotKind::Folder.into())],
             ..RunFlags::default()
         },
         file(
@@ -139,7 +143,7 @@ fn errors_name_the_key_the_user_wrote() {
         assert!(!message.contains("starting_stack"), "{message}");
     }
     let one = RunFlags {
-        bots: vec![("a".into(), BotKind::Raiser)],
+        bots: vec![("a".into(), BotKind::Raiser.into())],
         ..two_bots()
     };
     assert!(error(one, "").contains("at least 2 players, got 1"));

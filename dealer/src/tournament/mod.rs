@@ -55,7 +55,7 @@ pub use results::{
 pub use shard::{BadShard, Shard};
 
 use crate::engine::{DeckError, DeckSource, GameSetup, RecordedDecks, MAX_SEATS, MIN_SEATS};
-use crate::house::BotKind;
+use crate::house::Opponent;
 use crate::observe::Observer;
 use crate::progress::RunProgress;
 use crate::rules::{GameRules, RulesError};
@@ -80,8 +80,9 @@ pub struct Entrant {
 pub enum EntrantKind {
     /// A player served over HTTP.
     Http(PlayerEndpoint),
-    /// A house bot, played in this process (a fresh one per game).
-    Bot(BotKind),
+    /// A house bot (a kind or a fitted profile), played in this process (a fresh one per
+    /// game).
+    Bot(Opponent),
 }
 
 impl Entrant {
@@ -94,10 +95,10 @@ impl Entrant {
     }
 
     /// A house bot.
-    pub fn bot(name: impl Into<String>, kind: BotKind) -> Entrant {
+    pub fn bot(name: impl Into<String>, opponent: impl Into<Opponent>) -> Entrant {
         Entrant {
             name: name.into(),
-            kind: EntrantKind::Bot(kind),
+            kind: EntrantKind::Bot(opponent.into()),
         }
     }
 
@@ -111,7 +112,7 @@ impl Entrant {
             EntrantKind::Bot(kind) => PlayerEntry {
                 name: self.name.clone(),
                 url: None,
-                bot: Some(kind.to_string()),
+                bot: Some(kind.key()),
             },
         }
     }

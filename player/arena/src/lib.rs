@@ -49,7 +49,7 @@ pub use saved::{Comparison, History, RunKey, SavedRun, SavedRunError, HISTORY_FO
 pub use stats::{Interval, MAX_SUGGESTED_GAMES};
 pub use verdict::{judge, Finishes, GamesToTell, Judgement, Measure, Verdict};
 
-use bots::BotKind;
+use bots::{BotKind, Opponent};
 use engine::game_event::GameEvent;
 use engine::rating::{Rating, Ratings};
 use engine::rules::GameRules;
@@ -91,7 +91,7 @@ pub const EXAMPLES_KEPT: usize = 5;
 /// A run's settings: build with [`Arena::new`], adjust, then [`Arena::run`].
 #[derive(Debug, Clone)]
 pub struct Arena {
-    vs: Vec<BotKind>,
+    vs: Vec<Opponent>,
     games: u32,
     seed: u64,
     duplicate: bool,
@@ -145,9 +145,9 @@ impl Arena {
     /// A run against `vs` (one seat per kind; a kind given twice sits twice) with the defaults:
     /// [`DEFAULT_GAMES`], [`DEFAULT_SEED`], duplicate deals, the live rules, the SDK's time
     /// budget, one thread per core.
-    pub fn new(vs: Vec<BotKind>) -> Arena {
+    pub fn new<O: Into<Opponent>>(vs: impl IntoIterator<Item = O>) -> Arena {
         Arena {
-            vs,
+            vs: vs.into_iter().map(Into::into).collect(),
             games: DEFAULT_GAMES,
             seed: DEFAULT_SEED,
             duplicate: true,
@@ -197,7 +197,7 @@ impl Arena {
     /// The key under which a run with these settings is saved to compare with the next one.
     pub fn key(&self) -> RunKey {
         RunKey {
-            vs: self.vs.iter().map(|kind| kind.name().to_string()).collect(),
+            vs: self.vs.iter().map(Opponent::key).collect(),
             seed: self.seed,
             duplicate: self.duplicate,
         }

@@ -29,11 +29,24 @@ pub struct RunKey {
 
 impl RunKey {
     /// The file name this key's runs are saved under, e.g.
-    /// `calling-station+raiser.seed-1.duplicate.json` (kind names are plain ASCII words).
+    /// `calling-station+raiser.seed-1.duplicate.json`; a fitted player's name keeps only
+    /// letters, digits, `-`, `_` and `@` (`team-a@1f2e3d4c`), the rest becomes `_`.
     pub fn file_name(&self) -> String {
+        let clean: Vec<String> = self
+            .vs
+            .iter()
+            .map(|name| {
+                name.chars()
+                    .map(|c| match c {
+                        'a'..='z' | 'A'..='Z' | '0'..='9' | '-' | '_' | '@' => c,
+                        _ => '_',
+                    })
+                    .collect()
+            })
+            .collect();
         format!(
             "{}.seed-{}.{}.json",
-            self.vs.join("+"),
+            clean.join("+"),
             self.seed,
             if self.duplicate { "duplicate" } else { "plain" }
         )

@@ -8,7 +8,7 @@ use bots::{CallingStation, Folder};
 fn bad_settings_are_refused_before_any_game() {
     let me = Folder;
     assert_eq!(
-        Arena::new(vec![]).run(&me).unwrap_err(),
+        Arena::new(Vec::<BotKind>::new()).run(&me).unwrap_err(),
         ArenaError::NoOpponents
     );
     assert_eq!(

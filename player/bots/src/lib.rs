@@ -235,6 +235,18 @@ pub enum BotKind {
     Loose,
     /// The short-stack specialist: all-in or fold from 15 big blinds down.
     PushFold,
+    /// A real team bot's recorded play (profile `real-a`, fitted from recordings).
+    RealA,
+    /// A real team bot's recorded play (profile `real-b`).
+    RealB,
+    /// A real team bot's recorded play (profile `real-c`).
+    RealC,
+    /// A real team bot's recorded play (profile `real-d`).
+    RealD,
+    /// A real team bot's recorded play (profile `real-e`).
+    RealE,
+    /// A real team bot's recorded play (profile `real-f`).
+    RealF,
 }
 
 /// A name that is no [`BotKind`].
@@ -246,8 +258,9 @@ pub struct UnknownBotKind {
 }
 
 impl BotKind {
-    /// Every kind: the teaching bots in order of sophistication, then the field.
-    pub const ALL: [BotKind; 11] = [
+    /// Every kind: the teaching bots in order of sophistication, the house field, then the
+    /// real field.
+    pub const ALL: [BotKind; 17] = [
         BotKind::Folder,
         BotKind::CallingStation,
         BotKind::Raiser,
@@ -259,6 +272,23 @@ impl BotKind {
         BotKind::Tight,
         BotKind::Loose,
         BotKind::PushFold,
+        BotKind::RealA,
+        BotKind::RealB,
+        BotKind::RealC,
+        BotKind::RealD,
+        BotKind::RealE,
+        BotKind::RealF,
+    ];
+
+    /// Six real team bots from past Lean Poker events, each played by the profile fitted from
+    /// its recorded games ([`profile`]): the arena's default opponents.
+    pub const REAL_FIELD: [BotKind; 6] = [
+        BotKind::RealA,
+        BotKind::RealB,
+        BotKind::RealC,
+        BotKind::RealD,
+        BotKind::RealE,
+        BotKind::RealF,
     ];
 
     /// A table that plays like an event's: the arena's default opponents and the dealer
@@ -285,6 +315,12 @@ impl BotKind {
             BotKind::Tight => "tight",
             BotKind::Loose => "loose",
             BotKind::PushFold => "push-fold",
+            BotKind::RealA => "real-a",
+            BotKind::RealB => "real-b",
+            BotKind::RealC => "real-c",
+            BotKind::RealD => "real-d",
+            BotKind::RealE => "real-e",
+            BotKind::RealF => "real-f",
         }
     }
 
@@ -307,6 +343,12 @@ impl BotKind {
             BotKind::Tight => "tight-aggressive chart, equity after the flop, push/fold when short",
             BotKind::Loose => "opens 40% of hands, bets when checked to, bluffs (seeded)",
             BotKind::PushFold => "short-stack specialist: all-in or fold from 15 big blinds down",
+            BotKind::RealA
+            | BotKind::RealB
+            | BotKind::RealC
+            | BotKind::RealD
+            | BotKind::RealE
+            | BotKind::RealF => "a real team bot's recorded play (a profile fitted from its games)",
         }
     }
 
@@ -326,7 +368,77 @@ impl BotKind {
             BotKind::Tight => Arc::new(TightBot { seed }),
             BotKind::Loose => Arc::new(LooseBot { seed }),
             BotKind::PushFold => Arc::new(PushFoldBot { seed }),
+            BotKind::RealA
+            | BotKind::RealB
+            | BotKind::RealC
+            | BotKind::RealD
+            | BotKind::RealE
+            | BotKind::RealF => {
+                let index = BotKind::REAL_FIELD
+                    .iter()
+                    .position(|kind| *kind == self)
+                    .unwrap_or(0);
+                Arc::new(profile::ProfileBot::new(profile::shipped(index), seed))
+            }
         }
+    }
+}
+
+/// A house bot's seat at a table: a kind, or a profile fitted from recorded games
+/// ([`profile`]). What the arena and the dealer seat.
+#[derive(Debug, Clone)]
+pub enum Opponent {
+    /// A house bot kind.
+    Kind(BotKind),
+    /// A bot playing a fitted profile.
+    Profile(Arc<profile::CompiledProfile>),
+}
+
+impl Opponent {
+    /// The seat's name: the kind's command-line name, or the profile's player.
+    pub fn name(&self) -> &str {
+        match self {
+            Opponent::Kind(kind) => kind.name(),
+            Opponent::Profile(profile) => profile.name(),
+        }
+    }
+
+    /// What tells two opponents apart in saved results: the kind's name, or the profile's
+    /// name and fingerprint (`team-a@1f2e3d4c`), so that a refitted profile is another
+    /// opponent.
+    pub fn key(&self) -> String {
+        match self {
+            Opponent::Kind(kind) => kind.name().to_string(),
+            Opponent::Profile(profile) => format!("{}@{}", profile.name(), profile.fingerprint()),
+        }
+    }
+
+    /// A fresh bot for one game, its random choices following `seed`.
+    pub fn build(&self, seed: u64) -> Arc<dyn Player> {
+        match self {
+            Opponent::Kind(kind) => kind.build(seed),
+            Opponent::Profile(profile) => Arc::new(profile::ProfileBot::new(profile.clone(), seed)),
+        }
+    }
+}
+
+impl From<BotKind> for Opponent {
+    fn from(kind: BotKind) -> Opponent {
+        Opponent::Kind(kind)
+    }
+}
+
+impl PartialEq for Opponent {
+    fn eq(&self, other: &Opponent) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for Opponent {}
+
+impl fmt::Display for Opponent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
     }
 }
 
@@ -353,6 +465,26 @@ impl fmt::Display for BotKind {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use player::testing::{check_dealer_states, DealerStates};
+
+    #[test]
+    fn the_real_field_plays_its_shipped_profiles_legally() {
+        for (index, kind) in BotKind::REAL_FIELD.into_iter().enumerate() {
+            let (name, text) = profile::SHIPPED[index];
+            assert_eq!(kind.name(), name);
+            let read = profile::Profile::from_json(text).unwrap();
+            assert_eq!(read.name, name);
+            assert!(
+                read.decisions > 100_000,
+                "{name}: {} decisions",
+                read.decisions
+            );
+            let bot = kind.build(3);
+            assert!(bot.version().starts_with(&format!("profile {name} ")));
+            let report = check_dealer_states(&*bot, &DealerStates::default());
+            assert_eq!((report.failed, report.panicked), (0, 0), "{name}: {report}");
+        }
+    }
 
     #[test]
     fn names_parse_back_and_unknown_names_list_the_kinds() {
@@ -367,7 +499,7 @@ mod tests {
                 .to_string(),
             "unknown bot kind \"calling_station\" (known kinds: folder, \
              calling-station, raiser, all-in, random, equity, shover, solid, tight, loose, \
-             push-fold)"
+             push-fold, real-a, real-b, real-c, real-d, real-e, real-f)"
         );
         assert!("Folder".parse::<BotKind>().is_err());
     }

@@ -2,7 +2,7 @@
 //! file or plays: [`RunArgs::into_flags`] hands the values on as [`RunFlags`].
 
 use crate::event::settings::{DiskBudget, FreeSpace, GamesLimit};
-use crate::house::BotKind;
+use crate::house::{BotKind, Opponent};
 use crate::rules::BlindSchedule;
 use crate::runner::AbsentPolicy;
 use crate::seat::PlayerEndpoint;
@@ -209,9 +209,10 @@ pub struct RunArgs {
     /// against the system's CA certificates, or those in the file SSL_CERT_FILE names.
     #[arg(long = "player", value_name = "NAME=URL", value_parser = player_arg)]
     pub(crate) players: Vec<(String, PlayerEndpoint)>,
-    /// A house bot played in this process, as NAME=KIND (see `dealer bots`).
+    /// A house bot played in this process, as NAME=KIND (see `dealer bots`) or NAME=FILE, an
+    /// opponent profile (`cargo arena --field-from` writes them in target/arena/fields/).
     #[arg(long = "bot", value_name = "NAME=KIND", value_parser = bot_arg)]
-    pub(crate) bots: Vec<(String, BotKind)>,
+    pub(crate) bots: Vec<(String, Opponent)>,
     /// A secret sent to player NAME as `Authorization: Bearer TOKEN`, as NAME=TOKEN.
     #[arg(long = "token", value_name = "NAME=TOKEN", value_parser = token_arg)]
     pub(crate) tokens: Vec<(String, String)>,
@@ -413,12 +414,9 @@ fn player_arg(text: &str) -> Result<(String, PlayerEndpoint), String> {
     Ok((name.to_string(), endpoint))
 }
 
-fn bot_arg(text: &str) -> Result<(String, BotKind), String> {
+fn bot_arg(text: &str) -> Result<(String, Opponent), String> {
     let (name, kind) = split_pair(text, "KIND")?;
-    let kind = kind
-        .parse()
-        .map_err(|error: crate::house::UnknownBotKind| error.to_string())?;
-    Ok((name.to_string(), kind))
+    Ok((name.to_string(), crate::house::opponent(kind)?))
 }
 
 fn bot_kind(text: &str) -> Result<BotKind, String> {

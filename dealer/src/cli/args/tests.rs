@@ -49,7 +49,7 @@ fn flags_become_settings() {
         "log,hands",
     ])
     .unwrap();
-    assert_eq!(flags.bots[1].1, BotKind::Equity);
+    assert_eq!(flags.bots[1].1, BotKind::Equity.into());
     assert!(!flags.duplicate && flags.shard.is_none());
     let plan = resolve(flags, crate::settings::RunFile::default()).unwrap();
     let settings = &plan.settings;

@@ -2,11 +2,12 @@
 //! against the last run of the same command. The team's crate has a one-line `arena` binary
 //! that hands its bot to [`main`]; the alias in `.cargo/config.toml` runs it.
 
+mod field;
 mod paths;
 mod print;
 
 use crate::{Arena, Comparison, History, SavedRun, DEFAULT_GAMES, DEFAULT_SEED, DEFAULT_VS};
-use bots::BotKind;
+use bots::{BotKind, Opponent};
 use player::Player;
 use std::ffi::OsString;
 use std::fs::File;
@@ -21,9 +22,14 @@ Usage: cargo arena [OPTIONS]          (from any folder of the repository)
 
 Options:
   --games N          games to play, rounded up to whole deal sets [default: 600]
-  --vs KIND,KIND,... the house bots at the table, one seat each
-                     [default: tight,loose,push-fold,solid,shover]
+  --vs NAME,NAME,... the opponents at the table, one seat each: house bot kinds, or
+                     players of the field fitted by --field-from
+                     [default: DEFAULT_VS; with --field-from, every fitted player]
                      kinds: KINDS
+  --field-from PATH... fit the field from recorded games: dealer run folders, an event's
+                     data folder, PHH hands, requests.jsonl or log.json files; every
+                     player with at least MIN_DECISIONS decisions gets a seat (fitted once,
+                     kept in target/arena/fields/)
   --seed N           the run seed: the same seed plays the same deals [default: 1]
   --plain            plain games instead of duplicate deals
   --threads N        worker threads [default: one per core]; results do not depend on it
@@ -41,7 +47,9 @@ BETTER, WORSE, or can't tell yet (and how many games would tell).
 /// The command line, read.
 struct Options {
     games: u32,
-    vs: Vec<BotKind>,
+    /// `--vs` as given (checked once the field is known).
+    vs: Option<Vec<String>>,
+    field_from: Vec<PathBuf>,
     seed: u64,
     plain: bool,
     threads: Option<usize>,
@@ -62,7 +70,8 @@ fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Option<Options>, St
     use lexopt::prelude::*;
     let mut options = Options {
         games: DEFAULT_GAMES,
-        vs: DEFAULT_VS.to_vec(),
+        vs: None,
+        field_from: Vec::new(),
         seed: DEFAULT_SEED,
         plain: false,
         threads: None,
@@ -87,10 +96,20 @@ fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Option<Options>, St
             }
             Long("vs") => {
                 let value = text(parser.value().map_err(|e| e.to_string())?, "--vs")?;
-                options.vs = value
+                let names: Vec<String> = value
                     .split(',')
-                    .map(|kind| kind.trim().parse::<BotKind>().map_err(|e| e.to_string()))
-                    .collect::<Result<_, _>>()?;
+                    .map(|name| name.trim().to_string())
+                    .collect();
+                if names.iter().any(String::is_empty) {
+                    return Err(format!("--vs {value:?}: an empty name"));
+                }
+                options.vs = Some(names);
+            }
+            Long("field-from") => {
+                let values: Vec<OsString> = parser.values().map_err(|e| e.to_string())?.collect();
+                options
+                    .field_from
+                    .extend(values.into_iter().map(PathBuf::from));
             }
             Long("seed") => {
                 let value = text(parser.value().map_err(|e| e.to_string())?, "--seed")?;
@@ -147,7 +166,13 @@ pub fn main(player: &dyn Player) -> ExitCode {
     let options = match parse(std::env::args_os().skip(1)) {
         Ok(Some(options)) => options,
         Ok(None) => {
-            print!("{}", HELP.replace("KINDS", &BotKind::names().join(", ")));
+            let default_vs: Vec<&str> = DEFAULT_VS.iter().map(|kind| kind.name()).collect();
+            print!(
+                "{}",
+                HELP.replace("KINDS", &BotKind::names().join(", "))
+                    .replace("DEFAULT_VS", &default_vs.join(","))
+                    .replace("MIN_DECISIONS", &crate::field::MIN_DECISIONS.to_string())
+            );
             return ExitCode::SUCCESS;
         }
         Err(error) => {
@@ -187,9 +212,8 @@ fn run(options: Options, player: &dyn Player) -> Result<(), String> {
         }
         None => None,
     };
-    let mut arena = Arena::new(options.vs.clone())
-        .games(options.games)
-        .seed(options.seed);
+    let vs = opponents(&options, &arena_dir)?;
+    let mut arena = Arena::new(vs).games(options.games).seed(options.seed);
     if options.plain {
         arena = arena.plain();
     }
@@ -231,6 +255,72 @@ fn run(options: Options, player: &dyn Player) -> Result<(), String> {
     Ok(())
 }
 
+/// The opponents: `--vs` as house bot kinds, or the field fitted by `--field-from` (every
+/// player with enough decisions, or those `--vs` names).
+fn opponents(options: &Options, arena_dir: &std::path::Path) -> Result<Vec<Opponent>, String> {
+    let kind = |name: &str| name.parse::<BotKind>().map(Opponent::Kind);
+    if options.field_from.is_empty() {
+        return match &options.vs {
+            None => Ok(DEFAULT_VS
+                .iter()
+                .map(|&kind| Opponent::Kind(kind))
+                .collect()),
+            Some(names) => names
+                .iter()
+                .map(|name| kind(name).map_err(|e| e.to_string()))
+                .collect(),
+        };
+    }
+    let threads = options
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let fitted = field::fitted_field(&options.field_from, &arena_dir.join("fields"), threads)?;
+    let profile = |name: &str| {
+        fitted
+            .fit
+            .players
+            .iter()
+            .find(|p| p.profile.name == name)
+            .map(|p| Opponent::Profile(std::sync::Arc::new(p.profile.compile())))
+    };
+    let vs: Vec<Opponent> = match &options.vs {
+        None => fitted
+            .fit
+            .seats()
+            .iter()
+            .take(engine::MAX_SEATS - 1)
+            .filter_map(|p| profile(&p.profile.name))
+            .collect(),
+        Some(names) => names
+            .iter()
+            .map(|name| {
+                profile(name).or_else(|| kind(name).ok()).ok_or_else(|| {
+                    let fitted: Vec<&str> = fitted
+                        .fit
+                        .players
+                        .iter()
+                        .map(|p| p.profile.name.as_str())
+                        .collect();
+                    format!(
+                        "--vs {name:?} is neither a fitted player ({}) nor a house bot kind ({})",
+                        fitted.join(", "),
+                        BotKind::names().join(", ")
+                    )
+                })
+            })
+            .collect::<Result<_, _>>()?,
+    };
+    let seated: Vec<String> = vs.iter().map(|o| o.name().to_string()).collect();
+    print!("{}", field::describe(&fitted, &seated));
+    if vs.is_empty() {
+        return Err(format!(
+            "no recorded player has {} decisions: name the ones to seat with --vs",
+            crate::field::MIN_DECISIONS
+        ));
+    }
+    Ok(vs)
+}
+
 fn write_json(
     file: &mut File,
     report: &crate::ArenaReport,
@@ -258,6 +348,7 @@ fn quiet_arena_panics() {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Path;
 
     fn args(text: &str) -> Vec<OsString> {
         text.split_whitespace().map(OsString::from).collect()
@@ -269,16 +360,74 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(options.games, 12);
-        assert_eq!(options.vs, [BotKind::Raiser, BotKind::Folder]);
+        assert_eq!(
+            opponents(&options, Path::new("unused")).unwrap(),
+            [
+                Opponent::Kind(BotKind::Raiser),
+                Opponent::Kind(BotKind::Folder)
+            ]
+        );
         assert_eq!((options.seed, options.plain), (9, true));
         assert!(parse(args("--help")).unwrap().is_none());
         let error = |text: &str| parse(args(text)).err().unwrap();
         assert_eq!(error("--games 0"), "--games must be at least 1");
         assert!(error("--games ten").contains("not a whole number"));
-        assert!(error("--vs raiser,shark").contains("unknown bot kind \"shark\""));
-        assert!(error("--vs raiser,shark").contains("calling-station"));
+        let unknown = |text: &str| {
+            let options = parse(args(text)).unwrap().unwrap();
+            opponents(&options, Path::new("unused")).err().unwrap()
+        };
+        assert!(unknown("--vs raiser,shark").contains("unknown bot kind \"shark\""));
+        assert!(unknown("--vs raiser,shark").contains("calling-station"));
+        assert!(error("--vs raiser,,folder").contains("an empty name"));
         assert!(error("--bogus").contains("--bogus"));
         assert!(error("--games").contains("missing"));
+    }
+
+    /// The SDK's fixture: a `dealer run` folder of two games (players a, b and c).
+    fn recorded_run() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../sdk/tests/fixtures/dealer-run-all-outputs")
+    }
+
+    #[test]
+    fn field_from_fits_once_and_seats_the_players_vs_names() {
+        let run = recorded_run();
+        let options = parse(vec![
+            OsString::from("--field-from"),
+            run.join("game-1").into_os_string(),
+            run.join("game-2").into_os_string(),
+            OsString::from("--vs"),
+            OsString::from("a,c,folder"),
+        ])
+        .unwrap()
+        .unwrap();
+        assert_eq!(options.field_from, [run.join("game-1"), run.join("game-2")]);
+        let arena_dir =
+            std::env::temp_dir().join(format!("arena-cli-field-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&arena_dir);
+        let vs = opponents(&options, &arena_dir).unwrap();
+        let names: Vec<&str> = vs.iter().map(Opponent::name).collect();
+        assert_eq!(names, ["a", "c", "folder"]);
+        assert!(matches!(vs[0], Opponent::Profile(_)));
+        // Cached: the second time reads the same profiles back.
+        let fits: Vec<_> = std::fs::read_dir(arena_dir.join("fields"))
+            .unwrap()
+            .collect();
+        assert_eq!(fits.len(), 1);
+        assert_eq!(opponents(&options, &arena_dir).unwrap(), vs);
+        // Too few decisions for a seat of their own (fewer than MIN_DECISIONS), and a name
+        // that is neither.
+        let mut alone = options;
+        alone.vs = None;
+        assert!(opponents(&alone, &arena_dir)
+            .unwrap_err()
+            .contains("no recorded player has"));
+        alone.vs = Some(vec!["zed".to_string()]);
+        let error = opponents(&alone, &arena_dir).unwrap_err();
+        assert!(
+            error.contains("neither a fitted player (a, b, c)"),
+            "{error}"
+        );
+        let _ = std::fs::remove_dir_all(&arena_dir);
     }
 
     #[test]

@@ -20,8 +20,10 @@
 //! (`arena::field`); the shipped profiles, fitted from recordings of real team bots, are
 //! [`BotKind::REAL_FIELD`](crate::BotKind::REAL_FIELD).
 
+mod shipped;
 mod situation;
 
+pub use shipped::{shipped, SHIPPED};
 pub use situation::{
     classify, AnswerClass, Situation, ANSWER_CLASSES, DEPTHS, PLAYER_COUNTS, POSITIONS, PRICES,
     SITUATIONS, STREETS, STRENGTHS,
