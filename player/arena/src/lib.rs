@@ -66,9 +66,10 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use thiserror::Error;
 
-/// The house bots `cargo arena` plays against without `--vs`: the field ([`BotKind::FIELD`]),
-/// a table that plays like an event's, five seats beside yours as at a live table.
-pub const DEFAULT_VS: [BotKind; 5] = BotKind::FIELD;
+/// The opponents `cargo arena` plays against without `--vs`: the real field
+/// ([`BotKind::REAL_FIELD`]), six real team bots from past events played by the profiles fitted
+/// from their recorded games, a 7-seat table with yours.
+pub const DEFAULT_VS: [BotKind; 6] = BotKind::REAL_FIELD;
 
 /// Games played without `--games`.
 pub const DEFAULT_GAMES: u32 = 600;

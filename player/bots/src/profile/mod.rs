@@ -2,11 +2,13 @@
 //! house bot that plays it ([`ProfileBot`]).
 //!
 //! A [`Profile`] counts, for every [`Situation`] (street, the strength of the player's own
-//! cards, the price, its stack in big blinds, the players still in the hand, its position),
+//! cards, the price, whether it is already in the pot, its stack in big blinds, the players
+//! still in the hand, its position),
 //! how often the player folded, checked or called, raised (small, medium or large, as a share
 //! of the pot) or went all-in, and keeps the sizes of its raises. Where a situation was seen
 //! rarely, its counts are blended with those of coarser situations ([`BACKOFF`]: position
-//! dropped first, then the players in the hand, the depth, the strength and the price), each
+//! dropped first, then the players in the hand, the depth, the strength, whether it was
+//! already in, and the price), each
 //! level weighing as much as [`Profile::smoothing`] decisions, so that a situation the player
 //! met thousands of times is played as recorded and one it never met as the player plays
 //! that street and price in general.
@@ -25,8 +27,8 @@ mod situation;
 
 pub use shipped::{shipped, SHIPPED};
 pub use situation::{
-    classify, AnswerClass, Situation, ANSWER_CLASSES, DEPTHS, PLAYER_COUNTS, POSITIONS, PRICES,
-    SITUATIONS, STREETS, STRENGTHS,
+    classify, AnswerClass, Situation, ANSWER_CLASSES, DEPTHS, INVESTMENTS, PLAYER_COUNTS,
+    POSITIONS, PRICES, SITUATIONS, STREETS, STRENGTHS,
 };
 
 use player::{Chips, GameState, Player};
@@ -45,15 +47,16 @@ pub const DEFAULT_SMOOTHING: f64 = 6.0;
 pub const SIZE_QUANTILES: usize = 9;
 
 /// The situation fields kept at each level of the back-off, finest first: street, strength,
-/// price, depth, players, position.
-pub const BACKOFF: [[bool; 6]; 7] = [
-    [true, true, true, true, true, true],
-    [true, true, true, true, true, false],
-    [true, true, true, true, false, false],
-    [true, true, true, false, false, false],
-    [true, false, true, false, false, false],
-    [true, false, false, false, false, false],
-    [false, false, false, false, false, false],
+/// price, invested, depth, players, position.
+pub const BACKOFF: [[bool; 7]; 8] = [
+    [true, true, true, true, true, true, true],
+    [true, true, true, true, true, true, false],
+    [true, true, true, true, true, false, false],
+    [true, true, true, true, false, false, false],
+    [true, false, true, true, false, false, false],
+    [true, false, true, false, false, false, false],
+    [true, false, false, false, false, false, false],
+    [false, false, false, false, false, false, false],
 ];
 
 /// A recorded player's answers by situation: what a [`ProfileBot`] plays. Saved as JSON
@@ -328,15 +331,16 @@ impl ProfileCounts {
 }
 
 /// Zeroes the fields a back-off level drops.
-fn coarsen(situation: Situation, keep: &[bool; 6]) -> usize {
+fn coarsen(situation: Situation, keep: &[bool; 7]) -> usize {
     let keep_or_zero = |value: u8, kept: bool| if kept { value } else { 0 };
     Situation {
         street: keep_or_zero(situation.street, keep[0]),
         strength: keep_or_zero(situation.strength, keep[1]),
         price: keep_or_zero(situation.price, keep[2]),
-        depth: keep_or_zero(situation.depth, keep[3]),
-        players: keep_or_zero(situation.players, keep[4]),
-        position: keep_or_zero(situation.position, keep[5]),
+        invested: keep_or_zero(situation.invested, keep[3]),
+        depth: keep_or_zero(situation.depth, keep[4]),
+        players: keep_or_zero(situation.players, keep[5]),
+        position: keep_or_zero(situation.position, keep[6]),
     }
     .index()
 }
@@ -374,6 +378,7 @@ impl CompiledProfile {
                     street: 0,
                     strength: 0,
                     price: 0,
+                    invested: 0,
                     depth: 0,
                     players: 0,
                     position: 0,

@@ -20,8 +20,11 @@ pub const DEPTHS: usize = 4;
 pub const PLAYER_COUNTS: usize = 3;
 /// Position classes: blinds, early, late (the button and the two seats before it).
 pub const POSITIONS: usize = 3;
+/// Investment classes: not yet in, already in (see [`Situation::invested`]).
+pub const INVESTMENTS: usize = 2;
 /// Every situation a profile tells apart.
-pub const SITUATIONS: usize = STREETS * STRENGTHS * PRICES * DEPTHS * PLAYER_COUNTS * POSITIONS;
+pub const SITUATIONS: usize =
+    STREETS * STRENGTHS * PRICES * INVESTMENTS * DEPTHS * PLAYER_COUNTS * POSITIONS;
 
 /// Preflop strength classes by the hand's rank among the 1,326 starting hands (heads-up
 /// equity): the upper bound of each class's share, weakest class first.
@@ -48,6 +51,9 @@ pub struct Situation {
     /// that puts the whole stack in. After the flop, by pot odds `call / (pot + call)`: 1 under
     /// 25%, 2 under 38%, 3 more, 4 a call of the whole stack.
     pub price: u8,
+    /// Whether the player is already in: preflop, it put in more than its blind (it called or
+    /// raised, and is asked again); after the flop, a third of its chips are in the pot.
+    pub invested: u8,
     /// The player's chips (stack and bet) in big blinds: 0 up to 10, 1 up to 25, 2 up to 60,
     /// 3 deeper.
     pub depth: u8,
@@ -98,11 +104,23 @@ impl Situation {
                 3
             }
         };
+        let seated = state.players_with_chips().count();
+        let position_from_button = state.position(me.id);
+        let invested = if street == Street::Preflop {
+            // The blind this seat posted: heads-up the button posts the big one.
+            let blind = match (position_from_button, seated) {
+                (Some(1), _) => state.small_blind,
+                (Some(2), 3..) | (Some(0), 2) => state.big_blind(),
+                _ => Chips::ZERO,
+            };
+            u8::from(me.bet > blind)
+        } else {
+            u8::from(me.bet.get().saturating_mul(3) >= me.bet.saturating_add(me.stack).get())
+        };
         let chips = me.stack.saturating_add(me.bet).get() as f64 / big_blind;
         let depth = DEPTH_BOUNDS.iter().filter(|&&bound| chips > bound).count() as u8;
         let players = (opponents + 1).clamp(2, 4) as u8 - 2;
-        let seated = state.players_with_chips().count();
-        let position = match state.position(me.id) {
+        let position = match position_from_button {
             Some(1 | 2) if seated > 2 => 0,
             Some(1) => 0,
             Some(0) => 2,
@@ -114,6 +132,7 @@ impl Situation {
             street: street as u8,
             strength,
             price,
+            invested,
             depth,
             players,
             position,
@@ -125,6 +144,7 @@ impl Situation {
         let mut index = self.street as usize;
         index = index * STRENGTHS + self.strength as usize;
         index = index * PRICES + self.price as usize;
+        index = index * INVESTMENTS + self.invested as usize;
         index = index * DEPTHS + self.depth as usize;
         index = index * PLAYER_COUNTS + self.players as usize;
         index * POSITIONS + self.position as usize
@@ -145,6 +165,7 @@ impl Situation {
         let position = digit(POSITIONS);
         let players = digit(PLAYER_COUNTS);
         let depth = digit(DEPTHS);
+        let invested = digit(INVESTMENTS);
         let price = digit(PRICES);
         let strength = digit(STRENGTHS);
         let street = digit(STREETS);
@@ -152,6 +173,7 @@ impl Situation {
             street,
             strength,
             price,
+            invested,
             depth,
             players,
             position,
