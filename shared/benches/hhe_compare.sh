@@ -117,15 +117,19 @@ callgrind_annotate --inclusive=yes --threshold=100 "$out" | awk '
         hands["our_loops::random_seven_cards_strength"] = 1e7
         hands["our_loops::random_hand_key"] = 1e7
         hands["random_hhe"] = 1e7
+        hands["random_unchecked"] = 1e7
+        hands["random_hhe_two_byte"] = 1e7
         hands["our_loops::enumerate_all"] = 133784560
         hands["all_hhe"] = 133784560
         name["our_loops::random_strength_of"] = "10M random: ours strength_of(&[Card; 7])"
         name["our_loops::random_seven_cards_strength"] = "10M random: ours SevenCards::strength()"
         name["our_loops::random_hand_key"] = "10M random: ours HandKey + Card x7, strength()"
         name["random_hhe"] = "10M random: hhe Hand add_card x7, evaluate()"
+        name["random_unchecked"] = "10M random: ours, no repeat test (ceiling)"
+        name["random_hhe_two_byte"] = "10M random: hhe, two bytes a card as ours"
         name["our_loops::enumerate_all"] = "all hands: ours nested Deal::one_more"
         name["all_hhe"] = "all hands: hhe nested Hand::add_card"
-        order = "our_loops::random_strength_of our_loops::random_seven_cards_strength our_loops::random_hand_key random_hhe our_loops::enumerate_all all_hhe"
+        order = "our_loops::random_strength_of our_loops::random_seven_cards_strength our_loops::random_hand_key random_hhe random_unchecked random_hhe_two_byte our_loops::enumerate_all all_hhe"
     }
     /^ *[0-9,]+ \(/ {
         cost = $1

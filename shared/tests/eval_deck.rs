@@ -6,7 +6,8 @@
 use proptest::prelude::*;
 use shared::card::parse_cards;
 use shared::eval::{
-    evaluate, strength_of, Deal, Deck, EvalError, HandKey, HandStrength, SevenCards,
+    bench_support, evaluate, strength_of, Category, Deal, Deck, EvalError, HandKey, HandStrength,
+    SevenCards,
 };
 use shared::Card;
 
@@ -220,6 +221,66 @@ fn draws_are_seven_distinct_cards_of_the_deck_shuffled_into_its_front() {
     assert_eq!(left, Deck::full().without(&cards("As Ks")).cards());
     assert_eq!(first.len(), 50);
     assert!(first.values().all(|&count| (1_700..2_300).contains(&count)));
+}
+
+/// The array path the benches time (`strength_of(&[Card; 7])`, which takes the common path's
+/// one test a hand) against the same cards with no test at all
+/// (`bench_support::strength_index_unchecked`), `SevenCards::strength()` and `evaluate`, on
+/// random distinct hands: the same strength every time, flushes included.
+#[test]
+fn strength_of_seven_equals_the_unchecked_path_on_random_hands() {
+    let mut deck = Deck::full();
+    let mut random = random_below(27);
+    let mut flushes = 0;
+    for _ in 0..200_000 {
+        let seven = deck.draw_seven(&mut random).unwrap();
+        let hand: [Card; 7] = seven.cards();
+        let strength = strength_of(&hand).unwrap();
+        assert_eq!(
+            strength.index(),
+            bench_support::strength_index_unchecked(&hand),
+            "{seven}"
+        );
+        assert_eq!(strength, seven.strength(), "{seven}");
+        assert_eq!(strength, evaluate(&hand).unwrap().strength(), "{seven}");
+        flushes += usize::from(matches!(
+            strength.category(),
+            Category::Flush | Category::StraightFlush
+        ));
+    }
+    // About 3% of seven-card hands hold a flush: the off-path branch was taken too.
+    assert!((5_000..7_000).contains(&flushes), "{flushes} flushes");
+}
+
+/// One card repeated in any two positions of a seven-card array (the others distinct), on
+/// random hands: `strength_of`, `evaluate`, `SevenCards::new` and `HandKey::from_cards` all
+/// give `DuplicateCard` naming that card, with the same message as before the one-test check.
+#[test]
+fn a_repeat_in_any_two_positions_of_seven_cards_is_the_same_error_everywhere() {
+    let mut deck = Deck::full();
+    let mut random = random_below(34);
+    let mut checked = 0;
+    for _ in 0..500 {
+        let distinct = deck.draw_seven(&mut random).unwrap().cards();
+        for first in 0..7 {
+            for second in first + 1..7 {
+                let mut hand = distinct;
+                hand[second] = hand[first];
+                let card = hand[first];
+                let error = EvalError::DuplicateCard(card);
+                assert_eq!(strength_of(&hand), Err(error.clone()), "{hand:?}");
+                assert_eq!(evaluate(&hand), Err(error.clone()), "{hand:?}");
+                assert_eq!(SevenCards::new(hand), Err(error.clone()), "{hand:?}");
+                assert_eq!(HandKey::from_cards(&hand), Err(error.clone()), "{hand:?}");
+                assert_eq!(
+                    error.to_string(),
+                    format!("card {card} appears more than once")
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 500 * 21);
 }
 
 #[test]

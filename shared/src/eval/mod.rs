@@ -129,6 +129,26 @@ pub mod bench_support {
         }
     }
 
+    /// The strength index of seven cards read as [`strength_of`](super::strength_of) reads
+    /// them (each card's two bytes, one table index), with no repeated-card test: the ceiling
+    /// that any check in `strength_of` is measured against (`benches/hhe_compare.sh`). A
+    /// repeated card gives an unspecified strength (memory-safe, but meaningless).
+    #[inline(always)]
+    pub fn strength_index_unchecked(cards: &[Card; 7]) -> u16 {
+        let codes: [usize; 7] = std::array::from_fn(|i| fast::code(cards[i]));
+        let key = codes.iter().fold(fast::EMPTY_KEY, |key, &code| {
+            key.wrapping_add(fast::code_key(code))
+        });
+        // The card set only where it is read, as in `fast::distinct_strength`.
+        if fast::has_flush(key) {
+            let mask = codes
+                .iter()
+                .fold(0, |mask, &code| mask | fast::code_bit(code));
+            return fast::flush_strength(key, mask);
+        }
+        fast::rank_strength(key)
+    }
+
     /// The strength index of seven distinct cards given as codes (no validation).
     #[inline]
     pub fn strength_index_of_codes(codes: &[u16; 7]) -> u16 {
