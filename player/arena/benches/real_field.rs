@@ -24,19 +24,16 @@
 //!
 //! The archives are unpacked once into `target/arena/real-field/` (by `tar`, which needs `xz`).
 
+use arena::field::real_field::{self, TEAMS};
 use arena::field::{fit, Fit, Style, StyleCounts, StyleMeter};
 use arena::{Arena, Interval};
-use bots::profile::{CompiledProfile, Profile, ProfileBot};
+use bots::profile::{CompiledProfile, ProfileBot};
 use bots::{BotKind, Opponent};
 use player::{Chips, GameState, Player};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
-
-/// The team bots of the recordings, in order.
-const TEAMS: [&str; 6] = ["team-a", "team-b", "team-c", "team-d", "team-e", "team-f"];
 
 /// One recorded run.
 struct Run {
@@ -55,34 +52,16 @@ fn workspace() -> PathBuf {
 
 /// Unpacks the nine archives (once) and reads each run's house bot's points.
 fn runs() -> Vec<Run> {
-    let archives = workspace().join("player/arena/recordings/real-field");
     let target = workspace().join("target/arena/real-field");
-    std::fs::create_dir_all(&target).expect("cannot create target/arena/real-field");
-    let mut names: Vec<String> = std::fs::read_dir(&archives)
-        .expect("no recordings folder")
-        .filter_map(Result::ok)
-        .filter_map(|e| {
-            e.file_name()
-                .to_str()?
-                .strip_suffix(".tar.xz")
-                .map(str::to_string)
-        })
-        .collect();
-    names.sort();
-    names
+    real_field::unpack(&target)
+        .expect("cannot unpack the recordings")
         .into_iter()
-        .map(|name| {
-            let folder = target.join(&name);
-            if !folder.join("results.json").exists() {
-                let status = Command::new("tar")
-                    .arg("xJf")
-                    .arg(archives.join(format!("{name}.tar.xz")))
-                    .arg("-C")
-                    .arg(&target)
-                    .status()
-                    .expect("cannot run tar");
-                assert!(status.success(), "tar xJf {name}.tar.xz failed");
-            }
+        .map(|folder| {
+            let name = folder
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default()
+                .to_string();
             let kind: BotKind = name
                 .strip_prefix("x-")
                 .and_then(|k| k.parse().ok())
@@ -304,21 +283,13 @@ fn main() {
             cpu,
             all.unreadable
         );
-        let profiles = workspace().join("player/bots/profiles");
-        for (index, team) in TEAMS.iter().enumerate() {
-            let player = all
-                .players
-                .iter()
-                .find(|p| p.profile.name == *team)
-                .expect("team");
-            let shipped_name = format!("real-{}", (b'a' + index as u8) as char);
-            let mut profile: Profile = player.profile.clone();
-            profile.name = shipped_name.clone();
-            profile.sources = vec![format!("player/arena/recordings/real-field ({team})")];
+        let folder = workspace().join("player/bots/profiles");
+        let profiles = real_field::shipped_profiles(&all).expect("every team in the fit");
+        for (profile, team) in profiles.iter().zip(TEAMS) {
             let text = profile.to_json();
-            let path = profiles.join(format!("{shipped_name}.json"));
+            let path = folder.join(format!("{}.json", profile.name));
             if flag("--write") {
-                std::fs::create_dir_all(&profiles).expect("profiles folder");
+                std::fs::create_dir_all(&folder).expect("profiles folder");
                 std::fs::write(&path, &text).expect("write profile");
                 println!(
                     "wrote {} ({} bytes, {} decisions)",
@@ -329,7 +300,8 @@ fn main() {
             } else {
                 let same = std::fs::read_to_string(&path).is_ok_and(|shipped| shipped == text);
                 println!(
-                    "{shipped_name} ({team}): {} decisions, shipped file {}",
+                    "{} ({team}): {} decisions, shipped file {}",
+                    profile.name,
                     profile.decisions,
                     if same {
                         "identical"

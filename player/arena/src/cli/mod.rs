@@ -284,13 +284,18 @@ fn opponents(options: &Options, arena_dir: &std::path::Path) -> Result<Vec<Oppon
             .map(|p| Opponent::Profile(std::sync::Arc::new(p.profile.compile())))
     };
     let vs: Vec<Opponent> = match &options.vs {
-        None => fitted
-            .fit
-            .seats()
-            .iter()
-            .take(engine::MAX_SEATS - 1)
-            .filter_map(|p| profile(&p.profile.name))
-            .collect(),
+        None => {
+            // The players with most decisions, seated in name order.
+            let mut names: Vec<&str> = fitted
+                .fit
+                .seats()
+                .iter()
+                .take(engine::MAX_SEATS - 1)
+                .map(|p| p.profile.name.as_str())
+                .collect();
+            names.sort_unstable();
+            names.into_iter().filter_map(profile).collect()
+        }
         Some(names) => names
             .iter()
             .map(|name| {

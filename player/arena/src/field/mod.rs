@@ -18,6 +18,7 @@
 //! whatever the number of threads.
 
 mod phh;
+pub mod real_field;
 mod style;
 mod viewer_log;
 
