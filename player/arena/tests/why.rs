@@ -156,6 +156,18 @@ fn a_one_line_edit_is_found_as_its_own_kind_with_every_game_it_changed() {
             .any(|line| line.contains("all-in")),
         "{example:?}"
     );
+    // A last run saved without how its games ended is replayed to the end of each changed
+    // game instead of up to its change: the same groups.
+    let mut saved = serde_json::to_value(SavedRun::of(&base)).unwrap();
+    saved["answers"].as_object_mut().unwrap().remove("endings");
+    let bare: SavedRun = serde_json::from_value(saved).unwrap();
+    let again = explain(&arena(), None, &bare, &edited).unwrap();
+    assert_eq!(
+        (again.groups.len(), again.groups[0].games),
+        (1, changed_games)
+    );
+    assert!((again.groups[0].effect.mean - group.effect.mean).abs() < 1e-9);
+    assert_eq!(again.asked_again, 0);
     // The JSON carries it whole.
     let text = serde_json::to_string(&why).unwrap();
     assert_eq!(serde_json::from_str::<arena::why::Why>(&text).unwrap(), why);

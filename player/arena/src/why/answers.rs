@@ -1,8 +1,10 @@
 //! Your answers in a run, kept to replay it: per game, the chips of each of your answers in
 //! the order the engine asked, as LEB128 varints (one byte below 128 chips, two below 16,384:
 //! a fold or check is one byte, most calls and raises two), saved as one base64 string per
-//! game beside the run's results. With the deal seed and the deterministic house bots they
-//! replay the game exactly on the engine; no game log is stored.
+//! game beside the run's results, with how each game ended for you (points, place,
+//! luck-adjusted points). With the deal seed and the deterministic house bots the answers
+//! replay the game exactly on the engine; no game log is stored. The endings spare a replay
+//! its end: a changed game is replayed only up to its changed decision.
 
 use super::replay::Ending;
 use base64::engine::general_purpose::STANDARD as BASE64;
@@ -71,19 +73,12 @@ impl Iterator for Unpacked<'_> {
 }
 
 /// Your answers in a run, game by game in the run's order (deal set by deal set, rotation by
-/// rotation). In JSON: a list of base64 strings, one a game. The run that recorded them also
-/// keeps, in memory only, how each game ended for you, so that its games need not be
-/// replayed to be compared.
-#[derive(Debug, Clone, Default)]
+/// rotation), and how each game ended for you. In JSON: `{"games": [base64, ...], "endings":
+/// [[points, place, adjusted points], ...]}`, one of each a game.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct RecordedAnswers {
     games: Vec<Vec<u8>>,
     endings: Vec<Ending>,
-}
-
-impl PartialEq for RecordedAnswers {
-    fn eq(&self, other: &RecordedAnswers) -> bool {
-        self.games == other.games
-    }
 }
 
 impl RecordedAnswers {
@@ -112,7 +107,7 @@ impl RecordedAnswers {
         });
     }
 
-    /// How game `index` ended for you, when this run played it (not kept in a saved run).
+    /// How game `index` ended for you (`None` for answers given without endings).
     pub(crate) fn ending(&self, index: usize) -> Option<Ending> {
         self.endings.get(index).copied()
     }
@@ -122,8 +117,9 @@ impl RecordedAnswers {
         self.games.get(index).map(Vec::as_slice)
     }
 
-    /// The answers of `games` games, each a list of chips (for tests and tools).
-    pub fn from_answers<'a>(games: impl IntoIterator<Item = &'a [u64]>) -> RecordedAnswers {
+    /// The answers of `games` games, each a list of chips.
+    #[cfg(test)]
+    pub(crate) fn from_answers<'a>(games: impl IntoIterator<Item = &'a [u64]>) -> RecordedAnswers {
         RecordedAnswers {
             endings: Vec::new(),
             games: games
@@ -140,16 +136,40 @@ impl RecordedAnswers {
     }
 }
 
+/// The saved form.
+#[derive(Serialize, Deserialize)]
+struct Saved {
+    games: Vec<String>,
+    #[serde(default)]
+    endings: Vec<(u32, usize, f64)>,
+}
+
 impl Serialize for RecordedAnswers {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.games.iter().map(|game| BASE64.encode(game)))
+        Saved {
+            games: self.games.iter().map(|game| BASE64.encode(game)).collect(),
+            endings: self
+                .endings
+                .iter()
+                .map(|e| (e.points, e.place, e.adjusted))
+                .collect(),
+        }
+        .serialize(serializer)
     }
 }
 
 impl<'de> Deserialize<'de> for RecordedAnswers {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<RecordedAnswers, D::Error> {
-        let texts = Vec::<String>::deserialize(deserializer)?;
-        let games = texts
+        let saved = Saved::deserialize(deserializer)?;
+        if !saved.endings.is_empty() && saved.endings.len() != saved.games.len() {
+            return Err(serde::de::Error::custom(format!(
+                "answers for {} games but endings for {}",
+                saved.games.len(),
+                saved.endings.len()
+            )));
+        }
+        let games = saved
+            .games
             .iter()
             .enumerate()
             .map(|(index, text)| {
@@ -167,7 +187,15 @@ impl<'de> Deserialize<'de> for RecordedAnswers {
             .collect::<Result<_, _>>()?;
         Ok(RecordedAnswers {
             games,
-            endings: Vec::new(),
+            endings: saved
+                .endings
+                .into_iter()
+                .map(|(points, place, adjusted)| Ending {
+                    points,
+                    place,
+                    adjusted,
+                })
+                .collect(),
         })
     }
 }
@@ -179,7 +207,20 @@ mod tests {
     #[test]
     fn answers_pack_small_and_read_back_through_json() {
         let games: [&[u64]; 3] = [&[0, 20, 127, 128, 16_383, 16_384, u64::MAX], &[], &[5]];
-        let recorded = RecordedAnswers::from_answers(games);
+        let mut recorded = RecordedAnswers::from_answers(games);
+        let text = serde_json::to_string(&recorded).unwrap();
+        assert_eq!(
+            serde_json::from_str::<RecordedAnswers>(&text).unwrap(),
+            recorded
+        );
+        recorded.endings = vec![
+            Ending {
+                points: 5,
+                place: 1,
+                adjusted: 4.25,
+            };
+            3
+        ];
         assert_eq!(recorded.games(), 3);
         // 1 + 1 + 1 + 2 + 2 + 3 + 10 bytes, nothing, 1 byte.
         assert_eq!(recorded.packed_bytes(), 21);
@@ -199,9 +240,12 @@ mod tests {
         // A varint cut short, and one longer than 64 bits.
         assert_eq!(Unpacked::new(&[0x80]).next(), Some(Err(Damaged)));
         assert_eq!(Unpacked::new(&[0xff; 11]).next(), Some(Err(Damaged)));
-        let error = serde_json::from_str::<RecordedAnswers>(r#"["gA=="]"#).unwrap_err();
+        let read = |text: &str| serde_json::from_str::<RecordedAnswers>(text);
+        let error = read(r#"{"games": ["gA=="]}"#).unwrap_err();
         assert!(error.to_string().contains("game 1 are damaged"), "{error}");
-        let error = serde_json::from_str::<RecordedAnswers>(r#"["AA==", "!"]"#).unwrap_err();
+        let error = read(r#"{"games": ["AA==", "!"]}"#).unwrap_err();
         assert!(error.to_string().contains("game 2"), "{error}");
+        let error = read(r#"{"games": ["AA=="], "endings": [[5, 1, 4.5], [0, 3, 0.2]]}"#);
+        assert!(error.unwrap_err().to_string().contains("endings for 2"));
     }
 }

@@ -399,9 +399,94 @@ mod tests {
         assert_eq!(class("9h 7h", ""), HandClass::Other);
         assert_eq!(class("9h 8c", "9s 2d 3c"), HandClass::Made(Category::Pair));
         assert_eq!(
-            class("9h 8h", "Th 7h 2h"),
+            class("9h 8h", "Jh Th 7h"),
             HandClass::Made(Category::StraightFlush)
         );
+    }
+
+    /// A preflop table of four: seat 0 the button, 1 and 2 the blinds (10/20), seat 3
+    /// having put in `third` chips, `you` in action with A-x offsuit.
+    fn preflop(you: usize, third: u64, third_stack: u64) -> GameState {
+        let player = |id: usize, bet: u64, stack: u64| {
+            let mut player = serde_json::json!({
+                "id": id, "name": format!("p{id}"), "status": "active", "version": "",
+                "stack": stack, "bet": bet,
+            });
+            if id == you {
+                player["hole_cards"] = serde_json::json!([
+                    {"rank": "A", "suit": "hearts"}, {"rank": "9", "suit": "clubs"}
+                ]);
+            }
+            player
+        };
+        let state = serde_json::json!({
+            "small_blind": 10, "current_buy_in": third.max(20), "pot": 30 + third,
+            "minimum_raise": 20, "dealer": 0, "orbits": 0, "in_action": you, "round": 3,
+            "bet_index": 2, "community_cards": [],
+            "players": [player(0, 0, 1000), player(1, 10, 990), player(2, 20, 980),
+                        player(3, third, third_stack)],
+        });
+        GameState::from_json(&state.to_string()).unwrap()
+    }
+
+    #[test]
+    fn positions_and_prices_are_read_from_the_document() {
+        let read = |state: &GameState| {
+            let classified = classify(state, Move::Fold, Move::Call);
+            (
+                classified.position,
+                classified.kind.faced,
+                classified.kind.hand,
+            )
+        };
+        // First to act after the blinds, of four: the one seat before the button.
+        assert_eq!(
+            read(&preflop(3, 0, 1000)),
+            (Position::Late, Faced::Unopened, HandClass::AceOffsuit)
+        );
+        // On the button behind a limp, a raise, a large raise, an all-in.
+        assert_eq!(read(&preflop(0, 20, 980)).1, Faced::Limp);
+        assert_eq!(read(&preflop(0, 20, 980)).0, Position::Button);
+        assert_eq!(
+            read(&preflop(0, 60, 940)).1,
+            Faced::Raise {
+                to: BigBlinds::UpTo3
+            }
+        );
+        assert_eq!(
+            read(&preflop(0, 300, 700)).1,
+            Faced::Raise {
+                to: BigBlinds::Over10
+            }
+        );
+        assert_eq!(read(&preflop(0, 1000, 0)).1, Faced::AllIn);
+        // The big blind, nothing more to call: its option.
+        let option = preflop(2, 20, 980);
+        assert_eq!(read(&option).0, Position::BigBlind);
+        assert_eq!(read(&option).1, Faced::Nothing);
+        // After the flop (the API page's example): heads-up on the button, facing 240 into a
+        // pot of 160, a pair made with the board.
+        let mut flop = shared::testing_state();
+        assert_eq!(
+            read(&flop),
+            (
+                Position::Button,
+                Faced::Bet {
+                    size: PotShare::OverPot
+                },
+                HandClass::Made(Category::Pair)
+            )
+        );
+        flop.players[0].stack = player::Chips::ZERO;
+        assert_eq!(read(&flop).1, Faced::AllIn);
+        // A call that takes the whole stack is a call; more than the price, all-in.
+        let short = preflop(0, 1000, 0);
+        assert_eq!(Move::of(&short, player::Chips(1000)), Move::Call);
+        assert_eq!(
+            Move::of(&preflop(0, 60, 940), player::Chips(1000)),
+            Move::AllIn
+        );
+        assert_eq!(Move::of(&short, player::Chips::ZERO), Move::Fold);
     }
 
     #[test]

@@ -40,7 +40,7 @@ use answers::Unpacked;
 use kind::{classify, Classified};
 use narrate::Narrator;
 use player::{Chips, GameState, Player};
-use replay::{replay, Ending, GameSpec, Nothing, ReplayError, Watch};
+use replay::{replay, Ending, GameSpec, Nothing, ReplayError, Until, Watch};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -227,19 +227,21 @@ struct FirstDifference<'a> {
     change: Option<Change>,
     /// This run's answers ran out before the last run's game differed from it.
     ran_out: bool,
+    /// Whether to stop the replay at the change (its end is known).
+    stop_at_change: bool,
 }
 
 impl Watch for FirstDifference<'_> {
-    fn request(&mut self, index: usize, state: &GameState, before: Chips) {
+    fn request(&mut self, index: usize, state: &GameState, before: Chips) -> bool {
         if self.change.is_some() || self.ran_out {
-            return;
+            return !self.stop_at_change;
         }
         let Some(Ok(now)) = self.now.next() else {
             self.ran_out = true;
-            return;
+            return true;
         };
         if state.read_bet(before) == state.read_bet(now) {
-            return;
+            return true;
         }
         let classified = classify(state, Move::of(state, before), Move::of(state, now));
         let answered_otherwise = self.player.map(|player| {
@@ -251,6 +253,7 @@ impl Watch for FirstDifference<'_> {
             classified,
             answered_otherwise,
         });
+        !self.stop_at_change
     }
 
     fn event(&mut self, _: &engine::game_event::GameEvent) {}
@@ -322,7 +325,10 @@ pub fn explain(
                             compare_game(
                                 &spec(set, rotation),
                                 player,
-                                before.answers.game(game).unwrap_or_default(),
+                                (
+                                    before.answers.game(game).unwrap_or_default(),
+                                    before.answers.ending(game),
+                                ),
                                 (
                                     now.your_answers.game(game).unwrap_or_default(),
                                     now.your_answers.ending(game),
@@ -460,28 +466,47 @@ pub fn explain(
     })
 }
 
-/// Replays one game of the last run and finds its first changed decision; this run's game
-/// is replayed only when this run did not keep how it ended (a report read back from JSON).
+/// Compares one game of the two runs. A game answered alike in both is the same game: it is
+/// not replayed, and both runs must have ended it alike. Otherwise the last run's game is
+/// replayed up to its first changed decision (to its end when its ending was not saved), and
+/// this run's ending is the one it recorded (replayed only when it was not kept).
 fn compare_game(
     spec: &GameSpec,
     player: Option<&dyn Player>,
-    before: &[u8],
+    (before, before_ending): (&[u8], Option<Ending>),
     (now, now_ending): (&[u8], Option<Ending>),
     number: u32,
 ) -> Result<Compared, WhyError> {
-    let last_changed = |error: ReplayError| WhyError::LastRunChanged {
+    let last_changed = |reason: String| WhyError::LastRunChanged {
         game: number,
-        reason: error.to_string(),
+        reason,
     };
-    let not_reproducible = |error: ReplayError| WhyError::NotReproducible {
+    let not_reproducible = |reason: String| WhyError::NotReproducible {
         game: number,
-        reason: error.to_string(),
+        reason,
+    };
+    let to_the_end = |answers: &[u8], watch: &mut dyn Watch| {
+        replay(spec, answers, watch, Until::End)
+            .and_then(|ending| ending.ok_or(ReplayError::Damaged))
     };
     if before == now {
-        let ending = replay(spec, before, &mut Nothing).map_err(last_changed)?;
+        let now_ending = match now_ending {
+            Some(ending) => ending,
+            None => to_the_end(now, &mut Nothing).map_err(|e| not_reproducible(e.to_string()))?,
+        };
+        let before_ending = before_ending.unwrap_or(now_ending);
+        if !before_ending.same(&now_ending) {
+            return Err(last_changed(format!(
+                "the same answers ended the game {} with {} points then, {} with {} now",
+                print::place(before_ending.place),
+                before_ending.points,
+                print::place(now_ending.place),
+                now_ending.points
+            )));
+        }
         return Ok(Compared {
-            before: ending,
-            now: now_ending.unwrap_or(ending),
+            before: before_ending,
+            now: now_ending,
             change: None,
         });
     }
@@ -491,31 +516,41 @@ fn compare_game(
         arena: spec.arena,
         change: None,
         ran_out: false,
+        stop_at_change: before_ending.is_some(),
     };
-    let ending = replay(spec, before, &mut watch).map_err(last_changed)?;
-    let Some(change) = watch.change else {
-        // Every answer read as the last run's: the same game (the answers differed only in
-        // chips the dealer ignores, such as the excess over a call).
-        if watch.ran_out || !watch.now.is_done() {
-            return Err(WhyError::NotReproducible {
-                game: number,
-                reason: "the game asked for another number of answers than were recorded".into(),
-            });
-        }
-        return Ok(Compared {
-            before: ending,
-            now: now_ending.unwrap_or(ending),
-            change: None,
-        });
+    let until = if before_ending.is_some() {
+        Until::Stopped
+    } else {
+        Until::End
+    };
+    let replayed =
+        replay(spec, before, &mut watch, until).map_err(|e| last_changed(e.to_string()))?;
+    let before_ending = match (before_ending, replayed) {
+        (Some(ending), _) | (None, Some(ending)) => ending,
+        (None, None) => return Err(last_changed(ReplayError::Damaged.to_string())),
     };
     let now_ending = match now_ending {
         Some(ending) => ending,
-        None => replay(spec, now, &mut Nothing).map_err(not_reproducible)?,
+        None => to_the_end(now, &mut Nothing).map_err(|e| not_reproducible(e.to_string()))?,
     };
+    if watch.change.is_none() {
+        // Every answer read as the last run's: the same game (the answers differed only in
+        // chips the dealer ignores, such as the excess over a call).
+        if watch.ran_out || !watch.now.is_done() {
+            return Err(not_reproducible(
+                "the game asked for another number of answers than were recorded".into(),
+            ));
+        }
+        if !before_ending.same(&now_ending) {
+            return Err(last_changed(
+                "answers read alike ended the game otherwise".into(),
+            ));
+        }
+    }
     Ok(Compared {
-        before: ending,
+        before: before_ending,
         now: now_ending,
-        change: Some(change),
+        change: watch.change,
     })
 }
 
@@ -560,8 +595,9 @@ fn check_set(
     Ok(())
 }
 
-/// Replays a changed game once more in both versions, told in full; this run's replay must
-/// end as its game did (the check that the house bots play the same game twice).
+/// Replays a changed game once more in both versions, to the end, told in full. Each replay
+/// must end as its run's game did: the check that the house bots, the rules and the engine
+/// play the games as they were played (most games of a run are not replayed to their end).
 fn example(
     spec: &GameSpec,
     before: &[u8],
@@ -574,12 +610,20 @@ fn example(
     let yours = spec.yours();
     let not_reproducible = |reason: String| WhyError::NotReproducible { game, reason };
     let mut told = Vec::with_capacity(2);
-    for (answers, ending) in [(before, compared.before), (now, compared.now)] {
+    for (run, answers, ending) in [
+        (Run::Last, before, compared.before),
+        (Run::This, now, compared.now),
+    ] {
+        let fails = |reason: String| match run {
+            Run::Last => WhyError::LastRunChanged { game, reason },
+            Run::This => WhyError::NotReproducible { game, reason },
+        };
         let mut narrator = Narrator::new(change.request, &names, yours);
-        let replayed =
-            replay(spec, answers, &mut narrator).map_err(|e| not_reproducible(e.to_string()))?;
-        if replayed != ending {
-            return Err(not_reproducible(format!(
+        let replayed = replay(spec, answers, &mut narrator, Until::End)
+            .and_then(|ending| ending.ok_or(ReplayError::Damaged))
+            .map_err(|e| fails(e.to_string()))?;
+        if !replayed.same(&ending) {
+            return Err(fails(format!(
                 "replayed, the game ends {} with {} points ({:.3} luck-adjusted); played, {} with {} ({:.3})",
                 print::place(replayed.place),
                 replayed.points,

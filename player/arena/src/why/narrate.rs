@@ -18,6 +18,8 @@ pub(crate) struct Narrator<'a> {
     pub(crate) after: Vec<String>,
     stack_at_start: u64,
     pub(crate) stack_at_end: Option<u64>,
+    /// Players still contesting the hand.
+    contesting: usize,
 }
 
 impl<'a> Narrator<'a> {
@@ -34,6 +36,7 @@ impl<'a> Narrator<'a> {
             after: Vec::new(),
             stack_at_start: 0,
             stack_at_end: None,
+            contesting: 0,
         }
     }
 
@@ -89,11 +92,12 @@ impl<'a> Narrator<'a> {
                 },
                 amount.get()
             )),
+            // Raises "to" the street's bet, as hand histories count them.
             GameEvent::BetPlaced {
                 seat,
                 action,
                 put_in,
-                bet_after,
+                street_bet_after: bet_after,
                 ..
             } => {
                 let name = self.name(seat.index());
@@ -150,16 +154,18 @@ impl<'a> Narrator<'a> {
 }
 
 impl Watch for Narrator<'_> {
-    fn request(&mut self, index: usize, state: &GameState, _: Chips) {
+    fn request(&mut self, index: usize, state: &GameState, _: Chips) -> bool {
         if index == self.target {
             self.reached = true;
             self.state = Some(state.clone());
         }
+        true
     }
 
     fn event(&mut self, event: &GameEvent) {
         match event {
             GameEvent::HandStarted { stacks, .. } => {
+                self.contesting = stacks.iter().filter(|s| !s.is_zero()).count();
                 if self.reached {
                     self.in_hand = false;
                 } else {
@@ -172,6 +178,8 @@ impl Watch for Narrator<'_> {
                 self.stack_at_end = Some(stacks.get(self.yours).map_or(0, |s| s.get()));
                 self.in_hand = false;
             }
+            // A board dealt out after everyone but one folded decides nothing: left out.
+            GameEvent::CommunityCardDealt { .. } if self.in_hand && self.contesting <= 1 => {}
             GameEvent::CommunityCardDealt { street, card } if self.in_hand => {
                 let label = match street {
                     Street::Preflop | Street::Flop => "flop",
@@ -191,6 +199,13 @@ impl Watch for Narrator<'_> {
                 }
             }
             _ if self.in_hand => {
+                if let GameEvent::BetPlaced {
+                    action: BetAction::Fold,
+                    ..
+                } = event
+                {
+                    self.contesting = self.contesting.saturating_sub(1);
+                }
                 if let Some(line) = self.describe(event) {
                     self.line(line);
                 }

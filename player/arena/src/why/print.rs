@@ -98,14 +98,16 @@ pub(crate) fn why(why: &Result<Why, WhyError>, all: bool, run_seconds: f64) {
 fn print_example(example: &ExampleHand) {
     let state = &example.state;
     println!(
-        "      example: game {} (deal set {}), hand {}, you in {}:",
+        "      example: game {} (deal set {}), hand {}, you {}:",
         example.game,
         example.deal_set,
         example.round,
         match example.position {
-            super::Position::Early | super::Position::Late =>
-                format!("{} position", example.position),
-            other => format!("the {other}"),
+            super::Position::Early | super::Position::Late => {
+                format!("in {} position", example.position)
+            }
+            super::Position::Button => "on the button".to_string(),
+            blind => format!("in the {blind}"),
         }
     );
     let seats: Vec<String> = state
@@ -167,21 +169,28 @@ fn print_example(example: &ExampleHand) {
 }
 
 fn continuation(label: &str, game: &Continuation) {
+    let rest: Vec<&str> = game
+        .rest_of_hand
+        .iter()
+        .skip(1)
+        .map(String::as_str)
+        .collect();
+    let then = if rest.is_empty() {
+        "the hand ends".to_string()
+    } else {
+        rest.join(", ")
+    };
     println!(
-        "        {label}: answered {} ({}); then {}",
-        game.answer,
-        game.action,
-        game.rest_of_hand
-            .iter()
-            .skip(1)
-            .cloned()
-            .collect::<Vec<_>>()
-            .join(", ")
+        "        {label}: answered {} ({}); then {then}",
+        game.answer, game.action
     );
+    let hand = match game.hand_chips {
+        0 => "the hand: no chips won or lost".to_string(),
+        won if won > 0 => format!("the hand won you {won} chips"),
+        lost => format!("the hand lost you {} chips", -lost),
+    };
     println!(
-        "          the hand {} you {} chips; the game: {}, {} points ({:.2} luck-adjusted)",
-        if game.hand_chips >= 0 { "won" } else { "lost" },
-        game.hand_chips.abs(),
+        "          {hand}; the game: {}, {} points ({:.2} luck-adjusted)",
         place(game.place),
         game.points,
         game.adjusted_points

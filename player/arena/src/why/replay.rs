@@ -45,6 +45,16 @@ pub(crate) struct Ending {
     pub(crate) adjusted: f64,
 }
 
+impl Ending {
+    /// The same ending: the adjusted points equal up to a part in 10^9, as a value read back
+    /// from JSON may miss its last bit.
+    pub(crate) fn same(&self, other: &Ending) -> bool {
+        self.points == other.points
+            && self.place == other.place
+            && (self.adjusted - other.adjusted).abs() <= 1e-9 * self.adjusted.abs().max(1.0)
+    }
+}
+
 /// Why a game could not be replayed from its answers.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum ReplayError {
@@ -83,8 +93,9 @@ impl std::fmt::Display for ReplayError {
 
 /// What a replay shows as it goes.
 pub(crate) trait Watch {
-    /// Your `index`-th bet request (from 0) in `state`, answered `answer`.
-    fn request(&mut self, index: usize, state: &GameState, answer: Chips);
+    /// Your `index`-th bet request (from 0) in `state`, answered `answer`; `false` stops the
+    /// replay there.
+    fn request(&mut self, index: usize, state: &GameState, answer: Chips) -> bool;
     /// An event of the game, once the engine applied it.
     fn event(&mut self, event: &GameEvent);
 }
@@ -93,16 +104,30 @@ pub(crate) trait Watch {
 pub(crate) struct Nothing;
 
 impl Watch for Nothing {
-    fn request(&mut self, _: usize, _: &GameState, _: Chips) {}
+    fn request(&mut self, _: usize, _: &GameState, _: Chips) -> bool {
+        true
+    }
     fn event(&mut self, _: &GameEvent) {}
 }
 
-/// Replays the game `spec` with your answers `answers` (packed).
+/// How far a replay goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Until {
+    /// To the end of the game, with the luck of the cards counted.
+    End,
+    /// Until the watch stops it (or the game ends), the luck not counted: what comes after
+    /// is not needed.
+    Stopped,
+}
+
+/// Replays the game `spec` with your answers `answers` (packed); `None` when the watch
+/// stopped it before the end.
 pub(crate) fn replay(
     spec: &GameSpec,
     answers: &[u8],
     watch: &mut dyn Watch,
-) -> Result<Ending, ReplayError> {
+    until: Until,
+) -> Result<Option<Ending>, ReplayError> {
     let arena = spec.arena;
     let setup = GameSetup::new(arena.rules.clone(), spec.seat_names(), spec.seed);
     let mut game = Game::new(setup).map_err(|error| ReplayError::Engine(error.to_string()))?;
@@ -119,7 +144,9 @@ pub(crate) fn replay(
     loop {
         match game.step() {
             Step::Event(event) => {
-                luck.observe(&event);
+                if until == Until::End {
+                    luck.observe(&event);
+                }
                 watch.event(&event);
             }
             Step::BetRequest { seat } => {
@@ -134,8 +161,11 @@ pub(crate) fn replay(
                             Some(Err(_)) => return Err(ReplayError::Damaged),
                             None => return Err(ReplayError::RanOut { recorded: used }),
                         };
-                        watch.request(used, state, answer);
+                        let go_on = watch.request(used, state, answer);
                         used += 1;
+                        if !go_on {
+                            return Ok(None);
+                        }
                         answer
                     }
                 };
@@ -162,9 +192,9 @@ pub(crate) fn replay(
         .result()
         .ok_or_else(|| ReplayError::Engine("the engine stopped before the game ended".into()))?;
     let points = result.points[yours];
-    Ok(Ending {
+    Ok((until == Until::End).then(|| Ending {
         points,
         place: result.places[yours],
         adjusted: f64::from(points) - luck.luck(),
-    })
+    }))
 }
