@@ -20,6 +20,9 @@ pub(crate) struct Narrator<'a> {
     pub(crate) stack_at_end: Option<u64>,
     /// Players still contesting the hand.
     contesting: usize,
+    /// The largest bet on this street so far (the blinds count preflop): a raise where there
+    /// is none is a bet.
+    street_bet: u64,
 }
 
 impl<'a> Narrator<'a> {
@@ -37,6 +40,7 @@ impl<'a> Narrator<'a> {
             stack_at_start: 0,
             stack_at_end: None,
             contesting: 0,
+            street_bet: 0,
         }
     }
 
@@ -60,6 +64,7 @@ impl<'a> Narrator<'a> {
             "checks" => "check",
             "calls" => "call",
             "raises" => "raise",
+            "bets" => "bet",
             "goes" => "go",
             "shows" => "show",
             "wins" => "win",
@@ -106,6 +111,9 @@ impl<'a> Narrator<'a> {
                     BetAction::Fold => format!("{name} {}", verb("folds")),
                     BetAction::Check => format!("{name} {}", verb("checks")),
                     BetAction::Call => format!("{name} {} {}", verb("calls"), put_in.get()),
+                    BetAction::Raise if self.street_bet == 0 => {
+                        format!("{name} {} {}", verb("bets"), bet_after.get())
+                    }
                     BetAction::Raise => {
                         format!("{name} {} to {}", verb("raises"), bet_after.get())
                     }
@@ -164,7 +172,10 @@ impl Watch for Narrator<'_> {
 
     fn event(&mut self, event: &GameEvent) {
         match event {
-            GameEvent::HandStarted { stacks, .. } => {
+            GameEvent::HandStarted {
+                stacks, big_blind, ..
+            } => {
+                self.street_bet = big_blind.get();
                 self.contesting = stacks.iter().filter(|s| !s.is_zero()).count();
                 if self.reached {
                     self.in_hand = false;
@@ -181,6 +192,7 @@ impl Watch for Narrator<'_> {
             // A board dealt out after everyone but one folded decides nothing: left out.
             GameEvent::CommunityCardDealt { .. } if self.in_hand && self.contesting <= 1 => {}
             GameEvent::CommunityCardDealt { street, card } if self.in_hand => {
+                self.street_bet = 0;
                 let label = match street {
                     Street::Preflop | Street::Flop => "flop",
                     Street::Turn => "turn",
@@ -208,6 +220,12 @@ impl Watch for Narrator<'_> {
                 }
                 if let Some(line) = self.describe(event) {
                     self.line(line);
+                }
+                if let GameEvent::BetPlaced {
+                    street_bet_after, ..
+                } = event
+                {
+                    self.street_bet = self.street_bet.max(street_bet_after.get());
                 }
             }
             _ => {}
