@@ -6,7 +6,6 @@
 //! replay the game exactly on the engine; no game log is stored. The endings spare a replay
 //! its end: a changed game is replayed only up to its changed decision.
 
-use super::replay::Ending;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine as _;
 use player::Chips;
@@ -69,6 +68,25 @@ impl Iterator for Unpacked<'_> {
         }
         self.bytes = &[];
         Some(Err(Damaged))
+    }
+}
+
+/// How a game ended for you.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Ending {
+    pub(crate) points: u32,
+    pub(crate) place: usize,
+    /// Your points minus the luck of the cards, as the run counts them.
+    pub(crate) adjusted: f64,
+}
+
+impl Ending {
+    /// The same ending: the adjusted points equal up to a part in 10^9, as a value read back
+    /// from JSON may miss its last bit.
+    pub(crate) fn same(&self, other: &Ending) -> bool {
+        self.points == other.points
+            && self.place == other.place
+            && (self.adjusted - other.adjusted).abs() <= 1e-9 * self.adjusted.abs().max(1.0)
     }
 }
 

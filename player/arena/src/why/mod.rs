@@ -36,11 +36,11 @@ pub use kind::{BigBlinds, DecisionKind, Faced, HandClass, Move, Position, PotSha
 
 use crate::stats::Interval;
 use crate::{ask, plan, Arena, ArenaError, ArenaReport, SavedRun, SetResult};
-use answers::Unpacked;
+use answers::{Ending, Unpacked};
 use kind::{classify, Classified};
 use narrate::Narrator;
 use player::{Chips, GameState, Player};
-use replay::{replay, Ending, GameSpec, Nothing, ReplayError, Until, Watch};
+use replay::{replay, GameSpec, Nothing, ReplayError, Until, Watch};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -210,6 +210,9 @@ struct Compared {
     change: Option<Change>,
 }
 
+/// A deal set's games compared, in rotation order.
+type SetCompared = Result<Vec<Compared>, WhyError>;
+
 /// A game's first changed decision.
 #[derive(Debug, Clone, Copy)]
 struct Change {
@@ -306,8 +309,7 @@ pub fn explain(
     };
     // Every game of the common sets, in both versions, on the arena's threads.
     let next = AtomicUsize::new(0);
-    let outcomes: Mutex<Vec<Option<Result<Vec<Compared>, WhyError>>>> =
-        Mutex::new(vec![None; deal_sets]);
+    let outcomes: Mutex<Vec<Option<SetCompared>>> = Mutex::new(vec![None; deal_sets]);
     let workers = arena.threads.min(deal_sets).max(1);
     std::thread::scope(|scope| {
         for worker in 0..workers {

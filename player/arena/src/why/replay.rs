@@ -3,7 +3,7 @@
 //! `Arena::house_bot`), the same luck meter; your seat answers from the record instead of
 //! calling your bot. A [`Watch`] sees every event and every one of your bet requests.
 
-use super::answers::Unpacked;
+use super::answers::{Ending, Unpacked};
 use crate::luck::LuckMeter;
 use crate::{ask, Arena};
 use engine::game_event::GameEvent;
@@ -33,25 +33,6 @@ impl GameSpec<'_> {
             .iter()
             .map(|&e| self.names[e].clone())
             .collect()
-    }
-}
-
-/// How a replayed game ended for you.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct Ending {
-    pub(crate) points: u32,
-    pub(crate) place: usize,
-    /// Your points minus the luck of the cards, as the run counts them.
-    pub(crate) adjusted: f64,
-}
-
-impl Ending {
-    /// The same ending: the adjusted points equal up to a part in 10^9, as a value read back
-    /// from JSON may miss its last bit.
-    pub(crate) fn same(&self, other: &Ending) -> bool {
-        self.points == other.points
-            && self.place == other.place
-            && (self.adjusted - other.adjusted).abs() <= 1e-9 * self.adjusted.abs().max(1.0)
     }
 }
 
