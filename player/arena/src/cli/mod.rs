@@ -315,6 +315,8 @@ mod tests {
         assert_eq!(options.games, 12);
         assert_eq!(options.vs, [BotKind::Raiser, BotKind::Folder]);
         assert_eq!((options.seed, options.plain), (9, true));
+        assert!(!options.why);
+        assert!(parse(args("--why")).unwrap().unwrap().why);
         assert!(parse(args("--help")).unwrap().is_none());
         let error = |text: &str| parse(args(text)).err().unwrap();
         assert_eq!(error("--games 0"), "--games must be at least 1");
