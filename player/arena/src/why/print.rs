@@ -90,7 +90,7 @@ pub(crate) fn why(why: &Result<Why, WhyError>, all: bool, run_seconds: f64) {
         );
     }
     println!(
-        "  (both runs' games replayed from their saved answers in {:.1} s; the run played in {:.1} s)",
+        "  (the games replayed from the saved answers up to their changed decisions in {:.1} s; the run played in {:.1} s)",
         why.replay_seconds, run_seconds
     );
 }
