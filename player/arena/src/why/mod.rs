@@ -52,7 +52,7 @@ use thiserror::Error;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Run {
-    /// The run compared with (the last run, or the baseline).
+    /// The earlier run, compared with (the last run, or the baseline).
     Last,
     /// This run.
     This,
@@ -61,7 +61,7 @@ pub enum Run {
 impl std::fmt::Display for Run {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
-            Run::Last => "the last run",
+            Run::Last => "the earlier run",
             Run::This => "this run",
         })
     }
@@ -86,7 +86,7 @@ pub enum WhyError {
         played: usize,
     },
     /// Replaying the last run's answers does not give its saved results.
-    #[error("replaying the last run from its saved answers does not give its results (game {game}: {reason}): the house bots, the rules or the engine changed since it was played (or a house bot does not play the same game twice), so its games are not replayed as they were; run both versions again to see why")]
+    #[error("replaying the earlier run from its saved answers does not give its results (game {game}: {reason}): the house bots, the rules or the engine changed since it was played (or a house bot does not play the same game twice), so its games are not replayed as they were; run both versions again to see why")]
     LastRunChanged {
         /// The first game (its number in the run) that does not match.
         game: u32,

@@ -164,8 +164,8 @@ fn print_example(example: &ExampleHand) {
         state.big_blind().get()
     );
     println!("        this hand: {}", example.hand_so_far.join(", "));
-    continuation("last run", &example.before);
-    continuation("this run", &example.now);
+    continuation("before", &example.before);
+    continuation("now", &example.now);
 }
 
 fn continuation(label: &str, game: &Continuation) {
