@@ -3,7 +3,7 @@
 //! the verdict.
 
 use arena::why::{explain, DecisionKind, Faced, HandClass, Move, Run, WhyError};
-use arena::{Arena, ArenaReport, SavedRun};
+use arena::{Arena, ArenaReport, History, SavedRun};
 use bots::BotKind;
 use player::{Chips, GameState, Player, PlayerStatus, Rank, Street};
 use std::collections::HashSet;
@@ -207,6 +207,24 @@ fn the_groups_add_up_to_the_verdict() {
         why.groups.iter().map(|g| g.games).sum::<u64>(),
         why.changed_games
     );
+}
+
+#[test]
+fn a_run_saved_to_disk_and_read_back_replays_as_the_run() {
+    let base = run(&Edited::new(false));
+    let bot = Edited::new(true);
+    let edited = run(&bot);
+    let dir = std::env::temp_dir().join(format!("arena-why-{}", std::process::id()));
+    let (_, history) = History::record(None, base.key.clone(), SavedRun::of(&base));
+    history.save(&dir).unwrap();
+    let loaded = History::load(&dir, &base.key).unwrap().unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(loaded.latest, SavedRun::of(&base));
+    let from_disk = explain(&arena(), Some(&bot), &loaded.latest, &edited).unwrap();
+    let in_memory = explain(&arena(), Some(&bot), &SavedRun::of(&base), &edited).unwrap();
+    assert_eq!(from_disk.groups.len(), 1);
+    assert_eq!(from_disk.changed_games, in_memory.changed_games);
+    assert!((from_disk.difference.mean - in_memory.difference.mean).abs() < 1e-9);
 }
 
 #[test]
