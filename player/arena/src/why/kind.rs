@@ -89,10 +89,13 @@ impl fmt::Display for Position {
 #[serde(rename_all = "snake_case")]
 pub enum BigBlinds {
     /// Up to 3 big blinds.
+    #[serde(rename = "up_to_3")]
     UpTo3,
     /// More than 3, up to 10.
+    #[serde(rename = "up_to_10")]
     UpTo10,
     /// More than 10.
+    #[serde(rename = "over_10")]
     Over10,
 }
 
@@ -491,6 +494,17 @@ mod tests {
 
     #[test]
     fn kinds_read_as_a_team_says_them() {
+        let raise = Faced::Raise {
+            to: BigBlinds::UpTo3,
+        };
+        assert_eq!(
+            serde_json::to_string(&raise).unwrap(),
+            r#"{"kind":"raise","to":"up_to_3"}"#
+        );
+        assert_eq!(
+            serde_json::to_string(&HandClass::Made(Category::TwoPair)).unwrap(),
+            r#"{"kind":"made","made":"two_pair"}"#
+        );
         let kind = DecisionKind {
             street: Street::Preflop,
             faced: Faced::AllIn,
