@@ -5,19 +5,21 @@
 //! deterministic, so the two games of one deal and seating are the same game until the first
 //! bet request where the two versions' answers are read differently by the dealer; from there
 //! they go their own ways. Each run keeps your answers ([`RecordedAnswers`], saved with it),
-//! which with the deal seed replay its games exactly: the last version's code is gone by the
-//! time of the verdict, its answers are not. For every game of the deal sets both runs played,
-//! the last run's game is replayed with its answers while this run's answers are read beside
-//! them; the first request where the two are read differently is the game's **changed
-//! decision**, classified by [`DecisionKind`] (street, what you faced, your hand, both
-//! answers). Both games are replayed to the end, which gives each game's luck-adjusted points
-//! in both versions (the same figures the runs counted: the replay checks that they add up to
-//! the saved results of every deal set, and says so when they do not, rather than explain a
-//! game that was not played).
+//! which with the deal seed replay its games exactly, and how each game ended for you: the
+//! last version's code is gone by the time of the verdict, its answers are not. For every game
+//! of the deal sets both runs played whose answers differ, the earlier run's game is replayed
+//! with its answers while this run's answers are read beside them, up to the first request
+//! where the two are read differently: the game's **changed decision**, classified by
+//! [`DecisionKind`] (street, what you faced, your hand, both answers). A game answered alike
+//! is the same game and is not replayed. Each group's example game is replayed to its end in
+//! both versions, and must end as the runs' games did; games answered alike must have ended
+//! alike; otherwise the house bots, the rules or the engine changed since the earlier run, and
+//! [`explain`] says so ([`WhyError`]) rather than explain games that were not played. A run
+//! saved without the endings (only by hand) has its changed games replayed to the end.
 //!
 //! **What a kind did to your points**: a game whose decisions all agree is the same game in
 //! both runs and adds 0; a changed game adds its difference, this run's luck-adjusted points
-//! minus the last run's, to its decision's kind. Per deal set, each kind's share is its
+//! minus the earlier run's, to its decision's kind. Per deal set, each kind's share is its
 //! games' differences over the set's games, so that over the deal sets both runs played, the
 //! kinds' means add up to the verdict's paired difference per game (up to float rounding);
 //! each kind's interval is Student's t over those per-set shares, as the verdict's. Only the
