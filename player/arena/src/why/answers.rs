@@ -99,7 +99,7 @@ pub struct RecordedAnswers {
     endings: Vec<Ending>,
 }
 
-/// Equal answers and endings, the adjusted points up to a part in 10^9 ([`Ending::same`]):
+/// Equal answers and endings, the adjusted points up to a part in 10^9 (`Ending::same`):
 /// a saved run read back is equal to the run saved.
 impl PartialEq for RecordedAnswers {
     fn eq(&self, other: &RecordedAnswers) -> bool {
