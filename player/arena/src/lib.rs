@@ -42,6 +42,7 @@ mod report;
 mod saved;
 pub mod stats;
 mod verdict;
+pub mod why;
 
 pub use luck::{BETS_TO_COME, FLOP_SAMPLES, LUCK_STREAM_KEY, MIN_POT_SHARE};
 pub use report::{ArenaReport, EntrantReport, HandReport, SetResult, YourPoints};
@@ -343,9 +344,7 @@ impl Arena {
         let house: Vec<Option<std::sync::Arc<dyn Player>>> = seating
             .iter()
             .enumerate()
-            .map(|(seat, &entrant)| {
-                (entrant > 0).then(|| self.vs[entrant - 1].build(seed.wrapping_add(seat as u64)))
-            })
+            .map(|(seat, &entrant)| (entrant > 0).then(|| self.house_bot(entrant, seed, seat)))
             .collect();
         let seat_player = |seat: usize| -> &dyn Player {
             match &house[seat] {
@@ -384,6 +383,7 @@ impl Arena {
                     outcome.think_time[seating[seat.0]] += started.elapsed();
                     if seat.0 == yours {
                         outcome.answers += 1;
+                        why::pack_answer(&mut outcome.your_answers, answer);
                         if let Some(what) = failure {
                             outcome
                                 .incidents
@@ -446,6 +446,15 @@ impl Arena {
         outcome.finishing_order = result.ranking.iter().map(|s| seating[s.0]).collect();
         outcome.your_luck = luck.luck();
         Ok(outcome)
+    }
+}
+
+impl Arena {
+    /// The house bot of `entrant` (1 or more) at `seat` of the game seeded `seed`: fresh for
+    /// every game and seeded by seat, as the dealer builds them. The replays of `why/` build
+    /// them here too, so that a replayed game is the game played.
+    fn house_bot(&self, entrant: usize, seed: u64, seat: usize) -> std::sync::Arc<dyn Player> {
+        self.vs[entrant - 1].build(seed.wrapping_add(seat as u64))
     }
 }
 
@@ -519,6 +528,8 @@ struct GameOutcome {
     answers: u64,
     misreads: Vec<HandReport>,
     incidents: Vec<HandReport>,
+    /// Your answers, packed (`why/answers.rs`): with the seed they replay the game.
+    your_answers: Vec<u8>,
 }
 
 /// The games of one deal set (one game in a plain run).

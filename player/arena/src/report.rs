@@ -5,6 +5,7 @@
 //! [`ArenaReport`]'s constructor.
 
 use super::*;
+use crate::why::RecordedAnswers;
 
 /// One of your answers or calls worth a look, with the hand it happened in.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -133,6 +134,10 @@ pub struct ArenaReport {
     pub failed_calls: u64,
     /// The first [`EXAMPLES_KEPT`] of them, in game order.
     pub failed_call_examples: Vec<HandReport>,
+    /// Your answers, game by game, which replay the run (`cargo arena --why`); not in the
+    /// report's JSON, saved with the run.
+    #[serde(skip)]
+    pub your_answers: RecordedAnswers,
 }
 
 impl ArenaReport {
@@ -165,6 +170,7 @@ impl ArenaReport {
             misread_examples: Vec::new(),
             failed_calls: 0,
             failed_call_examples: Vec::new(),
+            your_answers: RecordedAnswers::default(),
         };
         let mut points = vec![0u64; entrants];
         let mut places = vec![vec![0u64; entrants]; entrants];
@@ -193,6 +199,12 @@ impl ArenaReport {
                 report.failed_calls += game.incidents.len() as u64;
                 keep(&mut report.misread_examples, &game.misreads);
                 keep(&mut report.failed_call_examples, &game.incidents);
+                report.your_answers.push_game(
+                    game.your_answers.clone(),
+                    game.points[0],
+                    game.places[0],
+                    game.your_luck,
+                );
                 for entrant in 0..entrants {
                     points[entrant] += u64::from(game.points[entrant]);
                     places[entrant][game.places[entrant].saturating_sub(1).min(entrants - 1)] += 1;

@@ -9,6 +9,7 @@
 //! instead, and replaces the latest (when longer) without moving the baseline.
 
 use super::verdict::{judge, Judgement, Verdict};
+use super::why::RecordedAnswers;
 use super::{ArenaReport, SetResult, YourPoints};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -64,6 +65,10 @@ pub struct SavedRun {
     pub points: YourPoints,
     /// Your results in each deal set, in order.
     pub sets: Vec<SetResult>,
+    /// Your answers, game by game (what `cargo arena --why` replays); empty in runs saved by
+    /// an older arena.
+    #[serde(default, skip_serializing_if = "RecordedAnswers::is_empty")]
+    pub answers: RecordedAnswers,
 }
 
 impl SavedRun {
@@ -74,6 +79,7 @@ impl SavedRun {
             games: report.games,
             points: report.your_points,
             sets: report.your_sets.clone(),
+            answers: report.your_answers.clone(),
         }
     }
 }
@@ -299,6 +305,7 @@ mod tests {
                     chips_per_100: adjusted * 10.0,
                 })
                 .collect(),
+            answers: RecordedAnswers::default(),
         }
     }
 

@@ -1,8 +1,9 @@
 //! The arena's integration tests: the luck adjustment is unbiased (an A/A proof, ignored in
 //! the quick suite: `cargo test --release -p lean-poker-arena --test arena_tests --
-//! --ignored`), ratings follow what the event scores, and the shipped field is a fresh fit of
-//! its recordings (ignored too).
+//! --ignored`), ratings follow what the event scores, the decisions an edit changed explain
+//! its verdict, and the shipped field is a fresh fit of its recordings (ignored too).
 
 mod luck_proof;
 mod ratings;
 mod real_field;
+mod why;

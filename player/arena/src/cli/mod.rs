@@ -36,6 +36,8 @@ Options:
   --json [FILE]      also write the whole report as JSON, to FILE or, without one, to
                      target/arena/last-run.json
   --no-save          do not remember this run for the next comparison
+  --why              every kind of decision the edit changed, each with an example hand
+                     (without it, the three that explain most of the verdict)
   -h, --help         this text
 
 Every run is compared with the last run of the same --vs, --seed and --plain (remembered in
@@ -55,6 +57,8 @@ struct Options {
     threads: Option<usize>,
     json: Option<JsonTarget>,
     save: bool,
+    /// `--why`: every group of changed decisions, with examples.
+    why: bool,
 }
 
 /// Where `--json` writes.
@@ -77,6 +81,7 @@ fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Option<Options>, St
         threads: None,
         json: None,
         save: true,
+        why: false,
     };
     let mut parser = lexopt::Parser::from_args(args);
     let text = |value: OsString, flag: &str| {
@@ -153,6 +158,7 @@ fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Option<Options>, St
             }
             Long("plain") => options.plain = true,
             Long("no-save") => options.save = false,
+            Long("why") => options.why = true,
             Short('h') | Long("help") => return Ok(None),
             other => return Err(other.unexpected().to_string()),
         }
@@ -240,14 +246,27 @@ fn run(options: Options, player: &dyn Player) -> Result<(), String> {
             None
         }
     };
+    // The run the verdict compares with, kept for the replays of `why` (record takes it).
+    let compared = previous
+        .as_ref()
+        .map(|h| (h.latest.clone(), h.baseline.clone()));
     let (comparison, history) = History::record(previous, report.key.clone(), current);
     print::report(&report, options.threads);
     print::comparison(&comparison, options.save);
+    let why = why_against(&comparison, compared)
+        .map(|before| crate::why::explain(&arena, Some(player), &before, &report));
+    match &why {
+        Some(why) => crate::why::print::why(why, options.why, report.play_seconds),
+        None if options.why => {
+            println!("\nwhy: no verdict to explain (it needs a different run of these options to compare with)")
+        }
+        None => {}
+    }
     if options.save {
         history.save(&runs).map_err(|e| e.to_string())?;
     }
     if let (Some(mut file), Some(path)) = (json, &json_path) {
-        write_json(&mut file, &report, &comparison)
+        write_json(&mut file, &report, &comparison, why.as_ref())
             .map_err(|e| format!("cannot write --json {}: {e}", path.display()))?;
         let shown = std::path::absolute(path).unwrap_or_else(|_| path.clone());
         println!("report written to {}", shown.display());
@@ -326,12 +345,37 @@ fn opponents(options: &Options, arena_dir: &std::path::Path) -> Result<Vec<Oppon
     Ok(vs)
 }
 
+/// The run a verdict was given against, when it differs from this one: the last run or the
+/// baseline.
+fn why_against(
+    comparison: &Comparison,
+    compared: Option<(SavedRun, Option<SavedRun>)>,
+) -> Option<SavedRun> {
+    let (latest, baseline) = compared?;
+    let differs = |judgement: &Option<crate::Judgement>| {
+        judgement
+            .as_ref()
+            .is_some_and(|j| j.verdict != crate::Verdict::Identical)
+    };
+    match comparison {
+        Comparison::LastRun { judgement, .. } if differs(judgement) => Some(latest),
+        Comparison::Baseline { judgement, .. } if differs(judgement) => baseline,
+        _ => None,
+    }
+}
+
 fn write_json(
     file: &mut File,
     report: &crate::ArenaReport,
     comparison: &Comparison,
+    why: Option<&Result<crate::why::Why, crate::why::WhyError>>,
 ) -> std::io::Result<()> {
-    let document = serde_json::json!({ "report": report, "comparison": comparison });
+    let why = match why {
+        Some(Ok(why)) => serde_json::to_value(why)?,
+        Some(Err(error)) => serde_json::json!({ "unavailable": error.to_string() }),
+        None => serde_json::Value::Null,
+    };
+    let document = serde_json::json!({ "report": report, "comparison": comparison, "why": why });
     serde_json::to_writer_pretty(&mut *file, &document)?;
     file.write_all(b"\n")
 }
@@ -373,6 +417,8 @@ mod tests {
             ]
         );
         assert_eq!((options.seed, options.plain), (9, true));
+        assert!(!options.why);
+        assert!(parse(args("--why")).unwrap().unwrap().why);
         assert!(parse(args("--help")).unwrap().is_none());
         let error = |text: &str| parse(args(text)).err().unwrap();
         assert_eq!(error("--games 0"), "--games must be at least 1");
