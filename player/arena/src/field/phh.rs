@@ -259,9 +259,7 @@ fn parse_value(text: &str) -> Result<(Value, &str), String> {
         }
         return Err(format!("an unterminated string: {:?}", first_line(text)));
     }
-    let end = text
-        .find(|c: char| c == ',' || c == ']' || c == '\n' || c == '#')
-        .unwrap_or(text.len());
+    let end = text.find([',', ']', '\n', '#']).unwrap_or(text.len());
     let word = text[..end].trim();
     let number = word.replace('_', "");
     if let Ok(integer) = number.parse::<i64>() {
@@ -288,7 +286,7 @@ struct HandPlayer {
 
 fn cards_of(text: &str) -> Result<Vec<Card>, String> {
     let text = text.trim();
-    if text.len() % 2 != 0 || !text.is_ascii() {
+    if !text.len().is_multiple_of(2) || !text.is_ascii() {
         return Err(format!("cards {text:?}"));
     }
     (0..text.len() / 2)
@@ -500,8 +498,8 @@ fn replay(
             "f" => me.folded = true,
             _ => {
                 let put_in = answer.min(me.stack);
-                me.stack = me.stack - put_in;
-                me.bet = me.bet + put_in;
+                me.stack -= put_in;
+                me.bet += put_in;
                 if me.bet > current_buy_in {
                     minimum_raise = minimum_raise.max(me.bet - current_buy_in);
                 }

@@ -14,8 +14,11 @@ fn fit_of(paths: &[PathBuf]) -> Fit {
     fit(paths, 2).unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// What a fit learned of one player: name, decisions, cells, raise sizes, style.
+type Learned = (String, u64, Vec<[u32; 7]>, Vec<Vec<f64>>, StyleCounts);
+
 /// The profiles without their sources (which name the files read).
-fn learned(fit: &Fit) -> Vec<(String, u64, Vec<[u32; 7]>, Vec<Vec<f64>>, StyleCounts)> {
+fn learned(fit: &Fit) -> Vec<Learned> {
     fit.players
         .iter()
         .map(|p| {
