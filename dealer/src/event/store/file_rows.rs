@@ -19,8 +19,11 @@ pub enum GameFiles {
     /// `requests.jsonl.gz`, `hands.phhs.gz`, `result.json`): the viewer regenerates the full
     /// log when the game is opened.
     Compact,
-    /// Written only in part (a full disk): the game is recorded with what survived, and its
-    /// files are written again from its compact record once space is back.
+    /// Written only in part (a full disk): a broken cache. The game is recorded whole in the
+    /// database (its result and compact record); the viewer, the API and `dealer replay` use
+    /// the record, and the cut files are written again from it when the disk has room, or
+    /// dropped (the game is then [`GameFiles::Pruned`]) when it has not
+    /// ([`crate::event::cut_files`]).
     Incomplete,
     /// Its folder deleted; its rows, standings, points and compact record stay (the viewer
     /// regenerates its files from the record when it is opened).
@@ -153,6 +156,27 @@ impl EventStore {
             ))?;
             let rows = statement.query_map([], candidate)?;
             rows.collect()
+        })
+    }
+
+    /// Whether game `number` is finished and what became of its files; `None` for a game
+    /// the database does not have.
+    ///
+    /// # Errors
+    /// The database cannot be read.
+    pub fn finished_game_files(
+        &self,
+        number: u32,
+    ) -> Result<Option<(bool, GameFiles)>, StoreError> {
+        self.read(|c| {
+            c.prepare_cached("SELECT state = 'finished', files FROM games WHERE number = ?1")?
+                .query_row([number], |row| {
+                    Ok((
+                        row.get::<_, bool>(0)?,
+                        GameFiles::parse(&row.get::<_, String>(1)?),
+                    ))
+                })
+                .optional()
         })
     }
 
