@@ -89,16 +89,17 @@ impl StoreError {
     /// Whether SQLite failed for want of disk space (or an I/O error, which a full disk
     /// gives too): worth trying again once space is made.
     pub fn is_disk_full(&self) -> bool {
-        matches!(
-            self,
+        match self {
             StoreError::Database {
                 source: rusqlite::Error::SqliteFailure(error, _),
                 ..
-            } if matches!(
+            } => matches!(
                 error.code,
                 rusqlite::ErrorCode::DiskFull | rusqlite::ErrorCode::SystemIoFailure
-            )
-        )
+            ),
+            StoreError::Folder { source, .. } => source.kind() == std::io::ErrorKind::StorageFull,
+            _ => false,
+        }
     }
 }
 
