@@ -21,13 +21,29 @@
 //! pass that finds an incomplete game without a folder records it pruned.
 
 use super::archive::{self, ArchiveError, Rewritten};
-use super::retention::{disk_usage, RetentionError};
 use super::space::{free_bytes, RESERVE_BYTES};
 use super::store::{GameFiles, RetentionCandidate, StoreError, GAMES_DIR};
 use super::Event;
 use crate::runner::StopSignal;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::PoisonError;
+use thiserror::Error;
+
+/// Why cut files could not be repaired (the next pass tries again).
+#[derive(Debug, Error)]
+pub enum CutFilesError {
+    /// The database.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// A folder that cannot be deleted.
+    #[error("game folder {path}: {source}")]
+    Io {
+        /// The folder.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+}
 
 /// What became of a game's cut files.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -65,7 +81,12 @@ pub fn is_cut(event: &Event, number: u32) -> Result<bool, StoreError> {
     let cut = matches!(files, GameFiles::Kept | GameFiles::Compressed)
         && dir.is_dir()
         && !dir.join(super::outcome_files::RESULT_FILE).is_file()
-        && !event.is_playing(number);
+        && !event.is_playing(number)
+        && !event
+            .unfaithful
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .contains(&number);
     if cut && !event.is_read_only() {
         let mut noted = event
             .cut_files
@@ -116,7 +137,7 @@ fn room_to_write(event: &Event) -> bool {
 pub fn repair_cut_games(
     event: &Event,
     stop: &StopSignal,
-) -> Result<Vec<(u32, Repair)>, RetentionError> {
+) -> Result<Vec<(u32, Repair)>, CutFilesError> {
     let mut done = Vec::new();
     for game in event.store().incomplete_games()? {
         if stop.is_stopped() {
@@ -147,12 +168,13 @@ pub fn repair_cut_games(
     Ok(done)
 }
 
-fn repair(event: &Event, game: &RetentionCandidate) -> Result<Repair, RetentionError> {
+fn repair(event: &Event, game: &RetentionCandidate) -> Result<Repair, CutFilesError> {
     let store = event.store();
     let data = &event.settings().data;
     let dir = data.join(GAMES_DIR).join(&game.dir);
+    // A folder kept is measured by the same pass, after this (`disk_bytes` unset).
     if !game.has_record {
-        store.set_game_files(game.number, GameFiles::Kept, Some(disk_usage(&dir)?))?;
+        store.set_game_files(game.number, GameFiles::Kept, None)?;
         return Ok(Repair::Kept(
             "the game has no record to write them from".into(),
         ));
@@ -165,7 +187,7 @@ fn repair(event: &Event, game: &RetentionCandidate) -> Result<Repair, RetentionE
     if room_to_write(event) {
         match archive::rewrite_incomplete(data, store, game.number) {
             Ok(Rewritten::Whole) => {
-                store.set_game_files(game.number, GameFiles::Kept, Some(disk_usage(&dir)?))?;
+                store.set_game_files(game.number, GameFiles::Kept, None)?;
                 return Ok(Repair::Rewritten);
             }
             Ok(Rewritten::Disagrees(difference)) => {
@@ -174,13 +196,13 @@ fn repair(event: &Event, game: &RetentionCandidate) -> Result<Repair, RetentionE
                     .lock()
                     .unwrap_or_else(PoisonError::into_inner)
                     .insert(game.number);
-                store.set_game_files(game.number, GameFiles::Kept, Some(disk_usage(&dir)?))?;
+                store.set_game_files(game.number, GameFiles::Kept, None)?;
                 return Ok(Repair::Kept(format!(
                     "what survived is not what the game's record gives: {difference}"
                 )));
             }
             Err(ArchiveError::Store(StoreError::Record { reason, .. })) => {
-                store.set_game_files(game.number, GameFiles::Kept, Some(disk_usage(&dir)?))?;
+                store.set_game_files(game.number, GameFiles::Kept, None)?;
                 return Ok(Repair::Kept(reason));
             }
             Err(ArchiveError::Store(error)) => return Err(error.into()),
@@ -196,7 +218,7 @@ fn repair(event: &Event, game: &RetentionCandidate) -> Result<Repair, RetentionE
 }
 
 /// Deletes a game's folder and what a rewrite of it left.
-fn drop_files(data: &Path, dir: &str) -> Result<(), RetentionError> {
+fn drop_files(data: &Path, dir: &str) -> Result<(), CutFilesError> {
     let games = data.join(GAMES_DIR);
     for leftover in [
         games.join(dir),
@@ -205,7 +227,7 @@ fn drop_files(data: &Path, dir: &str) -> Result<(), RetentionError> {
     ] {
         match std::fs::remove_dir_all(&leftover) {
             Err(error) if error.kind() != std::io::ErrorKind::NotFound => {
-                return Err(RetentionError::Io {
+                return Err(CutFilesError::Io {
                     path: leftover,
                     source: error,
                 })

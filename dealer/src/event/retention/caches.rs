@@ -21,7 +21,7 @@ pub(super) fn archive_error(error: ArchiveError) -> RetentionError {
 /// Records as incomplete a finished game whose folder has no `result.json` (the last file it
 /// writes): its files were cut by a full disk, or by a crash before they were closed, and
 /// the state could not be recorded then. Whether it was. A game this server is still
-/// finishing is left alone.
+/// finishing is left alone, and one whose survived files its record was found not to give.
 pub(super) fn note_if_cut(
     event: &Event,
     game: &RetentionCandidate,
@@ -29,6 +29,7 @@ pub(super) fn note_if_cut(
     let dir = event.settings().data.join(GAMES_DIR).join(&game.dir);
     let cut = game.has_record
         && !event.is_playing(game.number)
+        && !is_unfaithful(event, game.number)
         && matches!(game.files, GameFiles::Kept | GameFiles::Compressed)
         && !dir.join(crate::event::outcome_files::RESULT_FILE).is_file();
     if cut {

@@ -122,6 +122,17 @@ pub enum RetentionError {
     },
 }
 
+impl From<super::cut_files::CutFilesError> for RetentionError {
+    fn from(error: super::cut_files::CutFilesError) -> Self {
+        match error {
+            super::cut_files::CutFilesError::Store(error) => RetentionError::Store(error),
+            super::cut_files::CutFilesError::Io { path, source } => {
+                RetentionError::Io { path, source }
+            }
+        }
+    }
+}
+
 /// What one pass did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PassReport {
