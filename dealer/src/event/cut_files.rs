@@ -52,6 +52,8 @@ pub enum Repair {
     Rewritten,
     /// Deleted: the game is opened from its record, as a pruned game.
     Dropped,
+    /// Already gone (deleted by hand, or by a pass that could not record it): recorded so.
+    Gone,
     /// Kept as they are, with why: what survived is not what the record gives, or the game
     /// has no record (its files are all there is of it).
     Kept(String),
@@ -155,7 +157,11 @@ pub fn repair_cut_games(
             ),
             Repair::Dropped => tracing::info!(
                 game = game.number,
-                "the game's files, cut by a full disk, are deleted (the disk is below its free-space margin): the game is opened from its record, as a pruned game (its players' logs, which no record keeps, are gone)"
+                "the game's files, cut by a full disk, are deleted (no room on the disk to write them again): the game is opened from its record, as a pruned game (its players' logs, which no record keeps, are gone)"
+            ),
+            Repair::Gone => tracing::info!(
+                game = game.number,
+                "the game's folder is gone: the game is opened from its record, as a pruned game"
             ),
             Repair::Kept(why) => tracing::warn!(
                 game = game.number,
@@ -180,9 +186,9 @@ fn repair(event: &Event, game: &RetentionCandidate) -> Result<Repair, CutFilesEr
         ));
     }
     if !dir.exists() {
-        // Dropped by a pass that could not record it (the disk was full).
+        // Deleted by a pass that could not record it (the disk was full), or by hand.
         store.set_game_files(game.number, GameFiles::Pruned, None)?;
-        return Ok(Repair::Dropped);
+        return Ok(Repair::Gone);
     }
     if room_to_write(event) {
         match archive::rewrite_incomplete(data, store, game.number) {

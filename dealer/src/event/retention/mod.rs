@@ -411,7 +411,9 @@ pub fn run_pass(
     for (number, repair) in super::cut_files::repair_cut_games(event, stop)? {
         match repair {
             super::cut_files::Repair::Rewritten => report.rewritten.push(number),
-            super::cut_files::Repair::Dropped => report.pruned.push(number),
+            super::cut_files::Repair::Dropped | super::cut_files::Repair::Gone => {
+                report.pruned.push(number)
+            }
             super::cut_files::Repair::Kept(_) => {}
         }
     }
