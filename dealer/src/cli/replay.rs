@@ -148,9 +148,10 @@ impl EventGame {
             .finished_game_files(self.number)
             .map_err(|error| Failure::run(error.to_string()))?;
         Ok(match files {
-            Some((_, GameFiles::Incomplete)) => true,
-            Some((true, GameFiles::Kept | GameFiles::Compressed)) => {
-                !dir.join(crate::event::outcome_files::RESULT_FILE).is_file()
+            Some(game) if game.files == GameFiles::Incomplete => true,
+            Some(game) if game.finished => {
+                matches!(game.files, GameFiles::Kept | GameFiles::Compressed)
+                    && !dir.join(crate::event::outcome_files::RESULT_FILE).is_file()
             }
             _ => false,
         })

@@ -66,13 +66,14 @@ pub enum Repair {
 /// # Errors
 /// The database cannot be read.
 pub fn is_cut(event: &Event, number: u32) -> Result<bool, StoreError> {
-    let Some((finished, files)) = event.store().finished_game_files(number)? else {
+    let Some(game) = event.store().finished_game_files(number)? else {
         return Ok(false);
     };
-    if !finished {
+    if !game.finished || !game.has_record {
+        // Without a record, the files are all there is of the game.
         return Ok(false);
     }
-    if files == GameFiles::Incomplete {
+    if game.files == GameFiles::Incomplete {
         return Ok(true);
     }
     let dir = event
@@ -80,7 +81,7 @@ pub fn is_cut(event: &Event, number: u32) -> Result<bool, StoreError> {
         .data
         .join(GAMES_DIR)
         .join(crate::tournament::game_dir_name(number));
-    let cut = matches!(files, GameFiles::Kept | GameFiles::Compressed)
+    let cut = matches!(game.files, GameFiles::Kept | GameFiles::Compressed)
         && dir.is_dir()
         && !dir.join(super::outcome_files::RESULT_FILE).is_file()
         && !event.is_playing(number)

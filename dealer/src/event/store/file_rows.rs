@@ -55,6 +55,17 @@ impl GameFiles {
     }
 }
 
+/// What [`EventStore::finished_game_files`] tells of a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FinishedFiles {
+    /// Whether it is finished (not running or abandoned).
+    pub finished: bool,
+    /// What became of its files.
+    pub files: GameFiles,
+    /// Whether the database keeps its compact record.
+    pub has_record: bool,
+}
+
 /// An ended game whose files retention may work on.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RetentionCandidate {
@@ -159,24 +170,26 @@ impl EventStore {
         })
     }
 
-    /// Whether game `number` is finished and what became of its files; `None` for a game
-    /// the database does not have.
+    /// Whether game `number` is finished, what became of its files, and whether the database
+    /// keeps its compact record; `None` for a game the database does not have.
     ///
     /// # Errors
     /// The database cannot be read.
-    pub fn finished_game_files(
-        &self,
-        number: u32,
-    ) -> Result<Option<(bool, GameFiles)>, StoreError> {
+    pub fn finished_game_files(&self, number: u32) -> Result<Option<FinishedFiles>, StoreError> {
         self.read(|c| {
-            c.prepare_cached("SELECT state = 'finished', files FROM games WHERE number = ?1")?
-                .query_row([number], |row| {
-                    Ok((
-                        row.get::<_, bool>(0)?,
-                        GameFiles::parse(&row.get::<_, String>(1)?),
-                    ))
+            c.prepare_cached(
+                "SELECT g.state = 'finished', g.files,
+                    EXISTS (SELECT 1 FROM game_records r WHERE r.game = g.number)
+                 FROM games g WHERE g.number = ?1",
+            )?
+            .query_row([number], |row| {
+                Ok(FinishedFiles {
+                    finished: row.get(0)?,
+                    files: GameFiles::parse(&row.get::<_, String>(1)?),
+                    has_record: row.get(2)?,
                 })
-                .optional()
+            })
+            .optional()
         })
     }
 

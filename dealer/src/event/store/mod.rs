@@ -23,7 +23,7 @@ mod file_rows;
 mod game_rows;
 mod player_rows;
 
-pub use file_rows::{GameFiles, RetentionCandidate};
+pub use file_rows::{FinishedFiles, GameFiles, RetentionCandidate};
 
 use super::schema::{MIGRATIONS, SCHEMA};
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension, Transaction};
