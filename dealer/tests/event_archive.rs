@@ -8,7 +8,6 @@ use super::event_serve::{db_points, integrity_ok, Server, BOTS, TOKEN};
 use serde_json::{json, Value};
 use std::path::Path;
 use std::process::Command;
-use std::time::Duration;
 
 /// Every file under `dir` with its length and modification time, to show nothing changed;
 /// SQLite's `-wal` and `-shm` files are left out: any reader of a WAL database (a read-only
@@ -59,7 +58,7 @@ async fn an_event_folder_served_read_only_shows_its_standings_and_changes_nothin
     let temp = tempfile::tempdir().unwrap();
     let data = temp.path().join("event");
     let mut live = Server::start(&data, BOTS);
-    live.wait_for(Duration::from_secs(60), "3 finished games", |s| {
+    live.wait_for("3 finished games", |s| {
         s["games_finished"].as_u64() >= Some(3)
     })
     .await;
@@ -75,7 +74,7 @@ async fn an_event_folder_served_read_only_shows_its_standings_and_changes_nothin
     let seen = board["event"]["games_finished"].as_u64().unwrap();
     assert!(seen >= 3, "{board}");
     // Games the other server finishes from now on reach the watcher's status and chart too.
-    live.wait_for(Duration::from_secs(60), "2 more finished games", |s| {
+    live.wait_for("2 more finished games", |s| {
         s["games_finished"].as_u64() >= Some(seen + 2)
     })
     .await;

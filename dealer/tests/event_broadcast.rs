@@ -82,7 +82,7 @@ async fn the_director_scores_the_newest_ended_games_from_their_logs_and_the_data
     let data = temp.path().join("event");
     let server = Server::start(&data, EVENT);
     server
-        .wait_for(Duration::from_secs(120), "14 finished games", |s| {
+        .wait_for("14 finished games", |s| {
             s["games_finished"].as_u64() >= Some(14)
         })
         .await;
@@ -101,30 +101,25 @@ async fn the_director_scores_the_newest_ended_games_from_their_logs_and_the_data
             .await;
         assert_eq!(status, 200, "{body}");
     }
-    for _ in 0..200 {
+    let started = std::time::Instant::now();
+    loop {
         let (_, page) = server.get("/api/event/games?per_page=1").await;
         if page["running"].as_array().is_some_and(Vec::is_empty) {
             break;
         }
+        assert!(
+            started.elapsed() < crate::support::wait::DEADLINE,
+            "games still running: {page}"
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    let mut settled = false;
-    for _ in 0..100 {
+    crate::support::wait::until_async("retention settled", || {
         let newest = newest_ended(&data, 10);
         let files: Vec<&str> = newest.iter().map(|(_, f)| f.as_str()).collect();
-        if files.iter().skip(6).all(|f| *f == "pruned")
+        files.iter().skip(6).all(|f| *f == "pruned")
             && files[2..6].iter().all(|f| *f == "compressed")
-        {
-            settled = true;
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    assert!(
-        settled,
-        "retention did not settle: {:?}",
-        newest_ended(&data, 10)
-    );
+    })
+    .await;
 
     let (status, answer) = server.get("/api/event/broadcast?candidates=10").await;
     assert_eq!(status, 200, "{answer}");

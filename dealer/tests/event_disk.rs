@@ -6,6 +6,7 @@
 //! loses no finished game, pauses play with its reason said once, and play resumes by itself
 //! once space is back (`event_full_disk.rs`).
 
+use crate::support::wait::DEADLINE;
 use dealer::event::queries::games_page;
 use dealer::event::retention::{event_disk_usage, run_pass, BUDGET_HEADROOM};
 use dealer::event::settings::{EventFlags, GamesLimit};
@@ -54,8 +55,8 @@ async fn play_games(event: &Arc<Event>, games: usize) {
     let started = Instant::now();
     while event.status().games_finished < games {
         assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "{games} games not finished in a minute"
+            started.elapsed() < DEADLINE,
+            "{games} games not finished in {DEADLINE:?}"
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
@@ -414,10 +415,7 @@ fn a_game_cut_off_by_kill_9_gets_its_hand_count_from_its_log() {
         let mut child = serve().spawn().unwrap();
         let started = Instant::now();
         loop {
-            assert!(
-                started.elapsed() < Duration::from_secs(60),
-                "no game played 3 hands"
-            );
+            assert!(started.elapsed() < DEADLINE, "no game played 3 hands");
             std::thread::sleep(Duration::from_millis(10));
             let playing = running_games();
             let deep_enough = playing.iter().any(|&number| {
@@ -497,8 +495,8 @@ async fn the_next_round_waits_while_the_folder_is_over_its_disk_budget() {
     let (mut most, mut most_games) = (0, 0);
     while event.status().games_finished < 28 {
         assert!(
-            started.elapsed() < Duration::from_secs(120),
-            "24 games not finished in two minutes"
+            started.elapsed() < DEADLINE,
+            "28 games not finished in {DEADLINE:?}"
         );
         // What the disk holds (the game being played too), not the database's view of it.
         if let Ok(now) = dealer::event::retention::disk_usage(&data) {

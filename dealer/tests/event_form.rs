@@ -100,7 +100,7 @@ async fn recent_form_ratings_and_lead_changes_follow_the_database() {
     let data = temp.path().join("event");
     let mut server = Server::start(&data, EVENT);
     server
-        .wait_for(Duration::from_secs(120), "60 finished games", |s| {
+        .wait_for("60 finished games", |s| {
             s["games_finished"].as_u64() >= Some(60)
         })
         .await;
@@ -121,7 +121,7 @@ async fn recent_form_ratings_and_lead_changes_follow_the_database() {
         .iter()
         .any(|p| p["name"] == "late"));
     server
-        .wait_for(Duration::from_secs(120), "230 finished games", |s| {
+        .wait_for("230 finished games", |s| {
             s["games_finished"].as_u64() >= Some(230)
         })
         .await;
@@ -143,11 +143,16 @@ async fn recent_form_ratings_and_lead_changes_follow_the_database() {
             .await;
         assert_eq!(status, 200);
     }
-    for _ in 0..200 {
+    let started = std::time::Instant::now();
+    loop {
         let (_, page) = server.get("/api/event/games?per_page=1").await;
         if page["running"].as_array().is_some_and(Vec::is_empty) {
             break;
         }
+        assert!(
+            started.elapsed() < crate::support::wait::DEADLINE,
+            "games still running: {page}"
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 

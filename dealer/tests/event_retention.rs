@@ -3,6 +3,7 @@
 //! half-done compressions repaired at start-up, a damaged `.gz` a clear error, and event
 //! games opened by the read-only runs view (`dealer serve --out DATA`).
 
+use crate::support::wait::DEADLINE;
 use dealer::event::queries::games_page;
 use dealer::event::retention::{compress_game, run_pass, PassReport};
 use dealer::event::settings::{resolve_event, EventFile, EventFlags, FreeSpace, GamesLimit};
@@ -42,8 +43,8 @@ async fn play_games(data: &Path, games: usize) {
     let started = Instant::now();
     while event.status().games_finished < games {
         assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "{games} games not finished in a minute"
+            started.elapsed() < DEADLINE,
+            "{games} games not finished in {DEADLINE:?}"
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }

@@ -3,6 +3,7 @@
 //! of a game and a restart (nothing finished lost, the database intact), SIGTERM, and a games
 //! folder that cannot be written (a clear error on the page and in the log).
 
+use crate::support::wait::DEADLINE;
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -112,13 +113,9 @@ impl Server {
         )
     }
 
-    /// Polls `/api/event` until `done` holds (panics after `within`).
-    pub(crate) async fn wait_for(
-        &self,
-        within: Duration,
-        what: &str,
-        done: impl Fn(&Value) -> bool,
-    ) -> Value {
+    /// Polls `/api/event` until `done` holds (panics after the tests' deadline,
+    /// [`crate::support::wait::DEADLINE`]).
+    pub(crate) async fn wait_for(&self, what: &str, done: impl Fn(&Value) -> bool) -> Value {
         let start = Instant::now();
         loop {
             let (_, status) = self.get("/api/event").await;
@@ -126,8 +123,8 @@ impl Server {
                 return status;
             }
             assert!(
-                start.elapsed() < within,
-                "{what} not reached in {within:?}: {status}; log: {}",
+                start.elapsed() < DEADLINE,
+                "{what} not reached in {DEADLINE:?}: {status}; log: {}",
                 std::fs::read_to_string(&self.log).unwrap_or_default()
             );
             tokio::time::sleep(Duration::from_millis(50)).await;
@@ -145,10 +142,7 @@ impl Server {
             if let Some(status) = self.child.try_wait().unwrap() {
                 return status.code();
             }
-            assert!(
-                start.elapsed() < Duration::from_secs(20),
-                "the server did not stop"
-            );
+            assert!(start.elapsed() < DEADLINE, "the server did not stop");
             std::thread::sleep(Duration::from_millis(20));
         }
     }
@@ -195,7 +189,7 @@ async fn every_endpoint_the_organiser_api_and_the_leaderboard_against_the_databa
     let data = temp.path().join("event");
     let mut server = Server::start(&data, BOTS);
     server
-        .wait_for(Duration::from_secs(60), "3 finished games", |s| {
+        .wait_for("3 finished games", |s| {
             s["games_finished"].as_u64() >= Some(3)
         })
         .await;
@@ -308,10 +302,7 @@ async fn every_endpoint_the_organiser_api_and_the_leaderboard_against_the_databa
         if games["running"].as_array().unwrap().is_empty() {
             break games;
         }
-        assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "games still running: {games}"
-        );
+        assert!(start.elapsed() < DEADLINE, "games still running: {games}");
         tokio::time::sleep(Duration::from_millis(50)).await;
     };
     let (status, board) = server.get("/api/event/leaderboard").await;
@@ -467,7 +458,7 @@ async fn kill_9_mid_game_then_restart_loses_no_finished_game_or_point() {
     );
     let mut server = Server::start(&data, &config);
     server
-        .wait_for(Duration::from_secs(120), "2 finished games", |s| {
+        .wait_for("2 finished games", |s| {
             s["games_finished"].as_u64() >= Some(2)
         })
         .await;
@@ -478,7 +469,7 @@ async fn kill_9_mid_game_then_restart_loses_no_finished_game_or_point() {
         if !games["running"].as_array().unwrap().is_empty() {
             break games;
         }
-        assert!(start.elapsed() < Duration::from_secs(30));
+        assert!(start.elapsed() < DEADLINE, "no game in progress");
         tokio::time::sleep(Duration::from_millis(5)).await;
     };
     // The projector's view of the same folder sees that game being played (issue 17: it said
@@ -594,7 +585,7 @@ async fn a_games_folder_that_cannot_be_written_is_an_error_on_the_page_and_in_th
     let data = temp.path().join("event");
     let mut server = Server::start(&data, BOTS);
     server
-        .wait_for(Duration::from_secs(60), "a finished game", |s| {
+        .wait_for("a finished game", |s| {
             s["games_finished"].as_u64() >= Some(1)
         })
         .await;
@@ -602,9 +593,7 @@ async fn a_games_folder_that_cannot_be_written_is_an_error_on_the_page_and_in_th
     std::fs::rename(data.join("games"), data.join("games-moved")).unwrap();
     std::fs::write(data.join("games"), "not a folder").unwrap();
     let status = server
-        .wait_for(Duration::from_secs(30), "a storage error", |s| {
-            s["storage_error"].is_string()
-        })
+        .wait_for("a storage error", |s| s["storage_error"].is_string())
         .await;
     let message = status["storage_error"].as_str().unwrap();
     assert!(

@@ -420,7 +420,7 @@ async fn a_down_player_sits_out_with_its_reason_and_comes_back_when_it_answers()
     let address = free_address();
     let event = event_in(
         dir.path(),
-        &format!("timeout_ms = 500\n[[player]]\nname = \"ann\"\nurl = \"http://{address}/\"\n"),
+        &format!("timeout_ms = 5000\n[[player]]\nname = \"ann\"\nurl = \"http://{address}/\"\n"),
     );
     assert_eq!(check_all(&event).await, 0);
     let ann = event.store().players().unwrap().remove(0);

@@ -1,12 +1,13 @@
 //! `dealer replay GAME_DIR`: a recorded game played again from its folder, its logs compared
 //! with the recorded ones ([`crate::replay`]). A game of an event (`DATA/games/game-<n>`,
 //! beside `DATA/event.sqlite`) is played from its compact record in the event's database,
-//! and compared with whatever files its folder still holds, or, its folder deleted, with the
+//! and compared with whatever files its folder still holds (files a full disk cut: what
+//! survived must be the start of what the record gives), or, its folder deleted, with the
 //! result the database recorded.
 
 use super::args::ReplayArgs;
 use super::{report, Failure};
-use crate::event::store::{EventStore, DATABASE_FILE, GAMES_DIR};
+use crate::event::store::{EventStore, GameFiles, DATABASE_FILE, GAMES_DIR};
 use crate::observe::compact::CompactGame;
 use crate::replay::replay as replay_game;
 use std::path::{Path, PathBuf};
@@ -137,6 +138,26 @@ impl EventGame {
     }
 }
 
+impl EventGame {
+    /// Whether the game's folder `dir` holds files a full disk cut: the database says so, or
+    /// the game is finished and its folder has no `result.json`, the last file a game writes
+    /// (`event::cut_files`).
+    fn files_cut(&self, dir: &Path) -> Result<bool, Failure> {
+        let files = self
+            .store
+            .finished_game_files(self.number)
+            .map_err(|error| Failure::run(error.to_string()))?;
+        Ok(match files {
+            Some(game) if game.files == GameFiles::Incomplete => true,
+            Some(game) if game.finished => {
+                matches!(game.files, GameFiles::Kept | GameFiles::Compressed)
+                    && !dir.join(crate::event::outcome_files::RESULT_FILE).is_file()
+            }
+            _ => false,
+        })
+    }
+}
+
 /// Replays an event game from its record; compares with its folder's files, or, with none
 /// left, checks the replayed result against the database.
 fn replay_event_game(
@@ -147,13 +168,24 @@ fn replay_event_game(
 ) -> Result<(), Failure> {
     let kept = temporary_dir().with_extension("kept");
     let folder = args.game_dir.is_dir().then_some(args.game_dir.as_path());
+    let cut = folder.is_some() && game.files_cut(&args.game_dir)?;
+    if cut {
+        report::print(&format!(
+            "The files of {} were cut by a full disk: the game is its record in the event's database; what survived is compared with the start of what the record regenerates.\n",
+            args.game_dir.display()
+        ));
+    }
     let replayed = crate::event::archive::regenerate_game(
         game.number,
         &game.compact,
         folder,
         &kept,
         &out,
-        crate::replay::Comparison::Exact,
+        if cut {
+            crate::replay::Comparison::Survived
+        } else {
+            crate::replay::Comparison::Exact
+        },
     );
     let _ = std::fs::remove_dir_all(&kept);
     let report = match replayed {
@@ -191,8 +223,13 @@ fn replay_event_game(
             if !chosen {
                 let _ = std::fs::remove_dir_all(&out);
             }
+            let identical = if cut {
+                "Identical: what survived of the game's files is the start of what its record wrote again"
+            } else {
+                "Identical: the record wrote the game's files again byte for byte"
+            };
             report::print(&format!(
-                "Identical: the record wrote the game's files again byte for byte{kept_note}, and its result is the database's (players/*.log are not regenerated: check, version and showdown are not recorded).\n"
+                "{identical}{kept_note}, and its result is the database's (players/*.log are not regenerated: check, version and showdown are not recorded).\n"
             ));
             Ok(())
         }

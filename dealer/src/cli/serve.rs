@@ -106,7 +106,14 @@ async fn serve_event(args: ServeArgs, screen: &Screen) -> Result<(), Failure> {
     };
     let settings = resolve_event(flags, file).map_err(settings_failure)?;
     let (data, bind) = (settings.data.clone(), settings.bind);
-    let event = Event::open(settings).map_err(|error| Failure::run(error.to_string()))?;
+    let margin = settings.retention.min_free_space;
+    let event = Event::open(settings).map_err(|error| {
+        // A full disk says what to free, measured, rather than SQLite's bare words.
+        Failure::run(
+            crate::event::space::full_disk_at_start(&data, margin, &error)
+                .unwrap_or_else(|| error.to_string()),
+        )
+    })?;
     let options = WebOptions {
         bind,
         workers: None,

@@ -16,7 +16,9 @@
 //! - [`outcome_files`]: each game's `result.json` / `abandoned.json` in its folder, for the
 //!   read-only viewer;
 //! - [`retention`]: old games' logs compressed in place, the least recently used games' files
-//!   deleted within the disk budget (their compact records stay), cut files written again;
+//!   deleted within the disk budget (their compact records stay);
+//! - [`cut_files`]: the files a full disk cut, a broken cache: the game opened from its
+//!   record, the files written again or dropped as soon as they are found;
 //! - [`space`]: the free-space margin below which no game starts, and the reserve that keeps
 //!   a full disk from costing a finished game's record;
 //! - [`archive`]: every game's files regenerated from its compact record, for the viewer and
@@ -25,6 +27,7 @@
 //! [`Event`] is the state the scheduler, the health checker and the web API share.
 
 pub mod archive;
+pub mod cut_files;
 pub mod form;
 pub mod health;
 pub mod lookups;

@@ -58,7 +58,8 @@ pub struct GameRow {
     /// Standings, first place first (finished games only).
     pub standings: Vec<SeatRow>,
     /// What became of its files: kept, compressed (the viewer reads them as before),
-    /// incomplete (cut by a full disk, written again once there is room) or pruned.
+    /// incomplete (cut by a full disk: opened from its record until its files are written
+    /// again or dropped) or pruned.
     pub files: GameFiles,
     /// Whether the database keeps its compact record: the viewer opens it whatever became of
     /// its files (a pruned game without one says "log pruned").

@@ -8,8 +8,8 @@
 //! (`observe::compact`, built in memory as it was played) are written in one transaction
 //! *before anything else about it*, even before its logs are closed; then its `result.json`
 //! or `abandoned.json` ([`super::outcome_files`]). A finished game whose files could not all be
-//! written (a full disk) is recorded all the same, its files marked incomplete, and written
-//! again from its record once space is back (`retention`). No round starts while the disk
+//! written (a full disk) is recorded all the same, its files marked incomplete: it is shown
+//! from its record, and its files written again or dropped ([`super::cut_files`]). No round starts while the disk
 //! has less free space than the margin ([`super::space`]); the page, the API and the log say
 //! why, once, and when play resumes. A game stopped by Ctrl-C or SIGTERM, or that could not
 //! start (players down, a folder that cannot be written), is recorded as abandoned with the
@@ -520,8 +520,8 @@ fn finished_in_database(event: &Event, game: &FinishedGame, totals: &[(i64, i64)
 }
 
 /// What follows once a recorded game's logs are closed: its `result.json`, and, when its files
-/// could not all be written, the database told so (retention writes them again from the
-/// record once there is room).
+/// could not all be written, the database told so (the game is then shown from its record,
+/// and retention repairs its files: `event::cut_files`).
 fn finished_files(event: &Event, entry: &GameEntry) {
     let number = entry.game;
     let mut failures: Vec<String> = entry
@@ -538,7 +538,7 @@ fn finished_files(event: &Event, entry: &GameEntry) {
     tracing::warn!(
         game = number,
         failures = ?failures,
-        "the game is recorded, but its files could not all be written: they are written again from its record once there is room"
+        "the game is recorded, but its files could not all be written: it is shown from its record, and its files are written again from it (or deleted while the disk is below its margin)"
     );
     if let Err(error) = event
         .store()

@@ -158,9 +158,95 @@ pub(super) fn room_to_play(event: &Event) -> bool {
     false
 }
 
+/// What an event needs free on its disk to start: its database's write-ahead log at its
+/// limit and the reserve (play then waits for the margin, paused with its reason).
+pub const START_BYTES: u64 = super::store::WAL_LIMIT_BYTES + RESERVE_BYTES;
+
+/// Why an event in `data` cannot start on a full disk, and what to free (measured now): to
+/// start, [`START_BYTES`]; for games to be played, the margin `min_free_space` and the
+/// reserve. `None` when `error` is not a full disk's.
+pub fn full_disk_at_start(
+    data: &Path,
+    min_free_space: Option<u64>,
+    error: &super::EventError,
+) -> Option<String> {
+    let super::EventError::Store(store_error) = error else {
+        return None;
+    };
+    // The folder itself may not exist yet: the disk that will hold it.
+    let measured = data
+        .ancestors()
+        .find(|dir| dir.exists())
+        .and_then(|dir| free_bytes(dir).ok());
+    let full = store_error.is_disk_full() || measured.is_some_and(|free| free < START_BYTES);
+    if !full {
+        return None;
+    }
+    let size = |bytes: u64| bytesize::ByteSize::b(bytes).display().si().to_string();
+    let free = measured.unwrap_or(0);
+    let to_start = START_BYTES.saturating_sub(free);
+    let start = if to_start > 0 {
+        format!(
+            "free at least {} on it to start the event (its database's write-ahead log and \
+             the event's {} reserve: {} in all)",
+            size(to_start),
+            size(RESERVE_BYTES),
+            size(START_BYTES)
+        )
+    } else {
+        format!(
+            "it has {} free, yet the database found it full (out of inodes? `df -i`): free \
+             some on it to start the event",
+            size(free)
+        )
+    };
+    let play = match min_free_space {
+        Some(margin) => format!(
+            ", and {} for games to be played (min_free_space {} and the reserve; below it the \
+             event serves its page with play paused)",
+            size((margin + RESERVE_BYTES).saturating_sub(free)),
+            size(margin)
+        ),
+        None => String::new(),
+    };
+    Some(format!(
+        "the disk holding {} is full ({} free): {error}. To go on, {start}{play}, then start \
+         again; meanwhile `dealer serve --out {}` shows the event's standings and games \
+         read-only",
+        data.display(),
+        size(free),
+        data.display()
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_start_on_a_full_disk_says_what_to_free() {
+        let dir = tempfile::tempdir().unwrap();
+        let full = crate::event::EventError::Store(crate::event::store::StoreError::Database {
+            path: dir.path().join("event.sqlite"),
+            source: rusqlite::Error::SqliteFailure(
+                rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_FULL),
+                None,
+            ),
+        });
+        let message = full_disk_at_start(&dir.path().join("event"), Some(256_000_000), &full)
+            .expect("a full disk's error");
+        assert!(message.contains("is full"), "{message}");
+        assert!(message.contains("min_free_space 256.0 MB"), "{message}");
+        assert!(message.contains("dealer serve --out"), "{message}");
+        // This disk has room, so the database's own words are what it says.
+        assert!(
+            message.contains("free some on it") || message.contains("free at least"),
+            "{message}"
+        );
+        let other =
+            crate::event::EventError::Store(crate::event::store::StoreError::Refused("no".into()));
+        assert_eq!(full_disk_at_start(dir.path(), None, &other), None);
+    }
 
     #[test]
     fn the_reserve_takes_real_blocks_and_gives_them_back() {

@@ -91,7 +91,8 @@ struct Mode {
 }
 
 /// The event's games regenerated from their compact records for the viewer, when their
-/// folders were deleted (`event::archive`).
+/// folders were deleted or a full disk cut their files (`event::archive`,
+/// `event::cut_files`).
 #[derive(Debug)]
 pub struct EventArchive {
     event: Arc<Event>,
@@ -133,6 +134,21 @@ impl super::store::GameArchive for EventArchive {
 
     fn opened(&self, number: u32) {
         self.event.game_opened(number);
+    }
+
+    fn files_cut(&self, number: u32) -> bool {
+        match crate::event::cut_files::is_cut(&self.event, number) {
+            Ok(cut) => {
+                if cut {
+                    crate::event::cut_files::repair_soon(&self.event, number);
+                }
+                cut
+            }
+            Err(error) => {
+                tracing::debug!(game = number, %error, "cannot tell whether the game's files were cut");
+                false
+            }
+        }
     }
 }
 

@@ -3,3 +3,4 @@ pub mod event;
 pub mod files;
 pub mod misbehaving;
 pub mod results;
+pub mod wait;

@@ -1,13 +1,12 @@
 //! The disk budget and the free-space margin: which games' files give way (the least recently
-//! used first, each only once its record reproduced them), and the files a full disk cut,
-//! written again from the records once there is room.
+//! used first, each only once its record reproduced them).
 
 use super::{
     compact_game, disk_usage, event_disk_usage, prune, remove_folder, CompactLog, PassReport,
     RetentionError, BUDGET_HEADROOM, DEFAULT_COMPRESS_AFTER,
 };
-use crate::event::archive::{self, ArchiveError, Rewritten};
-use crate::event::space::{free_bytes, RESERVE_BYTES};
+use crate::event::archive::{self, ArchiveError};
+use crate::event::space::free_bytes;
 use crate::event::store::{GameFiles, RetentionCandidate, StoreError, GAMES_DIR};
 use crate::event::Event;
 use crate::runner::StopSignal;
@@ -19,73 +18,10 @@ pub(super) fn archive_error(error: ArchiveError) -> RetentionError {
     RetentionError::Archive(Box::new(error))
 }
 
-/// Whether the disk has room to write a game's files again: the margin, or without one a
-/// few reserves' worth.
-fn room_to_write(event: &Event) -> bool {
-    let free = free_bytes(&event.settings().data).unwrap_or(0);
-    let wanted = event
-        .settings()
-        .retention
-        .min_free_space
-        .unwrap_or(RESERVE_BYTES.saturating_mul(4));
-    free >= wanted
-}
-
-/// Writes again, from their records, the files of the games a full disk cut, once there is
-/// room (see [`archive::rewrite_incomplete`]).
-pub(super) fn rewrite_incomplete_games(
-    event: &Event,
-    stop: &StopSignal,
-    report: &mut PassReport,
-) -> Result<(), RetentionError> {
-    let store = event.store();
-    let data = &event.settings().data;
-    let games = store.incomplete_games()?;
-    if games.is_empty() || !room_to_write(event) {
-        return Ok(());
-    }
-    for game in games {
-        if stop.is_stopped() {
-            return Ok(());
-        }
-        if event.is_playing(game.number) {
-            // Its last files are still being closed: the next pass.
-            continue;
-        }
-        let dir = data.join(GAMES_DIR).join(&game.dir);
-        match archive::rewrite_incomplete(data, store, game.number) {
-            Ok(Rewritten::Whole) => {
-                store.set_game_files(game.number, GameFiles::Kept, Some(disk_usage(&dir)?))?;
-                tracing::info!(
-                    game = game.number,
-                    "the game's files, cut by a full disk, are written again from its record"
-                );
-                report.rewritten.push(game.number);
-            }
-            Ok(Rewritten::Disagrees(difference)) => {
-                tracing::warn!(
-                    game = game.number,
-                    %difference,
-                    "what survived of the game's files is not what its record gives: they are kept as they are"
-                );
-                unfaithful(event, game.number);
-                store.set_game_files(game.number, GameFiles::Kept, Some(disk_usage(&dir)?))?;
-            }
-            Err(ArchiveError::Store(StoreError::Record { reason, .. })) => {
-                tracing::warn!(game = game.number, %reason, "the game's files cannot be written again: they are kept as they are");
-                store.set_game_files(game.number, GameFiles::Kept, Some(disk_usage(&dir)?))?;
-            }
-            // Most often the disk filled again: the next pass tries again.
-            Err(error) => return Err(archive_error(error)),
-        }
-    }
-    Ok(())
-}
-
 /// Records as incomplete a finished game whose folder has no `result.json` (the last file it
 /// writes): its files were cut by a full disk, or by a crash before they were closed, and
 /// the state could not be recorded then. Whether it was. A game this server is still
-/// finishing is left alone.
+/// finishing is left alone, and one whose survived files its record was found not to give.
 pub(super) fn note_if_cut(
     event: &Event,
     game: &RetentionCandidate,
@@ -93,6 +29,7 @@ pub(super) fn note_if_cut(
     let dir = event.settings().data.join(GAMES_DIR).join(&game.dir);
     let cut = game.has_record
         && !event.is_playing(game.number)
+        && !is_unfaithful(event, game.number)
         && matches!(game.files, GameFiles::Kept | GameFiles::Compressed)
         && !dir.join(crate::event::outcome_files::RESULT_FILE).is_file();
     if cut {

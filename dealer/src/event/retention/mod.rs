@@ -6,8 +6,9 @@
 //!
 //! Steps, never touching the newest `compress_after` ended games:
 //!
-//! 1. **rewritten**: the files of a game a full disk cut (`incomplete`) are written again from
-//!    its record once the free space is back above the margin ([`super::archive`]).
+//! 1. **repaired**: the files of a game a full disk cut (`incomplete`) are written again from
+//!    its record when the free space is above the margin, dropped when it is not
+//!    ([`super::cut_files`]).
 //! 2. **compressed**: the logs of games older than the newest `compress_after` ended games are
 //!    gzip-compressed in place (`log.json` → `log.json.gz`, the same for `requests.jsonl`,
 //!    `hands.phhs` and `players/*.log`). The one-file-per-hand `hands/*.phh` stay as they are
@@ -119,6 +120,17 @@ pub enum RetentionError {
         /// The OS error.
         source: io::Error,
     },
+}
+
+impl From<super::cut_files::CutFilesError> for RetentionError {
+    fn from(error: super::cut_files::CutFilesError) -> Self {
+        match error {
+            super::cut_files::CutFilesError::Store(error) => RetentionError::Store(error),
+            super::cut_files::CutFilesError::Io { path, source } => {
+                RetentionError::Io { path, source }
+            }
+        }
+    }
 }
 
 /// What one pass did.
@@ -396,7 +408,15 @@ pub fn run_pass(
     }
     // First: on a full disk nothing else can be written until old files make room.
     caches::keep_within_limits(event, stop, &mut report)?;
-    caches::rewrite_incomplete_games(event, stop, &mut report)?;
+    for (number, repair) in super::cut_files::repair_cut_games(event, stop)? {
+        match repair {
+            super::cut_files::Repair::Rewritten => report.rewritten.push(number),
+            super::cut_files::Repair::Dropped | super::cut_files::Repair::Gone => {
+                report.pruned.push(number)
+            }
+            super::cut_files::Repair::Kept(_) => {}
+        }
+    }
     if let Some(keep) = retention.keep_games {
         let kinds = [GameFiles::Kept, GameFiles::Compressed, GameFiles::Compact];
         for game in store.ended_games_beyond(keep, &kinds)? {

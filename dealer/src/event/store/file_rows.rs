@@ -19,8 +19,11 @@ pub enum GameFiles {
     /// `requests.jsonl.gz`, `hands.phhs.gz`, `result.json`): the viewer regenerates the full
     /// log when the game is opened.
     Compact,
-    /// Written only in part (a full disk): the game is recorded with what survived, and its
-    /// files are written again from its compact record once space is back.
+    /// Written only in part (a full disk): a broken cache. The game is recorded whole in the
+    /// database (its result and compact record); the viewer, the API and `dealer replay` use
+    /// the record, and the cut files are written again from it when the disk has room, or
+    /// dropped (the game is then [`GameFiles::Pruned`]) when it has not
+    /// ([`crate::event::cut_files`]).
     Incomplete,
     /// Its folder deleted; its rows, standings, points and compact record stay (the viewer
     /// regenerates its files from the record when it is opened).
@@ -50,6 +53,17 @@ impl GameFiles {
             _ => GameFiles::Kept,
         }
     }
+}
+
+/// What [`EventStore::finished_game_files`] tells of a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FinishedFiles {
+    /// Whether it is finished (not running or abandoned).
+    pub finished: bool,
+    /// What became of its files.
+    pub files: GameFiles,
+    /// Whether the database keeps its compact record.
+    pub has_record: bool,
 }
 
 /// An ended game whose files retention may work on.
@@ -153,6 +167,29 @@ impl EventStore {
             ))?;
             let rows = statement.query_map([], candidate)?;
             rows.collect()
+        })
+    }
+
+    /// Whether game `number` is finished, what became of its files, and whether the database
+    /// keeps its compact record; `None` for a game the database does not have.
+    ///
+    /// # Errors
+    /// The database cannot be read.
+    pub fn finished_game_files(&self, number: u32) -> Result<Option<FinishedFiles>, StoreError> {
+        self.read(|c| {
+            c.prepare_cached(
+                "SELECT g.state = 'finished', g.files,
+                    EXISTS (SELECT 1 FROM game_records r WHERE r.game = g.number)
+                 FROM games g WHERE g.number = ?1",
+            )?
+            .query_row([number], |row| {
+                Ok(FinishedFiles {
+                    finished: row.get(0)?,
+                    files: GameFiles::parse(&row.get::<_, String>(1)?),
+                    has_record: row.get(2)?,
+                })
+            })
+            .optional()
         })
     }
 

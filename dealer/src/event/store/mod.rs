@@ -23,7 +23,7 @@ mod file_rows;
 mod game_rows;
 mod player_rows;
 
-pub use file_rows::{GameFiles, RetentionCandidate};
+pub use file_rows::{FinishedFiles, GameFiles, RetentionCandidate};
 
 use super::schema::{MIGRATIONS, SCHEMA};
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension, Transaction};
@@ -89,16 +89,17 @@ impl StoreError {
     /// Whether SQLite failed for want of disk space (or an I/O error, which a full disk
     /// gives too): worth trying again once space is made.
     pub fn is_disk_full(&self) -> bool {
-        matches!(
-            self,
+        match self {
             StoreError::Database {
                 source: rusqlite::Error::SqliteFailure(error, _),
                 ..
-            } if matches!(
+            } => matches!(
                 error.code,
                 rusqlite::ErrorCode::DiskFull | rusqlite::ErrorCode::SystemIoFailure
-            )
-        )
+            ),
+            StoreError::Folder { source, .. } => source.kind() == std::io::ErrorKind::StorageFull,
+            _ => false,
+        }
     }
 }
 

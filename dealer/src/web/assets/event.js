@@ -82,7 +82,7 @@
         : el('a', { href: gameHref(game.run, game.number), text: `game ${game.number}`, title: game.files === 'pruned' ? 'its files are regenerated from its record when opened' : '' })),
       el('td', { class: 'num', text: `${game.round}/${game.table}` }),
       el('td', { text: game.state === 'abandoned' ? `abandoned: ${game.reason || ''}`
-        : game.files === 'incomplete' ? `${game.state} (files cut by a full disk: written again from its record once there is room)` : game.state }),
+        : game.files === 'incomplete' ? `${game.state} (files cut by a full disk: shown from its record)` : game.state }),
       el('td', { class: 'num', text: game.hands == null ? '–' : game.hands }),
       el('td', { class: 'name', text: who }),
       el('td', { text: clockTime(game.ended_at || game.started_at) }));

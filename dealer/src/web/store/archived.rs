@@ -1,6 +1,7 @@
-//! Games the served folder no longer holds but an archive can regenerate: an event's games
-//! whose folders retention deleted, each played again from its compact record in the event's
-//! database ([`GameArchive`], given by `dealer serve` for an event's folder). The viewer opens
+//! Games the served folder no longer holds whole but an archive can regenerate: an event's
+//! games whose folders retention deleted, or whose files a full disk cut, each played again
+//! from its compact record in the event's database ([`GameArchive`], given by `dealer serve`
+//! for an event's folder). The viewer opens
 //! them like any other game: the regenerated files are written into a folder of the server's
 //! own (a temporary one, outside the served folder), the [`RESTORED_GAMES`] most recently
 //! opened kept, and read through the same checks as the served files.
@@ -26,6 +27,10 @@ pub trait GameArchive: Send + Sync + std::fmt::Debug {
     fn regenerate(&self, number: u32, into: &Path) -> Result<bool, String>;
     /// Game `number`'s log was opened (its files are worth keeping).
     fn opened(&self, number: u32);
+    /// Whether game `number`'s files were cut by a full disk: a broken cache, so the game is
+    /// opened regenerated from its record, not from its folder (the archive repairs the
+    /// folder in its own time).
+    fn files_cut(&self, number: u32) -> bool;
 }
 
 /// The regenerated games on disk, newest last.
@@ -61,7 +66,7 @@ impl ResultsFolder {
     }
 
     /// Whether `run_dir` is the archive's run.
-    fn archives(&self, run_dir: &Path) -> Option<&Archive> {
+    pub(super) fn archives(&self, run_dir: &Path) -> Option<&Archive> {
         self.archive.as_ref().filter(|archive| {
             run_dir == archive.run_dir
                 || run_dir
@@ -115,6 +120,12 @@ impl ResultsFolder {
             }
         }
         Ok(Some(dir))
+    }
+
+    /// Whether the archive of `run_dir` says game `number`'s files were cut by a full disk.
+    pub(super) fn cut_by_full_disk(&self, run_dir: &Path, number: u32) -> bool {
+        self.archives(run_dir)
+            .is_some_and(|archive| archive.archive.files_cut(number))
     }
 
     /// Whether `path` (as given, or canonical) is inside the regenerated games' folder.

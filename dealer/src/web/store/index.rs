@@ -227,7 +227,8 @@ impl ResultsFolder {
                 || name.starts_with('.')
                 || game_number(&name).is_some()
                 || !self.is_dir_inside(&path)
-                || !self.is_run(&path)
+                // An event's games folder is a run even when every game folder is gone.
+                || !(self.is_run(&path) || self.archives(&path).is_some())
             {
                 continue;
             }
@@ -480,8 +481,21 @@ impl ResultsFolder {
     ) -> Result<(Arc<RunCache>, PathBuf), FolderError> {
         let run = self.run_folder(id)?;
         let cache = self.run_cache(&run)?;
-        if let Some(dir) = cache.games.get(&game).map(|folder| folder.dir.clone()) {
-            return Ok((cache, dir));
+        let folder = cache.games.get(&game).map(|folder| folder.dir.clone());
+        if let Some(dir) = folder {
+            if !self.cut_by_full_disk(&run.dir, game) {
+                return Ok((cache, dir));
+            }
+            // Cut by a full disk: the game whole, from its record; the folder as it is only
+            // when the record cannot give it.
+            return match self.restored_game(&run.dir, game) {
+                Ok(Some(restored)) => Ok((cache, restored)),
+                Ok(None) => Ok((cache, dir)),
+                Err(error) => {
+                    tracing::warn!(game, %error, "a game cut by a full disk is shown as it is");
+                    Ok((cache, dir))
+                }
+            };
         }
         // Deleted by an event's retention: regenerated from the game's record.
         match self.restored_game(&run.dir, game)? {
