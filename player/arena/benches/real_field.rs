@@ -27,7 +27,7 @@
 use arena::field::real_field::{self, TEAMS};
 use arena::field::{fit, Fit, Style, StyleCounts, StyleMeter};
 use arena::{Arena, Interval};
-use bots::profile::{CompiledProfile, ProfileBot};
+use bots::profile::{CompiledProfile, ProfileBot, Situation};
 use bots::{BotKind, Opponent};
 use player::{Chips, GameState, Player};
 use std::collections::{BTreeMap, HashMap};
@@ -226,6 +226,38 @@ fn close(fitted: f64, recorded: f64) -> bool {
     (fitted - recorded).abs() <= 3.0 || (fitted - recorded).abs() <= 0.2 * recorded.abs()
 }
 
+/// Per-decision rates of a player's answers over the situations of `cells` (a fit's cells):
+/// preflop, the share of decisions that put chips in voluntarily, that raised, that went
+/// all-in raising; after the flop, bets and raises per call. `answers(cell)` gives the answer
+/// counts (recorded) or expected counts (a profile's probabilities times the cell's decisions).
+fn decision_rates(cells: &[[u32; 7]], answers: impl Fn(&[u32; 7]) -> [f64; 6]) -> [f64; 4] {
+    let (mut preflop, mut voluntary, mut raised, mut all_in) = (0.0, 0.0, 0.0, 0.0);
+    let (mut aggressive, mut calls) = (0.0, 0.0);
+    for cell in cells {
+        let situation = Situation::from_index(cell[0] as usize).expect("a cell's situation");
+        let counts = answers(cell);
+        let total: f64 = counts.iter().sum();
+        let raises: f64 = counts[2..].iter().sum();
+        let owed_call = if situation.price > 0 { counts[1] } else { 0.0 };
+        if situation.street == 0 {
+            preflop += total;
+            voluntary += raises + owed_call;
+            raised += raises;
+            all_in += counts[5];
+        } else {
+            aggressive += raises;
+            calls += owed_call;
+        }
+    }
+    let share = |n: f64| 100.0 * n / preflop.max(1.0);
+    [
+        share(voluntary),
+        share(raised),
+        share(all_in),
+        aggressive / calls.max(1.0),
+    ]
+}
+
 /// All-in preflop with any pair (and, with `aces`, a call of anything with an ace); check or
 /// fold everything else.
 fn shove_pair(state: &GameState, aces: bool) -> Chips {
@@ -400,11 +432,40 @@ fn main() {
         let mut recorded_by_team: BTreeMap<&str, StyleCounts> = BTreeMap::new();
         let mut fitted_by_team: BTreeMap<&str, StyleCounts> = BTreeMap::new();
         let (mut checks, mut met) = (0, 0);
+        let (mut decision_checks, mut decision_met) = (0, 0);
+        let mut decision_rows: BTreeMap<&str, ([f64; 4], [f64; 4])> = BTreeMap::new();
         let mut misses = Vec::new();
         for (run, fit) in runs.iter().zip(&fits) {
             let recorded_fit = fit_runs(&[run]);
             let profiles = team_profiles(fit);
             for (index, team) in TEAMS.iter().enumerate() {
+                // The profile's answers on the held-out run's own situations, decision by
+                // decision: what it predicts where its player was, without the other
+                // profiles' play changing the situations it meets.
+                if let Some(held_out) = recorded_fit
+                    .players
+                    .iter()
+                    .find(|p| p.profile.name == *team)
+                {
+                    let cells = &held_out.profile.cells;
+                    let recorded = decision_rates(cells, |cell| {
+                        std::array::from_fn(|k| f64::from(cell[1 + k]))
+                    });
+                    let predicted = decision_rates(cells, |cell| {
+                        let situation = Situation::from_index(cell[0] as usize).expect("situation");
+                        let n: f64 = cell[1..].iter().map(|&c| f64::from(c)).sum();
+                        profiles[index].probabilities(situation).map(|p| p * n)
+                    });
+                    let row = decision_rows.entry(team).or_insert(([0.0; 4], [0.0; 4]));
+                    for k in 0..4 {
+                        row.0[k] += recorded[k] / runs.len() as f64;
+                        row.1[k] += predicted[k] / runs.len() as f64;
+                        decision_checks += 1;
+                        if close(predicted[k], recorded[k]) {
+                            decision_met += 1;
+                        }
+                    }
+                }
                 let mut field: Vec<Opponent> = profiles
                     .iter()
                     .enumerate()
@@ -480,6 +541,16 @@ fn main() {
             }
         }
         println!("\n{met} of {checks} figures (6 players × 4 figures × 9 held-out runs) within 3 points or 20% of the recorded one");
+        println!("\nPer decision, on each held-out run's own situations (the profile's expected answers where its player was; mean over the nine runs):\n");
+        println!("| player | voluntary % of preflop decisions | raises % | all-in % | postflop bets and raises per call |");
+        println!("|---|---|---|---|---|");
+        for (team, (recorded, predicted)) in &decision_rows {
+            println!(
+                "| {team} recorded / predicted | {:.1} / {:.1} | {:.1} / {:.1} | {:.1} / {:.1} | {:.2} / {:.2} |",
+                recorded[0], predicted[0], recorded[1], predicted[1], recorded[2], predicted[2], recorded[3], predicted[3]
+            );
+        }
+        println!("\n{decision_met} of {decision_checks} per-decision figures within 3 points or 20% of the recorded one");
         for miss in misses.iter().take(12) {
             println!("  missed: {miss}");
         }

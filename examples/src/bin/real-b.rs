@@ -1,0 +1,6 @@
+//! Serves `real-b`, a real team bot's recorded play (the profile fitted from its games):
+//! `PORT=1337 cargo run -p lean-poker-examples --bin real-b`.
+
+fn main() -> std::process::ExitCode {
+    player::cli::main(examples::bots::BotKind::RealB.build(0))
+}

@@ -1,0 +1,6 @@
+//! Serves `real-d`, a real team bot's recorded play (the profile fitted from its games):
+//! `PORT=1337 cargo run -p lean-poker-examples --bin real-d`.
+
+fn main() -> std::process::ExitCode {
+    player::cli::main(examples::bots::BotKind::RealD.build(0))
+}
