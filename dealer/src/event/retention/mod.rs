@@ -487,7 +487,7 @@ pub const BUDGET_HEADROOM: u64 = 20;
 
 /// Runs a pass at once (with the start-up repairs), then one after every round
 /// (the scheduler wakes it) until `stop`. Each pass is on the blocking pool; a failed pass is
-/// logged and retried after the next round. Freed memory is handed back to the OS after a
+/// logged (once while it fails the same way) and retried after the next round. Freed memory is handed back to the OS after a
 /// pass at most every [`TRIM_EVERY`].
 pub async fn run_retention(event: Arc<Event>, stop: StopSignal) {
     /// Clears `retention_running` however the task ends, so the scheduler never waits for
@@ -503,6 +503,7 @@ pub async fn run_retention(event: Arc<Event>, stop: StopSignal) {
     let _running = Running(&event);
     let mut startup = true;
     let mut trimmed = std::time::Instant::now();
+    let mut last_failure: Option<String> = None;
     while !stop.is_stopped() {
         if trimmed.elapsed() >= TRIM_EVERY {
             trimmed = std::time::Instant::now();
@@ -519,6 +520,7 @@ pub async fn run_retention(event: Arc<Event>, stop: StopSignal) {
         match pass {
             Ok(Ok(report)) => {
                 startup = false;
+                last_failure = None;
                 if report != PassReport::default() {
                     tracing::info!(
                         compressed = ?report.compressed,
@@ -531,7 +533,15 @@ pub async fn run_retention(event: Arc<Event>, stop: StopSignal) {
                 }
             }
             Ok(Err(error)) => {
-                tracing::warn!(%error, "old games' files: retried after the next round")
+                // Said once: while the disk stays full, a pass fails the same way after every
+                // round (or every recheck while play is paused).
+                let text = error.to_string();
+                if last_failure.as_deref() != Some(text.as_str()) {
+                    tracing::warn!(%error, "old games' files: retried after the next round");
+                    last_failure = Some(text);
+                } else {
+                    tracing::debug!(%error, "old games' files: the pass failed again");
+                }
             }
             Err(error) => tracing::warn!(%error, "old games' files: the pass failed"),
         }
