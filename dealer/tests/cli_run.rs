@@ -385,3 +385,77 @@ fn outputs_choose_the_files_of_each_game() {
         assert!(!stdout.contains("requests.jsonl"), "{extra:?}: {stdout}");
     }
 }
+
+/// `--bot NAME=FILE` seats an opponent profile (the arena's `--field-from` writes them), here
+/// a shipped one, beside a kind by name; a file that is no profile, or is missing, is a clear
+/// error before any game.
+#[test]
+fn a_profile_file_is_a_house_bot_and_a_bad_one_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let profile = Path::new(env!("CARGO_MANIFEST_DIR")).join("../player/bots/profiles/real-c.json");
+    let out = dir.path().join("run");
+    let output = dealer(
+        strings(&[
+            "run",
+            "--bot",
+            &format!("c={}", profile.display()),
+            "--bot",
+            "b=real-b",
+            "--bot",
+            "f=folder",
+            "--games",
+            "2",
+            "--hand-limit",
+            "30",
+            "--seed",
+            "5",
+            "--out",
+            out.to_str().unwrap(),
+        ]),
+        dir.path(),
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    let results = read_results(&out.join("results.json"));
+    let bots: Vec<Option<String>> = results.players.iter().map(|p| p.bot.clone()).collect();
+    assert!(
+        bots[0].as_deref().is_some_and(|b| b.starts_with("real-c@")),
+        "the profile's name and fingerprint: {bots:?}"
+    );
+    assert_eq!(bots[1].as_deref(), Some("real-b"));
+    assert_eq!(results.games.len(), 2);
+    // The profile's bot answered: its version names it.
+    assert!(results.games[0]
+        .versions
+        .iter()
+        .any(|v| v.starts_with("profile real-c ")));
+
+    let not_a_profile = dir.path().join("notes.json");
+    std::fs::write(&not_a_profile, "{\"format\": 1}").unwrap();
+    for (file, says) in [
+        (not_a_profile, "not an opponent profile"),
+        (dir.path().join("missing.json"), "cannot read the profile"),
+    ] {
+        let output = dealer(
+            strings(&[
+                "run",
+                "--bot",
+                &format!("x={}", file.display()),
+                "--bot",
+                "y=folder",
+            ]),
+            dir.path(),
+        );
+        assert!(!output.status.success());
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(says), "{stderr}");
+    }
+    let output = dealer(
+        strings(&["run", "--bot", "x=shark", "--bot", "y=folder"]),
+        dir.path(),
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("unknown bot kind \"shark\""), "{stderr}");
+    assert!(stderr.contains("or the path of a profile file"), "{stderr}");
+}
