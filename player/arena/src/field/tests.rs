@@ -118,3 +118,36 @@ fn names_sort_with_their_numbers() {
     names.sort_by(|a, b| natural_order(a, b));
     assert_eq!(names, ["a", "b", "game-1", "game-2", "game-10"]);
 }
+
+#[test]
+fn gzip_compressed_recordings_read_as_the_plain_ones() {
+    use std::io::Write as _;
+    let folder = std::env::temp_dir().join(format!("arena-field-gz-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&folder);
+    for game in ["game-1", "game-2"] {
+        std::fs::create_dir_all(folder.join(game)).unwrap();
+        // As an event keeps its older games: the viewer log and the requests gzip'd.
+        for file in ["log.json", "requests.jsonl"] {
+            let plain = std::fs::read(all_outputs().join(game).join(file)).unwrap();
+            let mut encoder =
+                flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            encoder.write_all(&plain).unwrap();
+            std::fs::write(
+                folder.join(game).join(format!("{file}.gz")),
+                encoder.finish().unwrap(),
+            )
+            .unwrap();
+        }
+    }
+    let compressed = fit_of(std::slice::from_ref(&folder));
+    assert_eq!(
+        learned(&compressed),
+        learned(&fit_of(&games("requests.jsonl")))
+    );
+    assert_eq!(
+        compressed.files,
+        BTreeMap::from([(RecordingKind::Requests, 2)]),
+        "one kind a game folder: the requests, not the viewer log as well"
+    );
+    let _ = std::fs::remove_dir_all(&folder);
+}
