@@ -43,8 +43,14 @@
 //! The work runs on the blocking pool ([`run_retention`]), woken after every round, never in
 //! a game's task; a stop is noticed between two files, so a pass never holds up the exit.
 
+mod budget;
 mod caches;
 mod memory;
+
+pub use budget::{
+    budget_status, minimum_budget, thinning_target, BudgetState, DiskBudgetStatus,
+    MinimumBudget, GAME_BYTES_PER_SEAT,
+};
 
 pub use memory::{limit_malloc_arenas, return_freed_memory, MALLOC_ARENAS, TRIM_EVERY};
 
@@ -273,14 +279,16 @@ pub fn disk_usage(path: &Path) -> Result<u64, RetentionError> {
 }
 
 /// The database's disk space (its file, write-ahead log and shared-memory index) and the
-/// reserve's ([`super::space`]).
+/// reserve's ([`super::space`]). The log counts as its limit at least: it grows between two
+/// passes, and the budget must hold then too.
 fn database_usage(data: &Path) -> Result<u64, RetentionError> {
     let db = data.join(DATABASE_FILE);
     let mut total = disk_usage(&data.join(super::space::RESERVE_FILE))?;
-    for suffix in ["", "-wal", "-shm"] {
+    for suffix in ["", "-shm"] {
         total += disk_usage(&with_suffix(&db, suffix))?;
     }
-    Ok(total)
+    let log = disk_usage(&with_suffix(&db, "-wal"))?;
+    Ok(total + log.max(super::store::WAL_LIMIT_BYTES))
 }
 
 /// What [`compact_game`] kept of a game's full log.
@@ -397,6 +405,20 @@ pub fn run_pass(
     // First: on a full disk nothing else can be written until old files make room.
     caches::keep_within_limits(event, stop, &mut report)?;
     caches::rewrite_incomplete_games(event, stop, &mut report)?;
+    // Measured before anything is compressed: a game's folder as written is what the next
+    // round's games may take (the in-play allowance, [`budget`]).
+    for game in store.unmeasured_games()? {
+        if stop.is_stopped() {
+            return Ok(report);
+        }
+        if !caches::note_if_cut(event, &game)? {
+            let bytes = disk_usage(&folder(&game))?;
+            store.set_game_disk_bytes(game.number, bytes)?;
+            if game.files == GameFiles::Kept {
+                event.budget.note_game_size(store, bytes)?;
+            }
+        }
+    }
     if let Some(keep) = retention.keep_games {
         let kinds = [GameFiles::Kept, GameFiles::Compressed, GameFiles::Compact];
         for game in store.ended_games_beyond(keep, &kinds)? {
@@ -430,15 +452,8 @@ pub fn run_pass(
             report.compressed.push(game.number);
         }
     }
-    for game in store.unmeasured_games()? {
-        if stop.is_stopped() {
-            return Ok(report);
-        }
-        if !caches::note_if_cut(event, &game)? {
-            store.set_game_disk_bytes(game.number, disk_usage(&folder(&game))?)?;
-        }
-    }
     caches::keep_within_limits(event, stop, &mut report)?;
+    event.budget.measured(event_disk_usage(event)?);
     Ok(report)
 }
 
@@ -452,8 +467,8 @@ pub(super) fn prune(event: &Event, game: &RetentionCandidate) -> Result<(), Rete
 }
 
 /// The event folder's disk space as the database has it measured: every game folder
-/// (measured when it ended and after each change) and the database itself. Games being
-/// played are not in it: the budget leaves them [`BUDGET_HEADROOM`] of it.
+/// (measured when it ended and after each change), the database and the reserve. Games being
+/// played are not in it: the budget holds back room for them ([`thinning_target`]).
 ///
 /// # Errors
 /// The database cannot be read, or its files measured.
@@ -461,26 +476,37 @@ pub fn event_disk_usage(event: &Event) -> Result<u64, RetentionError> {
     Ok(event.store().games_disk_bytes()? + database_usage(&event.settings().data)?)
 }
 
-/// The part of the budget (1/20) left to the games being played and to the games ended since
-/// the last pass: thinning stops at 95 % of the budget.
+/// The least part of the budget (1/20) held back for the games being played and the games
+/// ended since the last pass: thinning stops at 95 % of the budget at most
+/// ([`thinning_target`]).
 pub const BUDGET_HEADROOM: u64 = 20;
 
 /// Runs a pass at once (with the start-up repairs), then one after every round
 /// (the scheduler wakes it) until `stop`. Each pass is on the blocking pool; a failed pass is
 /// logged and retried after the next round. Freed memory is handed back to the OS after a
 /// pass at most every [`TRIM_EVERY`].
-pub async fn run_retention(event: Arc<Event>, stop: StopSignal) {
-    /// Clears `retention_running` however the task ends, so the scheduler never waits for
-    /// a pass that will not come.
-    struct Running<'a>(&'a Event);
-    impl Drop for Running<'_> {
+///
+/// The task counts as running from this call on (not from its first poll), so a scheduler
+/// started after it waits for its first pass before the first round.
+pub fn run_retention(event: Arc<Event>, stop: StopSignal) -> impl std::future::Future<Output = ()> {
+    /// Clears `retention_running` however the task ends (or is dropped unpolled), so the
+    /// scheduler never waits for a pass that will not come.
+    struct Running(Arc<Event>);
+    impl Drop for Running {
         fn drop(&mut self) {
             self.0.retention_running.store(false, Ordering::Release);
             self.0.retention_passed.notify_waiters();
         }
     }
     event.retention_running.store(true, Ordering::Release);
-    let _running = Running(&event);
+    let running = Running(Arc::clone(&event));
+    async move {
+        let _running = running;
+        retention_passes(event, stop).await;
+    }
+}
+
+async fn retention_passes(event: Arc<Event>, stop: StopSignal) {
     let mut startup = true;
     let mut trimmed = std::time::Instant::now();
     while !stop.is_stopped() {
@@ -492,7 +518,7 @@ pub async fn run_retention(event: Arc<Event>, stop: StopSignal) {
         let (pass_event, pass_stop) = (Arc::clone(&event), stop.clone());
         let pass =
             tokio::task::spawn_blocking(move || run_pass(&pass_event, startup, &pass_stop)).await;
-        let thinned = matches!(&pass, Ok(Ok(report)) if !report.compacted.is_empty() || !report.pruned.is_empty());
+        let thinned = matches!(&pass, Ok(Ok(report)) if !report.compressed.is_empty() || !report.compacted.is_empty() || !report.pruned.is_empty());
         event.retention_thinned.store(thinned, Ordering::Release);
         event.retention_done.store(number, Ordering::Release);
         event.retention_passed.notify_waiters();

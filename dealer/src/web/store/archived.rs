@@ -61,7 +61,7 @@ impl ResultsFolder {
     }
 
     /// Whether `run_dir` is the archive's run.
-    fn archives(&self, run_dir: &Path) -> Option<&Archive> {
+    pub(super) fn archives(&self, run_dir: &Path) -> Option<&Archive> {
         self.archive.as_ref().filter(|archive| {
             run_dir == archive.run_dir
                 || run_dir
