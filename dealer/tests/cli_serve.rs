@@ -129,7 +129,14 @@ fn a_disk_budget_below_the_events_minimum_is_a_usage_error() {
     std::fs::write(&config, bots).unwrap();
     let serve = |budget: &str| {
         dealer()
-            .args(["serve", "--bind", "127.0.0.1:0", "--disk-budget", budget, "--config"])
+            .args([
+                "serve",
+                "--bind",
+                "127.0.0.1:0",
+                "--disk-budget",
+                budget,
+                "--config",
+            ])
             .arg(&config)
             .arg("--data")
             .arg(dir.path().join("event"))
@@ -142,7 +149,9 @@ fn a_disk_budget_below_the_events_minimum_is_a_usage_error() {
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(
         stderr.contains("too small for this event")
-            && stderr.contains(" MB = 4 tables x 15.0 MB (the files of a game in play) + 4.2 MB (the reserve)")
+            && stderr.contains(
+                " MB = 4 tables x 15.0 MB (the files of a game in play) + 4.2 MB (the reserve)"
+            )
             && stderr.contains("the reserve")
             && stderr.contains("the database"),
         "{stderr}"

@@ -189,8 +189,7 @@ pub(super) fn keep_within_limits(
         .budget
         .forced(store, forced.compressed, forced.dropped)?;
     thinned?;
-    if freed < need && !stop.is_stopped() && !event.over_budget_said.swap(true, Ordering::Relaxed)
-    {
+    if freed < need && !stop.is_stopped() && !event.over_budget_said.swap(true, Ordering::Relaxed) {
         tracing::warn!(
             usage,
             budget = retention.disk_budget,

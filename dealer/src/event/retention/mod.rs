@@ -4,7 +4,7 @@
 //! gives, kept as space allows, the games used most recently (ended or opened in the viewer)
 //! longest.
 //!
-//! Steps, never touching the newest `compress_after` ended games:
+//! Steps (the newest `compress_after` ended games are left whole while there is room):
 //!
 //! 1. **rewritten**: the files of a game a full disk cut (`incomplete`) are written again from
 //!    its record once the free space is back above the margin ([`super::archive`]).
@@ -12,12 +12,15 @@
 //!    gzip-compressed in place (`log.json` → `log.json.gz`, the same for `requests.jsonl`,
 //!    `hands.phhs` and `players/*.log`). The one-file-per-hand `hands/*.phh` stay as they are
 //!    (each is smaller than one 4 KiB disk block, so compressing it saves no disk space).
-//! 3. **pruned**, while the event's folder (database and game folders) takes more than 95 % of
-//!    its `disk_budget`, or the disk has less free space than the margin and a tenth, or past
-//!    `keep_games`: the folders of the least recently used games are deleted, each only after
-//!    its record, replayed, reproduced every file it holds byte for byte (the viewer and
-//!    `dealer replay` regenerate them from the record). What the players' logs alone said
-//!    (the `check`/`version`/`showdown` exchanges, wall-clock times) goes with them.
+//! 3. **the disk budget wins**, while the event's folder (database, reserve and ended games'
+//!    folders) takes more than the budget less the room held back for a round's games in play
+//!    ([`budget`]): the newest ended games still whole are compressed (nothing is lost), then
+//!    the folders of the least recently used games are deleted, down to the games in play,
+//!    each only after its record, replayed, reproduced every file it holds byte for byte (the
+//!    viewer and `dealer replay` regenerate them from the record). What the players' logs
+//!    alone said (the `check`/`version`/`showdown` exchanges, wall-clock times) goes with
+//!    them. The same deletions (not below the newest `compress_after`) keep a tenth more free
+//!    space than the margin, and past `keep_games` the folders go too.
 //! 4. A game without a record (recorded by an older dealer) gets one made from its files when
 //!    their replay reproduces them; otherwise it is thinned to its **compact** files as before
 //!    (`game.json`, `decks.jsonl.gz`, `requests.jsonl.gz`, `hands.phhs.gz`, `result.json`;
@@ -40,16 +43,16 @@
 //! *before* its folder is deleted, and a folder of a pruned game found at start-up is
 //! deleted again.
 //!
-//! The work runs on the blocking pool ([`run_retention`]), woken after every round, never in
-//! a game's task; a stop is noticed between two files, so a pass never holds up the exit.
+//! The work runs on the blocking pool ([`run_retention`]), woken as each game ends and after
+//! every round, never in a game's task; a stop is noticed between two files, so a pass never holds up the exit.
 
 mod budget;
 mod caches;
 mod memory;
 
 pub use budget::{
-    budget_status, minimum_budget, thinning_target, BudgetState, DiskBudgetStatus,
-    MinimumBudget, GAME_BYTES_PER_SEAT,
+    budget_status, minimum_budget, thinning_target, BudgetState, DiskBudgetStatus, MinimumBudget,
+    GAME_BYTES_PER_SEAT,
 };
 
 pub use memory::{limit_malloc_arenas, return_freed_memory, MALLOC_ARENAS, TRIM_EVERY};
@@ -89,8 +92,9 @@ pub struct Retention {
     pub compress_after: Option<u32>,
     /// Delete the folders of ended games older than the newest N (`None`: never).
     pub keep_games: Option<u32>,
-    /// The most disk space (bytes of disk blocks) the event's folder takes: past it, the full
-    /// files of the least recently used games are deleted (`None`: no limit).
+    /// The most disk space (bytes of disk blocks) the event's folder takes, the games in play
+    /// included: it wins over `compress_after` (see the [module docs](self); `None`: no
+    /// limit).
     pub disk_budget: Option<u64>,
     /// No new game below this much free space on the event's disk, and old games' full files
     /// deleted to keep a tenth more than it (`None`: no margin). See [`super::space`].
@@ -481,8 +485,8 @@ pub fn event_disk_usage(event: &Event) -> Result<u64, RetentionError> {
 /// ([`thinning_target`]).
 pub const BUDGET_HEADROOM: u64 = 20;
 
-/// Runs a pass at once (with the start-up repairs), then one after every round
-/// (the scheduler wakes it) until `stop`. Each pass is on the blocking pool; a failed pass is
+/// Runs a pass at once (with the start-up repairs), then one as each game ends and after
+/// every round (the scheduler wakes it) until `stop`. Each pass is on the blocking pool; a failed pass is
 /// logged and retried after the next round. Freed memory is handed back to the OS after a
 /// pass at most every [`TRIM_EVERY`].
 ///
