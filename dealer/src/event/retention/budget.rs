@@ -116,7 +116,7 @@ pub struct DiskBudgetStatus {
     pub budget: u64,
     /// The event folder's disk without the games in play, at the last retention pass.
     pub usage: Option<u64>,
-    /// What is held back for the games in play (see the [module docs](self)).
+    /// What is held back for the games in play (see [`BudgetState::in_play_allowance`]).
     pub in_play_allowance: u64,
     /// Ended games whose logs the budget compressed before `compress_after` would have.
     pub compressed_early: u64,

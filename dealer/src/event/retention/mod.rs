@@ -14,7 +14,7 @@
 //!    (each is smaller than one 4 KiB disk block, so compressing it saves no disk space).
 //! 3. **the disk budget wins**, while the event's folder (database, reserve and ended games'
 //!    folders) takes more than the budget less the room held back for a round's games in play
-//!    ([`budget`]): the newest ended games still whole are compressed (nothing is lost), then
+//!    ([`thinning_target`]): the newest ended games still whole are compressed (nothing is lost), then
 //!    the folders of the least recently used games are deleted, down to the games in play,
 //!    each only after its record, replayed, reproduced every file it holds byte for byte (the
 //!    viewer and `dealer replay` regenerate them from the record). What the players' logs
