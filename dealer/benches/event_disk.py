@@ -146,9 +146,12 @@ def run_budget(dealer, player, budget_text, minutes, sdk_players, bots):
         print(f"  peak: {mb(peak)} at {peak_at:.0f} s ({peak / budget:.0%} of the budget), "
               f"{mb(peak_in_play)} of it in the games being played; without them at most "
               f"{mb(peak_without_play)}; {over} of {samples} samples over the budget")
-        print(f"  the budget compressed {meta.get('budget_compressed_early', 0)} games early "
-              f"and deleted the files of {meta.get('budget_dropped_early', 0)} recent ones; "
-              f"largest game written {mb(int(meta.get('largest_game_bytes', 0)))}")
+        if "largest_game_bytes" in meta:
+            print(f"  the budget compressed {meta.get('budget_compressed_early', 0)} games early "
+                  f"and deleted the files of {meta.get('budget_dropped_early', 0)} recent ones; "
+                  f"largest game written {mb(int(meta['largest_game_bytes']))}")
+        else:
+            print("  (a build that does not count what the budget forced)")
         identical, total, failures = replay_all(dealer, data)
         print(f"  replays: {identical} of {total} finished games identical", flush=True)
         for failure in failures:
