@@ -219,3 +219,34 @@ pub fn minimum_budget(event: &Event) -> Result<MinimumBudget, RetentionError> {
         database: database_usage(&settings.data)?.saturating_sub(reserve_on_disk),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_room_held_back_is_a_rounds_tables_times_the_largest_game_and_one_before_a_round() {
+        let state = BudgetState::default();
+        assert_eq!(state.in_play_allowance(), 0, "nothing measured yet");
+        state.largest_game.store(8_000_000, Ordering::Relaxed);
+        assert_eq!(state.in_play_allowance(), 8_000_000, "the round to come");
+        state.round_started(3);
+        assert_eq!(state.in_play_allowance(), 24_000_000);
+    }
+
+    #[test]
+    fn the_minimum_says_its_sum() {
+        let minimum = MinimumBudget {
+            tables: 2,
+            per_game: 9_000_000,
+            reserve: RESERVE_BYTES,
+            database: 1_500_000,
+        };
+        assert_eq!(minimum.total(), 18_000_000 + RESERVE_BYTES + 1_500_000);
+        assert_eq!(
+            minimum.to_string(),
+            "23.7 MB = 2 tables x 9.0 MB (the files of a game in play) + 4.2 MB (the reserve) \
+             + 1.5 MB (the database)"
+        );
+    }
+}
