@@ -497,7 +497,7 @@ fn a_game_cut_off_by_kill_9_gets_its_hand_count_from_its_log() {
 /// thins them (pause 1 ms) and a budget of the database and two games' full files, the folder, sampled
 /// every few ms and at every game's end while 24 games are played, never holds more than the
 /// budget, beyond what a game writes past the largest before it (the room held back for the
-/// game in play) and the database's log grown since the last pass. The newest games are
+/// game in play) and the database's pages written since the last pass. The newest games are
 /// compressed, then their files deleted, early; every finished game still opens from its
 /// record, as it was played.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -554,8 +554,11 @@ async fn the_folder_keeps_within_its_disk_budget_while_games_are_played() {
     let status = event.status().disk_budget.unwrap();
     // One table a round: the allowance is the largest game measured over the run.
     let grown = status.in_play_allowance.saturating_sub(largest_game);
+    // What the database writes between two passes (the games' rows and records: a few KB a
+    // game; a page or two past its log's limit while a checkpoint waits) is not held back.
+    const DATABASE_GROWTH: u64 = 64 * 1024;
     assert!(
-        most <= budget + grown,
+        most <= budget + grown + DATABASE_GROWTH,
         "the folder reached {most} bytes ({most_games} of games) for a budget of {budget} \
          (a game took up to {largest_game} before, {} during the run)",
         status.in_play_allowance
