@@ -6,7 +6,8 @@
 //! games' files, the database and the reserve) within the budget less the **in-play
 //! allowance**: the tables of a round times the largest game folder this event has written
 //! (measured when each game ends, kept in the database's `meta`). The folder then exceeds the
-//! budget only when a game writes more than any before it, by that excess.
+//! budget only when a game writes more than any before it, by that excess, and by what the
+//! database writes between two passes (a few KB a game: its log already counts at its limit).
 
 use super::{database_usage, RetentionError, BUDGET_HEADROOM};
 use crate::event::seating::split_tables;
