@@ -116,3 +116,44 @@ fn a_bad_address_is_a_usage_error() {
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
 }
+
+/// A disk budget below what the event needs (the files of a round's games in play, the
+/// reserve and the database) is refused at start with the sum, not discovered mid-event.
+#[test]
+fn a_disk_budget_below_the_events_minimum_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("big.toml");
+    let bots: String = (1..=40)
+        .map(|n| format!("[[bot]]\nname = \"bot{n}\"\nkind = \"raiser\"\n"))
+        .collect();
+    std::fs::write(&config, bots).unwrap();
+    let serve = |budget: &str| {
+        dealer()
+            .args([
+                "serve",
+                "--bind",
+                "127.0.0.1:0",
+                "--disk-budget",
+                budget,
+                "--config",
+            ])
+            .arg(&config)
+            .arg("--data")
+            .arg(dir.path().join("event"))
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let output = serve("50MB");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("too small for this event")
+            && stderr.contains(
+                " MB = 4 tables x 15.0 MB (the files of a game in play) + 4.2 MB (the reserve)"
+            )
+            && stderr.contains("the reserve")
+            && stderr.contains("the database"),
+        "{stderr}"
+    );
+}

@@ -81,6 +81,24 @@ async fn serve_read_only(
         .map_err(|error| Failure::run(error.to_string()))
 }
 
+/// Refuses a disk budget the event cannot keep to: below the files of a round's games in
+/// play, the reserve and the database ([`retention::minimum_budget`]).
+fn check_disk_budget(event: &Event) -> Result<(), Failure> {
+    let Some(budget) = event.settings().retention.disk_budget else {
+        return Ok(());
+    };
+    let minimum =
+        retention::minimum_budget(event).map_err(|error| Failure::run(error.to_string()))?;
+    if budget < minimum.total() {
+        return Err(Failure::usage(format!(
+            "a disk budget of {} is too small for this event: at least {minimum}; set \
+             --disk-budget (config disk_budget) to that or more, or \"off\"",
+            bytesize::ByteSize::b(budget).display().si()
+        )));
+    }
+    Ok(())
+}
+
 /// Runs the event until the first Ctrl-C or SIGTERM: the games in progress are then stopped
 /// and recorded as abandoned, and the server exits 0.
 async fn serve_event(args: ServeArgs, screen: &Screen) -> Result<(), Failure> {
@@ -114,6 +132,7 @@ async fn serve_event(args: ServeArgs, screen: &Screen) -> Result<(), Failure> {
                 .unwrap_or_else(|| error.to_string()),
         )
     })?;
+    check_disk_budget(&event)?;
     let options = WebOptions {
         bind,
         workers: None,

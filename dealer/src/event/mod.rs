@@ -111,6 +111,8 @@ pub struct Event {
     cut_files: Mutex<Vec<u32>>,
     /// Games this server is playing or finishing (their files are still being written).
     playing: Mutex<std::collections::HashSet<u32>>,
+    /// What the disk budget holds back for the games in play, and what it forced.
+    budget: retention::BudgetState,
 }
 
 /// `now` in ms since the epoch.
@@ -168,6 +170,9 @@ pub struct EventStatus {
     /// Whether the event is served read-only (`dealer serve --out`): its standings as the
     /// database has them, no games played, no change accepted.
     pub read_only: bool,
+    /// The disk budget, and how often it forced old games' files smaller early (`None`:
+    /// no budget, or served read-only).
+    pub disk_budget: Option<retention::DiskBudgetStatus>,
 }
 
 /// The leaderboard: players (removed ones left out) in order.
@@ -273,7 +278,9 @@ impl Event {
         let history = History::load(&store)?;
         let client = HttpClient::new(settings.http)?;
         let reserve = space::Reserve::new(&settings.data);
+        let budget = retention::BudgetState::load(&store)?;
         Ok(Arc::new(Event {
+            budget,
             reserve,
             play: Mutex::new(PlayState::default()),
             tournament_id: crate::tournament::tournament_id(seed),
@@ -480,6 +487,11 @@ impl Event {
             play_resumed,
             organiser_api: self.settings.admin_token.is_some(),
             read_only: self.read_only,
+            disk_budget: if self.read_only {
+                None
+            } else {
+                retention::budget_status(self)
+            },
         }
     }
 

@@ -64,6 +64,9 @@ pub async fn run_rounds(event: Arc<Event>, stop: StopSignal) {
             0
         }
     };
+    // A folder over its budget at the start (a restart, a smaller budget) is thinned by
+    // retention's first pass before the first round adds to it.
+    wait_for_disk_budget(&event, &stop, 0).await;
     while !stop.is_stopped() {
         let changed = event.changed.notified();
         tokio::pin!(changed);
@@ -98,10 +101,16 @@ pub async fn run_rounds(event: Arc<Event>, stop: StopSignal) {
         }
         round += 1;
         tracing::info!(round, tables = tables.len(), "round starts");
-        let games = tables
-            .into_iter()
-            .enumerate()
-            .map(|(index, table)| play_table(&event, round, index as u32 + 1, table, &stop));
+        event.budget.round_started(tables.len());
+        let games = tables.into_iter().enumerate().map(|(index, table)| {
+            let (event, stop) = (&event, &stop);
+            async move {
+                play_table(event, round, index as u32 + 1, table, stop).await;
+                // Each game's files are thinned as it ends, not only after the round: the
+                // folder keeps within the budget while the round's other games play on.
+                event.games_ended.notify_one();
+            }
+        });
         join_all(games).await;
         // One stored permit: a pass still running when the round ends runs again after.
         let passes_before = event.retention_started.load(Ordering::Acquire);
@@ -555,10 +564,10 @@ fn finished_files(event: &Event, entry: &GameEntry) {
 /// 200 MB budget at pause 0). The folder's size is the database's, which learns a game's size
 /// from the pass after it ended, so the wait first lets the pass asked for at the end of the
 /// round (one that started after `passes_before`) finish; at the default pause it already has.
-/// Play goes on as soon as the folder is within the budget, or when a pass could thin nothing
-/// more (the newest games' full logs alone exceed it: retention warns in the log), so a budget
-/// too small for the recent games never stops the event; and at once when no retention task
-/// runs.
+/// Play goes on as soon as the folder leaves room in the budget for the next round's games
+/// ([`super::retention::thinning_target`]), or when a pass could thin nothing more (what
+/// cannot go exceeds it: retention warns in the log), so a budget too small never stops the
+/// event; and at once when no retention task runs.
 async fn wait_for_disk_budget(event: &Arc<Event>, stop: &StopSignal, passes_before: u64) {
     let Some(budget) = event.settings().retention.disk_budget else {
         return;
@@ -593,7 +602,8 @@ async fn wait_for_disk_budget(event: &Arc<Event>, stop: &StopSignal, passes_befo
             // Not measurable now: retention logs why; never hold the event on it.
             _ => return,
         };
-        if usage <= budget {
+        // Room for the next round's games too.
+        if usage <= super::retention::thinning_target(event, budget) {
             if announced {
                 tracing::info!(usage, budget, "within the disk budget again: play goes on");
             }

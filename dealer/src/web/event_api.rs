@@ -2,7 +2,7 @@
 //!
 //! | endpoint | answer |
 //! |---|---|
-//! | `GET /api/event` | the event's status ([`EventStatus`]: storage error, games finished...) |
+//! | `GET /api/event` | the event's status ([`EventStatus`]: storage error, games finished, the disk budget and what it forced...) |
 //! | `GET /api/event/leaderboard` | players in order with points, games, wins, bans, absences, version, last seen, and each one's recent `form` (points in its last [`FORM_GAMES`] games, and its rating: [`TeamForm`]) |
 //! | `GET /api/event/history?max_points=N` | each player's points after each game, for the chart ([`PointsHistory`]; at most N games, evenly spread, default 300), and the changes of leader |
 //! | `GET /api/event/players` | every player, removed ones included ([`PlayerView`]) |

@@ -125,6 +125,9 @@ try {
     refreshed = (await gamesShown()) > firstCount;
   }
   check(refreshed, 'the leaderboard refreshed without a reload');
+  // The default 2 GB budget: what the folder takes and the room held for the games in play.
+  const disk = await page.textContent('[data-testid=disk-budget]');
+  check(/^Disk: ([\d.]+ MB of )?the 2\.00 GB budget, [\d.]+ MB held for the games in play\.$/.test(disk), `the disk budget line: ${disk}`);
   const names = await page.$$eval('[data-testid=leaderboard] [data-testid=name]', (cells) => cells.map((c) => c.textContent));
   check(names.includes('<img src=x onerror="window.__xss=1">'), `the hostile name is shown as text: ${names}`);
   const downRow = await page.textContent('[data-testid=leaderboard] tr.bad');

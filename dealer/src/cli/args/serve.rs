@@ -63,10 +63,12 @@ pub struct ServeArgs {
     /// records) [default: off].
     #[arg(long, value_name = "N|off", value_parser = GamesLimit::parse, conflicts_with = "out")]
     pub keep_games: Option<GamesLimit>,
-    /// The most disk space the event's folder (database and games) takes: past it, the files
-    /// of the least recently used old games are deleted (every game's record stays in the
-    /// database: the page and `dealer replay` regenerate them). `off`: no limit [default:
-    /// 2 GB].
+    /// The most disk space the event's folder (database and games, those in play included)
+    /// takes: past it, the newest ended games are compressed early, then the files of the least
+    /// recently used games deleted (every game's record stays in the database: the page and
+    /// `dealer replay` regenerate them). At least 50 MB and what a round's games in play, the
+    /// reserve and the database need (refused at start, with the sum). `off`: no limit
+    /// [default: 2 GB].
     #[arg(long, value_name = "SIZE|off", value_parser = DiskBudget::parse, conflicts_with = "out")]
     pub disk_budget: Option<DiskBudget>,
     /// No new game starts while the disk holding the event's folder has less free space

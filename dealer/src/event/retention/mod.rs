@@ -4,7 +4,7 @@
 //! gives, kept as space allows, the games used most recently (ended or opened in the viewer)
 //! longest.
 //!
-//! Steps, never touching the newest `compress_after` ended games:
+//! Steps (the newest `compress_after` ended games are left whole while there is room):
 //!
 //! 1. **repaired**: the files of a game a full disk cut (`incomplete`) are written again from
 //!    its record when the free space is above the margin, dropped when it is not
@@ -13,12 +13,15 @@
 //!    gzip-compressed in place (`log.json` → `log.json.gz`, the same for `requests.jsonl`,
 //!    `hands.phhs` and `players/*.log`). The one-file-per-hand `hands/*.phh` stay as they are
 //!    (each is smaller than one 4 KiB disk block, so compressing it saves no disk space).
-//! 3. **pruned**, while the event's folder (database and game folders) takes more than 95 % of
-//!    its `disk_budget`, or the disk has less free space than the margin and a tenth, or past
-//!    `keep_games`: the folders of the least recently used games are deleted, each only after
-//!    its record, replayed, reproduced every file it holds byte for byte (the viewer and
-//!    `dealer replay` regenerate them from the record). What the players' logs alone said
-//!    (the `check`/`version`/`showdown` exchanges, wall-clock times) goes with them.
+//! 3. **the disk budget wins**, while the event's folder (database, reserve and ended games'
+//!    folders) takes more than the budget less the room held back for a round's games in play
+//!    ([`thinning_target`]): the newest ended games still whole are compressed (nothing is lost), then
+//!    the folders of the least recently used games are deleted, down to the games in play,
+//!    each only after its record, replayed, reproduced every file it holds byte for byte (the
+//!    viewer and `dealer replay` regenerate them from the record). What the players' logs
+//!    alone said (the `check`/`version`/`showdown` exchanges, wall-clock times) goes with
+//!    them. The same deletions (not below the newest `compress_after`) keep a tenth more free
+//!    space than the margin, and past `keep_games` the folders go too.
 //! 4. A game without a record (recorded by an older dealer) gets one made from its files when
 //!    their replay reproduces them; otherwise it is thinned to its **compact** files as before
 //!    (`game.json`, `decks.jsonl.gz`, `requests.jsonl.gz`, `hands.phhs.gz`, `result.json`;
@@ -41,11 +44,17 @@
 //! *before* its folder is deleted, and a folder of a pruned game found at start-up is
 //! deleted again.
 //!
-//! The work runs on the blocking pool ([`run_retention`]), woken after every round, never in
-//! a game's task; a stop is noticed between two files, so a pass never holds up the exit.
+//! The work runs on the blocking pool ([`run_retention`]), woken as each game ends and after
+//! every round, never in a game's task; a stop is noticed between two files, so a pass never holds up the exit.
 
+mod budget;
 mod caches;
 mod memory;
+
+pub use budget::{
+    budget_status, minimum_budget, thinning_target, BudgetState, DiskBudgetStatus, MinimumBudget,
+    GAME_BYTES_PER_SEAT,
+};
 
 pub use memory::{limit_malloc_arenas, return_freed_memory, MALLOC_ARENAS, TRIM_EVERY};
 
@@ -84,8 +93,9 @@ pub struct Retention {
     pub compress_after: Option<u32>,
     /// Delete the folders of ended games older than the newest N (`None`: never).
     pub keep_games: Option<u32>,
-    /// The most disk space (bytes of disk blocks) the event's folder takes: past it, the full
-    /// files of the least recently used games are deleted (`None`: no limit).
+    /// The most disk space (bytes of disk blocks) the event's folder takes, the games in play
+    /// included: it wins over `compress_after` (see the [module docs](self); `None`: no
+    /// limit).
     pub disk_budget: Option<u64>,
     /// No new game below this much free space on the event's disk, and old games' full files
     /// deleted to keep a tenth more than it (`None`: no margin). See [`super::space`].
@@ -285,14 +295,16 @@ pub fn disk_usage(path: &Path) -> Result<u64, RetentionError> {
 }
 
 /// The database's disk space (its file, write-ahead log and shared-memory index) and the
-/// reserve's ([`super::space`]).
+/// reserve's ([`super::space`]). The log counts as its limit at least: it grows between two
+/// passes, and the budget must hold then too.
 fn database_usage(data: &Path) -> Result<u64, RetentionError> {
     let db = data.join(DATABASE_FILE);
     let mut total = disk_usage(&data.join(super::space::RESERVE_FILE))?;
-    for suffix in ["", "-wal", "-shm"] {
+    for suffix in ["", "-shm"] {
         total += disk_usage(&with_suffix(&db, suffix))?;
     }
-    Ok(total)
+    let log = disk_usage(&with_suffix(&db, "-wal"))?;
+    Ok(total + log.max(super::store::WAL_LIMIT_BYTES))
 }
 
 /// What [`compact_game`] kept of a game's full log.
@@ -417,6 +429,20 @@ pub fn run_pass(
             super::cut_files::Repair::Kept(_) => {}
         }
     }
+    // Measured before anything is compressed: a game's folder as written is what the next
+    // round's games may take (the in-play allowance, [`budget`]).
+    for game in store.unmeasured_games()? {
+        if stop.is_stopped() {
+            return Ok(report);
+        }
+        if !caches::note_if_cut(event, &game)? {
+            let bytes = disk_usage(&folder(&game))?;
+            store.set_game_disk_bytes(game.number, bytes)?;
+            if game.files == GameFiles::Kept {
+                event.budget.note_game_size(store, bytes)?;
+            }
+        }
+    }
     if let Some(keep) = retention.keep_games {
         let kinds = [GameFiles::Kept, GameFiles::Compressed, GameFiles::Compact];
         for game in store.ended_games_beyond(keep, &kinds)? {
@@ -450,15 +476,8 @@ pub fn run_pass(
             report.compressed.push(game.number);
         }
     }
-    for game in store.unmeasured_games()? {
-        if stop.is_stopped() {
-            return Ok(report);
-        }
-        if !caches::note_if_cut(event, &game)? {
-            store.set_game_disk_bytes(game.number, disk_usage(&folder(&game))?)?;
-        }
-    }
     caches::keep_within_limits(event, stop, &mut report)?;
+    event.budget.measured(event_disk_usage(event)?);
     Ok(report)
 }
 
@@ -472,8 +491,8 @@ pub(super) fn prune(event: &Event, game: &RetentionCandidate) -> Result<(), Rete
 }
 
 /// The event folder's disk space as the database has it measured: every game folder
-/// (measured when it ended and after each change) and the database itself. Games being
-/// played are not in it: the budget leaves them [`BUDGET_HEADROOM`] of it.
+/// (measured when it ended and after each change), the database and the reserve. Games being
+/// played are not in it: the budget holds back room for them ([`thinning_target`]).
 ///
 /// # Errors
 /// The database cannot be read, or its files measured.
@@ -481,26 +500,38 @@ pub fn event_disk_usage(event: &Event) -> Result<u64, RetentionError> {
     Ok(event.store().games_disk_bytes()? + database_usage(&event.settings().data)?)
 }
 
-/// The part of the budget (1/20) left to the games being played and to the games ended since
-/// the last pass: thinning stops at 95 % of the budget.
+/// The least part of the budget (1/20) held back for the games being played and the games
+/// ended since the last pass: thinning stops at 95 % of the budget at most
+/// ([`thinning_target`]).
 pub const BUDGET_HEADROOM: u64 = 20;
 
-/// Runs a pass at once (with the start-up repairs), then one after every round
-/// (the scheduler wakes it) until `stop`. Each pass is on the blocking pool; a failed pass is
-/// logged (once while it fails the same way) and retried after the next round. Freed memory is handed back to the OS after a
+/// Runs a pass at once (with the start-up repairs), then one as each game ends and after
+/// every round (the scheduler wakes it) until `stop`. Each pass is on the blocking pool; a
+/// failed pass is logged (once while it fails the same way) and retried after the next round.
+/// Freed memory is handed back to the OS after a
 /// pass at most every [`TRIM_EVERY`].
-pub async fn run_retention(event: Arc<Event>, stop: StopSignal) {
-    /// Clears `retention_running` however the task ends, so the scheduler never waits for
-    /// a pass that will not come.
-    struct Running<'a>(&'a Event);
-    impl Drop for Running<'_> {
+///
+/// The task counts as running from this call on (not from its first poll), so a scheduler
+/// started after it waits for its first pass before the first round.
+pub fn run_retention(event: Arc<Event>, stop: StopSignal) -> impl std::future::Future<Output = ()> {
+    /// Clears `retention_running` however the task ends (or is dropped unpolled), so the
+    /// scheduler never waits for a pass that will not come.
+    struct Running(Arc<Event>);
+    impl Drop for Running {
         fn drop(&mut self) {
             self.0.retention_running.store(false, Ordering::Release);
             self.0.retention_passed.notify_waiters();
         }
     }
     event.retention_running.store(true, Ordering::Release);
-    let _running = Running(&event);
+    let running = Running(Arc::clone(&event));
+    async move {
+        let _running = running;
+        retention_passes(event, stop).await;
+    }
+}
+
+async fn retention_passes(event: Arc<Event>, stop: StopSignal) {
     let mut startup = true;
     let mut trimmed = std::time::Instant::now();
     let mut last_failure: Option<String> = None;
@@ -513,7 +544,7 @@ pub async fn run_retention(event: Arc<Event>, stop: StopSignal) {
         let (pass_event, pass_stop) = (Arc::clone(&event), stop.clone());
         let pass =
             tokio::task::spawn_blocking(move || run_pass(&pass_event, startup, &pass_stop)).await;
-        let thinned = matches!(&pass, Ok(Ok(report)) if !report.compacted.is_empty() || !report.pruned.is_empty());
+        let thinned = matches!(&pass, Ok(Ok(report)) if !report.compressed.is_empty() || !report.compacted.is_empty() || !report.pruned.is_empty());
         event.retention_thinned.store(thinned, Ordering::Release);
         event.retention_done.store(number, Ordering::Release);
         event.retention_passed.notify_waiters();

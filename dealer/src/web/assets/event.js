@@ -56,6 +56,7 @@
         ? el('p', { class: 'muted', 'data-testid': 'play-resumed', text: `Play resumed at ${clockTime(status.play_resumed.resumed_at)} after a pause from ${clockTime(status.play_resumed.paused_at)} (${status.play_resumed.reason}).` })
         : null,
       el('p', { class: 'muted', text: `${status.games_finished} games finished · tables of up to ${status.table_size} · seed ${status.seed}` }),
+      status.disk_budget ? diskBudgetNote(status.disk_budget) : null,
       status.read_only
         ? el('p', { class: 'muted', 'data-testid': 'read-only', text: 'Read-only: the standings as the event\'s database has them (dealer serve --out); no games are played here.' })
         : null);
@@ -66,6 +67,20 @@
       : ['rank', 'team', 'points', 'form', 'rating', 'games', 'wins', 'seconds', 'bans', 'absences', 'version', 'status', 'lastSeen'];
     replace(board, leaderboardTable(data, columns),
     el('p', { class: 'muted legend-note', 'data-testid': 'form-note', text: `Last ${data.form_games}: points in the team's last ${data.form_games} games, the best in bold: who is climbing now. Rating: the team's skill as the rating model reads every game's finishing order. Times are this computer's.` }));
+  }
+
+  const diskSize = (bytes) => (bytes >= 1e9 ? `${(bytes / 1e9).toFixed(2)} GB` : `${(bytes / 1e6).toFixed(1)} MB`);
+
+  // The disk budget, and whether it had to make recent games' files smaller than
+  // compress_after alone would have (the games then open from their records).
+  function diskBudgetNote(disk) {
+    const used = disk.usage == null ? '' : `${diskSize(disk.usage)} of `;
+    const forced = [];
+    if (disk.compressed_early) forced.push(`compressed ${disk.compressed_early} games early`);
+    if (disk.dropped_early) forced.push(`deleted the files of ${disk.dropped_early} recent games (they open from their records)`);
+    return el('p', { class: 'muted', 'data-testid': 'disk-budget',
+      text: `Disk: ${used}the ${diskSize(disk.budget)} budget, ${diskSize(disk.in_play_allowance)} held for the games in play`
+        + (forced.length ? `; the budget ${forced.join(' and ')}.` : '.') });
   }
 
   function renderChart(history) {

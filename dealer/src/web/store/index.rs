@@ -176,11 +176,15 @@ impl RunCache {
 }
 
 impl ResultsFolder {
-    /// Whether `dir` looks like a run: `results.json`, a `game-<n>` folder or a `log.json`.
+    /// Whether `dir` looks like a run: `results.json`, a `game-<n>` folder or a `log.json`, or
+    /// it is the archive's run (an event whose disk budget deleted every game's folder).
     fn is_run(&self, dir: &Path) -> bool {
         let Ok(entries) = std::fs::read_dir(dir) else {
             return false;
         };
+        if self.archives(dir).is_some() {
+            return true;
+        }
         entries.flatten().any(|entry| {
             let name = entry.file_name();
             let name = name.to_string_lossy();
