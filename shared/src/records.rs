@@ -223,6 +223,84 @@ pub struct ViewerLogEntry<State> {
     pub game_state: State,
 }
 
+/// The states the players of a viewer log were asked in: for each entry, `Some` when it is a
+/// `bet` entry answering a decision (every bet but the two blinds that open a hand), holding
+/// the state the player on turn was asked in, rebuilt from the entry before it (the log shows
+/// the table *after* each event): `in_action` the entry's `on_turn`, the other players' cards
+/// hidden, a player whose fold the entry before logged marked folded (the log applies a fold
+/// one entry late), and `minimum_raise` replayed from the hand's raises (spec §4);
+/// `bet_index` absent. The answer is what the player's `bet` grew by between the two entries.
+///
+/// One rule for every reader of viewer logs (the testing kit's recordings, the arena's fitted
+/// field), as the entries are one format.
+pub fn asked_states<State: std::borrow::Borrow<crate::GameState>>(
+    entries: &[ViewerLogEntry<State>],
+) -> Vec<Option<crate::GameState>> {
+    // Blinds still to be posted in this hand, and the minimum raise as the hand goes.
+    let mut blinds_left = 0;
+    let mut minimum_raise = Chips::ZERO;
+    let mut board_cards = 0;
+    let mut asked = Vec::with_capacity(entries.len());
+    for (index, entry) in entries.iter().enumerate() {
+        let table = entry.game_state.borrow();
+        asked.push(None);
+        match entry.kind {
+            None => {
+                blinds_left = 2;
+                minimum_raise = table.small_blind;
+                board_cards = 0;
+                continue;
+            }
+            Some(EntryKind::CardDeal) => {
+                if table.community_cards.len() != board_cards {
+                    board_cards = table.community_cards.len();
+                    minimum_raise = table.big_blind();
+                }
+                continue;
+            }
+            Some(EntryKind::Bet) => {}
+            Some(_) => continue,
+        }
+        let (Some(seat), Some(previous)) = (entry.on_turn, index.checked_sub(1)) else {
+            continue;
+        };
+        if blinds_left > 0 {
+            blinds_left -= 1;
+            continue;
+        }
+        let previous = &entries[previous];
+        let mut state = previous.game_state.borrow().clone();
+        if previous.kind == Some(EntryKind::Bet)
+            && previous
+                .message
+                .as_deref()
+                .is_some_and(|message| message.contains("(fold)"))
+        {
+            if let Some(player) = previous
+                .on_turn
+                .and_then(|folded| state.players.get_mut(folded.index()))
+            {
+                if player.status == crate::PlayerStatus::Active {
+                    player.status = crate::PlayerStatus::Folded;
+                }
+            }
+        }
+        for (position, player) in state.players.iter_mut().enumerate() {
+            if position != seat.index() {
+                player.hole_cards = None;
+            }
+        }
+        state.in_action = Some(seat);
+        state.minimum_raise = Some(minimum_raise);
+        let raised_by = table
+            .current_buy_in
+            .saturating_sub(previous.game_state.borrow().current_buy_in);
+        minimum_raise = minimum_raise.max(raised_by);
+        asked[index] = Some(state);
+    }
+    asked
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,6 +4,7 @@
 //! reads live ones with, so what was learned is what is looked up.
 
 use crate::preflop;
+use crate::spot::Spot;
 use player::shared::eval::{strength_of, Category};
 use player::{BetAction, Card, Chips, GameState, Street};
 use std::sync::OnceLock;
@@ -67,20 +68,18 @@ impl Situation {
     /// The situation of the player in action, or `None` when there is nothing to decide from
     /// (no hole cards, an impossible board, nobody left to play against).
     pub fn read(state: &GameState) -> Option<Situation> {
+        // The reading the house field's bots decide from: cards, street, opponents, price.
+        let Spot {
+            cards: [first, second],
+            street,
+            opponents,
+            call,
+            ..
+        } = Spot::read(state)?;
         let me = state.me()?;
-        let [first, second] = state.my_cards() else {
-            return None;
-        };
-        let street = state.street()?;
-        let opponents = state.active_opponents().count();
-        if opponents == 0 {
-            return None;
-        }
-        let big_blind = state.big_blind().get().max(1) as f64;
-        let call = state.call_amount();
         let strength = match street {
-            Street::Preflop => preflop_strength(*first, *second),
-            _ => postflop_strength([*first, *second], &state.community_cards, street),
+            Street::Preflop => preflop_strength(first, second),
+            _ => postflop_strength([first, second], &state.community_cards, street),
         };
         let price = if call.is_zero() {
             0
@@ -117,7 +116,10 @@ impl Situation {
         } else {
             u8::from(me.bet.get().saturating_mul(3) >= me.bet.saturating_add(me.stack).get())
         };
-        let chips = me.stack.saturating_add(me.bet).get() as f64 / big_blind;
+        // In big blinds, the stack and the bet summed before dividing (as the profiles were
+        // fitted: the class boundaries are exact numbers).
+        let chips =
+            me.stack.saturating_add(me.bet).get() as f64 / state.big_blind().get().max(1) as f64;
         let depth = DEPTH_BOUNDS.iter().filter(|&&bound| chips > bound).count() as u8;
         let players = (opponents + 1).clamp(2, 4) as u8 - 2;
         let position = match position_from_button {

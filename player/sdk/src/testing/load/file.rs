@@ -82,78 +82,32 @@ pub(super) fn holds_game_states(text: &str) -> bool {
     }
 }
 
-/// Fills `asked` on the decisions of a viewer log (see the module docs); `records` are one
-/// file's, in order. Does nothing to records that are not viewer-log entries.
+/// Fills `asked` on the decisions of a viewer log (see the module docs, and
+/// [`shared::records::asked_states`], the one rule); `records` are one file's, in order. Does
+/// nothing to records that are not viewer-log entries.
 pub(super) fn rebuild_log_decisions(records: &mut [Recorded]) {
-    // Blinds still to be posted in this hand, and the minimum raise as the hand goes.
-    let mut blinds_left = 0;
-    let mut minimum_raise = Chips::ZERO;
-    let mut board_cards = 0;
-    for index in 0..records.len() {
-        let (before, rest) = records.split_at_mut(index);
-        let record = &mut rest[0];
-        let Origin::LogEntry {
-            kind,
-            on_turn,
-            asked,
-            ..
-        } = &mut record.origin
-        else {
-            return;
-        };
-        match kind {
-            None => {
-                blinds_left = 2;
-                minimum_raise = record.state.small_blind;
-                board_cards = 0;
-                continue;
-            }
-            Some(EntryKind::CardDeal) => {
-                if record.state.community_cards.len() != board_cards {
-                    board_cards = record.state.community_cards.len();
-                    minimum_raise = record.state.big_blind();
-                }
-                continue;
-            }
-            Some(EntryKind::Bet) => {}
-            Some(_) => continue,
+    let entries: Vec<ViewerLogEntry<&GameState>> = records
+        .iter()
+        .map_while(|record| match &record.origin {
+            Origin::LogEntry {
+                kind,
+                message,
+                on_turn,
+                ..
+            } => Some(ViewerLogEntry {
+                kind: *kind,
+                on_turn: *on_turn,
+                message: message.clone(),
+                game_state: &record.state,
+            }),
+            _ => None,
+        })
+        .collect();
+    let asked_states = shared::records::asked_states(&entries);
+    for (record, state) in records.iter_mut().zip(asked_states) {
+        if let (Origin::LogEntry { asked, .. }, Some(state)) = (&mut record.origin, state) {
+            *asked = Some(Box::new(state));
         }
-        let (Some(seat), Some(previous)) = (*on_turn, before.last()) else {
-            continue;
-        };
-        if blinds_left > 0 {
-            blinds_left -= 1;
-            continue;
-        }
-        let mut state = previous.state.clone();
-        if let Origin::LogEntry {
-            kind: Some(EntryKind::Bet),
-            message: Some(previous_message),
-            on_turn: Some(folded),
-            ..
-        } = &previous.origin
-        {
-            if previous_message.contains("(fold)") {
-                if let Some(player) = state.players.get_mut(folded.index()) {
-                    if player.status == shared::PlayerStatus::Active {
-                        player.status = shared::PlayerStatus::Folded;
-                    }
-                }
-            }
-        }
-        for (position, player) in state.players.iter_mut().enumerate() {
-            if position != seat.index() {
-                player.hole_cards = None;
-            }
-        }
-        state.in_action = Some(seat);
-        state.minimum_raise = Some(minimum_raise);
-        let raised_by = record
-            .state
-            .current_buy_in
-            .saturating_sub(previous.state.current_buy_in);
-        minimum_raise = minimum_raise.max(raised_by);
-        *asked = Some(Box::new(state));
     }
 }
 

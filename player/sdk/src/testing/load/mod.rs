@@ -51,7 +51,7 @@
 
 use serde_json::value::RawValue;
 use shared::records::{EntryKind, RequestRecord, ViewerLogEntry};
-use shared::{Chips, GameState, GameStateError, Seat};
+use shared::{GameState, GameStateError, Seat};
 use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
