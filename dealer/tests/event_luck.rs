@@ -249,3 +249,84 @@ async fn a_record_that_stops_before_the_end_counts_raw() {
     assert!(luck.seats.iter().all(|(_, luck)| luck.is_none()));
     assert_eq!(value_next(event.store()).unwrap(), None);
 }
+
+/// Events of the proof below, each its own seed.
+const PROOF_EVENTS: u64 = 50;
+/// Games per event of the proof.
+const PROOF_GAMES: usize = 40;
+
+/// The arena's A/A proof, on event games: bots that do not change, so each team's true luck is
+/// 0, and a 95% interval of its mean luck per game must cover 0 in about 95% of events; the
+/// luck over every game must average 0.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "2,000 event games, about a minute: cargo test --release -p lean-poker-dealer --test dealer_tests -- --ignored event_luck::"]
+async fn each_teams_mean_luck_covers_zero_in_about_95_percent_of_events() {
+    let teams = ["tight", "push-fold", "loose", "solid"];
+    let mut covered = 0;
+    let mut intervals = 0;
+    let mut pooled: std::collections::HashMap<String, Vec<f64>> = Default::default();
+    for seed in 0..PROOF_EVENTS {
+        let dir = tempfile::tempdir().unwrap();
+        let mut config = format!("hand_limit = 60\npause_ms = 0\nseed = {}\n", 100 + seed);
+        for kind in teams {
+            config.push_str(&format!("[[bot]]\nname = \"{kind}\"\nkind = \"{kind}\"\n"));
+        }
+        let event = crate::support::event::open(dir.path(), &config);
+        play_games(&event, PROOF_GAMES).await;
+        value_waiting(event.store(), &StopSignal::never()).unwrap();
+        let mut by_team: std::collections::HashMap<String, Vec<f64>> = Default::default();
+        let page = dealer::event::queries::games_page(event.store(), 1, 1000).unwrap();
+        for game in page.games.iter().filter(|game| !game.standings.is_empty()) {
+            let luck = luck_of(&event, game.number);
+            assert_eq!(luck.state, Some(LuckState::Valued));
+            let players = archive::compact_game(event.store(), game.number)
+                .unwrap()
+                .unwrap()
+                .game
+                .players;
+            for (seat, value) in &luck.seats {
+                by_team
+                    .entry(players[*seat].clone())
+                    .or_default()
+                    .push(value.unwrap());
+            }
+        }
+        for (team, values) in &by_team {
+            let n = values.len() as f64;
+            let mean = values.iter().sum::<f64>() / n;
+            let sd = (values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
+            // Student's t at 95% for the games' degrees of freedom (39 to 45 here: 2.02).
+            let half = 2.02 * sd / n.sqrt();
+            intervals += 1;
+            if (mean - half..=mean + half).contains(&0.0) {
+                covered += 1;
+            }
+            pooled
+                .entry(team.clone())
+                .or_default()
+                .extend_from_slice(values);
+        }
+    }
+    eprintln!(
+        "{PROOF_EVENTS} events of {PROOF_GAMES} games: each team's 95% interval of its mean \
+         luck covered 0 in {covered} of {intervals}"
+    );
+    // Binomial(200, 0.95): 190 expected, standard deviation 3.1; beyond 3.4 of them only with
+    // a wrong coverage. (With 20 games an event, 367 and 370 of 400: a t interval of so few
+    // games of a skewed luck covers a little less than 95%.)
+    let expected = 0.95 * f64::from(intervals);
+    let sd = (f64::from(intervals) * 0.95 * 0.05).sqrt();
+    assert!(
+        (f64::from(covered) - expected).abs() <= 3.4 * sd,
+        "{covered} of {intervals}"
+    );
+    // No bias for any team (the seats' luck sums to 0 in every game, so only a team's own
+    // mean says anything): each within 3.5 standard errors of 0.
+    for (team, values) in &pooled {
+        let n = values.len() as f64;
+        let mean = values.iter().sum::<f64>() / n;
+        let error = (values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0) / n).sqrt();
+        eprintln!("{team}: luck per game {mean:+.4} ± {error:.4} (standard error)");
+        assert!(mean.abs() < 3.5 * error, "{team}: luck {mean} ± {error}");
+    }
+}

@@ -6,7 +6,7 @@
 //! - **Pots**: each seat's chips in the pot are split into the spec §5 levels; a level is won
 //!   by the best hand among the seats still in the hand that reached it (ties share it; a level
 //!   nobody still in the hand reached goes back to its owners, as the engine returns it).
-//! - **Cards to come**: the hands of every seat still in the hand are known to the arena, and
+//! - **Cards to come**: the hands of every seat still in the hand are known to the meter, and
 //!   so are the folded ones' (dead); the rest of the board is enumerated over the unseen cards
 //!   ([`CheckDown::exact`]) or, for a whole board, sampled ([`CheckDown::sampled`]).
 //! - **Stacks to points** ([`points`]): a seat that busts in the hand gets the points of its
