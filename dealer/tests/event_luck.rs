@@ -250,6 +250,70 @@ async fn a_record_that_stops_before_the_end_counts_raw() {
     assert_eq!(value_next(event.store()).unwrap(), None);
 }
 
+/// Game number → each seat's luck, of the games `dealer serve` valued so far.
+fn valued_in(data: &Path) -> std::collections::BTreeMap<u32, Vec<f64>> {
+    let db = rusqlite::Connection::open(data.join(DATABASE_FILE)).unwrap();
+    db.execute_batch("PRAGMA busy_timeout = 5000").unwrap();
+    let mut statement = db
+        .prepare(
+            "SELECT s.game, s.luck FROM standings s JOIN games g ON g.number = s.game
+             WHERE g.luck = 'valued' ORDER BY s.game, s.seat",
+        )
+        .unwrap();
+    let mut valued = std::collections::BTreeMap::<u32, Vec<f64>>::new();
+    let rows = statement
+        .query_map([], |row| Ok((row.get::<_, u32>(0)?, row.get::<_, f64>(1)?)))
+        .unwrap();
+    for row in rows {
+        let (game, luck) = row.unwrap();
+        valued.entry(game).or_default().push(luck);
+    }
+    valued
+}
+
+/// `dealer serve` values its games as it plays them; after a `kill -9` and a restart it goes on
+/// from where it was, the games valued before the kill kept as they were.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dealer_serve_values_its_games_and_goes_on_after_kill_9() {
+    let temp = tempfile::tempdir().unwrap();
+    let data = temp.path().join("event");
+    let config = "seed = 3\nhand_limit = 30\npause_ms = 100\n\
+        [[bot]]\nname = \"ann\"\nkind = \"raiser\"\n\
+        [[bot]]\nname = \"bob\"\nkind = \"calling-station\"\n\
+        [[bot]]\nname = \"cy\"\nkind = \"random\"\n";
+    let mut server = crate::event_serve::Server::start(&data, config);
+    until_async("two games valued by the server", || {
+        valued_in(&data).len() >= 2
+    })
+    .await;
+    assert_eq!(server.signal("-KILL"), None, "killed by a signal");
+    crate::event_serve::integrity_ok(&data);
+    let before = valued_in(&data);
+    let finished: Vec<u32> = {
+        let db = rusqlite::Connection::open(data.join(DATABASE_FILE)).unwrap();
+        let mut statement = db
+            .prepare("SELECT number FROM games WHERE state = 'finished' ORDER BY number")
+            .unwrap();
+        let rows = statement.query_map([], |row| row.get(0)).unwrap();
+        rows.map(Result::unwrap).collect()
+    };
+    let _server = crate::event_serve::Server::start(&data, config);
+    until_async("every game finished before the kill valued", || {
+        let valued = valued_in(&data);
+        finished.iter().all(|number| valued.contains_key(number))
+    })
+    .await;
+    let after = valued_in(&data);
+    for (game, luck) in &before {
+        assert_eq!(
+            after[game], *luck,
+            "game {game} kept as valued before the kill"
+        );
+        let sum: f64 = luck.iter().sum();
+        assert!(sum.abs() < 1e-9, "game {game}: {sum}");
+    }
+}
+
 /// Events of the proof below, each its own seed.
 const PROOF_EVENTS: u64 = 50;
 /// Games per event of the proof.
