@@ -119,6 +119,7 @@ pub mod deck;
 mod document;
 pub mod game_event;
 mod hand_eval;
+pub mod luck;
 mod model;
 mod pots;
 mod ranking;

@@ -7,7 +7,7 @@ use super::args::ServeArgs;
 use super::{signals, Failure};
 use crate::event::settings::{read_event_file, resolve_event, EventFile, EventFlags};
 use crate::event::store::DATABASE_FILE;
-use crate::event::{health, retention, scheduler, Event};
+use crate::event::{health, luck, retention, scheduler, Event};
 use crate::progress::Screen;
 use crate::web::{event_api, serve_results, serve_results_archived, WebOptions};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -163,12 +163,15 @@ async fn serve_event(args: ServeArgs, screen: &Screen) -> Result<(), Failure> {
     health::check_all(&event).await;
     let checks = tokio::spawn(health::run_health_checks(event.clone(), stop.clone()));
     let retention = tokio::spawn(retention::run_retention(event.clone(), stop.clone()));
+    let valuer = luck::spawn_valuer(event.clone(), stop.clone())
+        .map_err(|error| Failure::run(format!("cannot start the luck valuer: {error}")))?;
     scheduler::run_rounds(event.clone(), stop).await;
     // A last try for games that ended while nothing could be written; the exit code says
     // when it fails too (the error names them).
     scheduler::record_unrecorded(&event);
     let _ = checks.await;
     let _ = retention.await;
+    let _ = tokio::task::spawn_blocking(move || valuer.join()).await;
     server
         .stop()
         .await

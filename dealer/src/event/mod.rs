@@ -22,7 +22,9 @@
 //! - [`space`]: the free-space margin below which no game starts, and the reserve that keeps
 //!   a full disk from costing a finished game's record;
 //! - [`archive`]: every game's files regenerated from its compact record, for the viewer and
-//!   `dealer replay`.
+//!   `dealer replay`;
+//! - [`luck`]: every finished game's luck of the cards by seat, valued from its record in the
+//!   background.
 //!
 //! [`Event`] is the state the scheduler, the health checker and the web API share.
 
@@ -31,6 +33,7 @@ pub mod cut_files;
 pub mod form;
 pub mod health;
 pub mod lookups;
+pub mod luck;
 pub mod outcome_files;
 pub mod players;
 pub mod queries;
@@ -85,6 +88,8 @@ pub struct Event {
     changed: Notify,
     /// Woken after every round, so retention looks at the games that just ended.
     games_ended: Notify,
+    /// Woken after every round, so the luck valuer values the games that just ended.
+    luck_wanted: Notify,
     /// Woken after every retention pass, so a scheduler waiting for the disk budget looks
     /// again. Passes are numbered as they start (`retention_started`); `retention_done` is the
     /// number of the last one finished and `retention_thinned` whether it made any old game
@@ -293,6 +298,7 @@ impl Event {
             unrecorded: Mutex::new(Vec::new()),
             changed: Notify::new(),
             games_ended: Notify::new(),
+            luck_wanted: Notify::new(),
             retention_passed: Notify::new(),
             retention_started: std::sync::atomic::AtomicU64::new(0),
             retention_done: std::sync::atomic::AtomicU64::new(0),

@@ -115,6 +115,7 @@ pub async fn run_rounds(event: Arc<Event>, stop: StopSignal) {
         // One stored permit: a pass still running when the round ends runs again after.
         let passes_before = event.retention_started.load(Ordering::Acquire);
         event.games_ended.notify_one();
+        event.luck_wanted.notify_one();
         if !stop.is_stopped() {
             // After a write error, retry at the recheck pace rather than make a stream of
             // abandoned games.

@@ -138,4 +138,16 @@ CREATE TABLE game_records (
     record BLOB NOT NULL
 );",
     ),
+    (
+        5,
+        // Each seat's luck of the cards in points (`event::luck`), beside its standing: NULL
+        // until the game is valued. `games.luck` says how valuing went: NULL not yet,
+        // `valued`, `no_record` (a game recorded by a dealer from before records: it counts
+        // raw) or `unreplayable` (its record stops before the game's end). `games_unvalued`
+        // finds the games the valuer still has to value, oldest first.
+        "ALTER TABLE games ADD COLUMN luck TEXT
+    CHECK (luck IN ('valued', 'no_record', 'unreplayable'));
+ALTER TABLE standings ADD COLUMN luck REAL;
+CREATE INDEX games_unvalued ON games (number) WHERE luck IS NULL AND state = 'finished';",
+    ),
 ];

@@ -85,6 +85,9 @@ pub enum ReplayError {
         /// Why.
         source: io::Error,
     },
+    /// The observer of a replay that writes nothing failed ([`play_compact`]).
+    #[error("the replay's observer failed: {0}")]
+    Observer(io::Error),
 }
 
 /// How a replay went.
@@ -287,6 +290,48 @@ pub fn replay_compact(
     Ok(played.report(compared, difference))
 }
 
+/// Plays an event game from its compact record through `observer` alone, writing nothing:
+/// for a reader of the game's events (the event's luck valuer, `event::luck`). Returns the
+/// game's result, `None` when the record stops before the game's end.
+///
+/// # Errors
+/// The record's setup is not a game the engine accepts, or `observer` failed.
+pub fn play_compact(
+    compact: &CompactGame,
+    observer: &mut dyn Observer,
+) -> Result<Option<GameResult>, ReplayError> {
+    /// Lends the caller's observer to the replay, which owns its observers.
+    struct Lent<'a>(&'a mut dyn Observer);
+    impl Observer for Lent<'_> {
+        fn on_event(&mut self, event: &GameEvent, game: &Game) -> io::Result<()> {
+            self.0.on_event(event, game)
+        }
+        fn on_exchange(&mut self, exchange: &Exchange<'_>, game: &Game) -> io::Result<()> {
+            self.0.on_exchange(exchange, game)
+        }
+        fn finish(&mut self, game: &Game) -> io::Result<()> {
+            self.0.finish(game)
+        }
+    }
+    let answers: Vec<ReplayAnswer> = compact
+        .answers
+        .iter()
+        .map(|answer| ReplayAnswer {
+            asked: None,
+            answer: answer.clone(),
+        })
+        .collect();
+    let game = recorded_game(&compact.game, DeckSource::Seeded)?;
+    let played = play(
+        game,
+        &compact.game,
+        &answers,
+        vec![Box::new(Lent(observer))],
+    )
+    .map_err(ReplayError::Observer)?;
+    Ok(played.result)
+}
+
 pub(super) fn write_error(dir: &Path) -> impl Fn(io::Error) -> ReplayError + '_ {
     move |source| ReplayError::Write {
         dir: dir.to_path_buf(),
@@ -386,7 +431,7 @@ fn play(
     mut game: Game,
     record: &GameRecord,
     answers: &[ReplayAnswer],
-    mut observers: Vec<Box<dyn Observer>>,
+    mut observers: Vec<Box<dyn Observer + '_>>,
 ) -> io::Result<Played> {
     let mut next = 0;
     let outcome = (|| -> io::Result<()> {
@@ -444,7 +489,7 @@ fn set_version(game: &mut Game, seat: Seat, version: &str) -> io::Result<()> {
 /// observers, the latency to `time_used`, then the answer.
 fn answer(
     game: &mut Game,
-    observers: &mut [Box<dyn Observer>],
+    observers: &mut [Box<dyn Observer + '_>],
     seat: Seat,
     recorded: &RecordedAnswer,
 ) -> io::Result<()> {

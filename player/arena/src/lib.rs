@@ -15,7 +15,7 @@
 //! plan: set `d` has the `d`-th seed of the run seed's ChaCha8 generator and a base seating
 //! shuffled from it; rotation `r` seats at seat `s` whom the base seating has at `s + r`.
 //!
-//! **Luck taken out** (`luck/`): what the cards dealt after the flop, turn and river gave your
+//! **Luck taken out** (`engine::luck`, shared with the event server): what the cards dealt after the flop, turn and river gave your
 //! seat beyond their expectation, valued in points by a fixed heuristic, is subtracted from
 //! your points; the correction has zero mean, so the adjusted points estimate the same thing
 //! with less variance. **The verdict** (`verdict.rs`) pairs two runs deal set by deal set
@@ -37,14 +37,13 @@
 
 pub mod cli;
 pub mod field;
-mod luck;
 mod report;
 mod saved;
 pub mod stats;
 mod verdict;
 pub mod why;
 
-pub use luck::{BETS_TO_COME, FLOP_SAMPLES, LUCK_STREAM_KEY, MIN_POT_SHARE};
+pub use engine::luck::{BETS_TO_COME, FLOP_SAMPLES, LUCK_STREAM_KEY, MIN_POT_SHARE};
 pub use report::{ArenaReport, EntrantReport, HandReport, SetResult, YourPoints};
 pub use saved::{Comparison, History, RunKey, SavedRun, SavedRunError, HISTORY_FORMAT};
 pub use stats::{Interval, MAX_SUGGESTED_GAMES};
@@ -52,10 +51,10 @@ pub use verdict::{judge, Finishes, GamesToTell, Judgement, Measure, Verdict};
 
 use bots::{BotKind, Opponent};
 use engine::game_event::GameEvent;
+use engine::luck::LuckMeter;
 use engine::rating::{Rating, Ratings};
 use engine::rules::GameRules;
 use engine::{Game, GameSetup, SeatAnswer, Step, MAX_SEATS};
-use luck::LuckMeter;
 use player::{check_bet, panic_message, Chips, GameState, Player, Seat};
 use rand::seq::SliceRandom;
 use rand::{RngCore, SeedableRng};
@@ -360,7 +359,7 @@ impl Arena {
             ..GameOutcome::default()
         };
         let yours = seating.iter().position(|&e| e == 0).unwrap_or(0);
-        let mut luck = LuckMeter::new(yours, entrants, seed);
+        let mut luck = LuckMeter::for_seat(yours, entrants, seed);
         loop {
             match game.step() {
                 Step::Event(event) => {
@@ -444,7 +443,7 @@ impl Arena {
             outcome.net_chips[entrant] = result.final_stacks[seat].get() as i64 - starting;
         }
         outcome.finishing_order = result.ranking.iter().map(|s| seating[s.0]).collect();
-        outcome.your_luck = luck.luck();
+        outcome.your_luck = luck.luck(yours);
         Ok(outcome)
     }
 }
@@ -521,7 +520,7 @@ struct GameOutcome {
     think_time: Vec<Duration>,
     /// Entrants, first place first.
     finishing_order: Vec<usize>,
-    /// The luck of the cards for you, in points (see `luck.rs`): your points minus it are
+    /// The luck of the cards for you, in points (see `engine::luck`): your points minus it are
     /// your luck-adjusted points.
     your_luck: f64,
     /// Your bet answers.

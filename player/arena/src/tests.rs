@@ -139,3 +139,30 @@ fn an_overrun_answers_the_fallback() {
         .contains("over the 1 ms budget"));
     assert_eq!(report.failed_call_examples[0].answer, Some(0));
 }
+
+/// The luck of your seat in a few seeded games, bit for bit, as the arena's own meter gave it
+/// before the meter moved to the engine (`engine::luck`, shared with the event server): the
+/// move changed no figure.
+#[test]
+fn the_luck_figures_are_the_ones_the_arena_always_gave() {
+    let arena = Arena::new(vec![BotKind::Equity, BotKind::Random, BotKind::Loose]);
+    let mut figures = Vec::new();
+    for seed in 1..=6u64 {
+        let seating: Vec<usize> = (0..4).map(|seat| (seat + seed as usize) % 4).collect();
+        let outcome = arena
+            .play_game(&CallingStation, seed as u32, seed * 7919, &seating)
+            .unwrap();
+        figures.push(outcome.your_luck.to_bits());
+    }
+    assert_eq!(figures, PINNED_LUCK_BITS);
+}
+
+/// Computed by `player/arena/src/luck/` at commit 6c7ad22 (before the move).
+const PINNED_LUCK_BITS: [u64; 6] = [
+    0xc002ec63506857be,
+    0xbff3a9dd1058c6b8,
+    0x4009087edd422b41,
+    0xc0050aac0619f324,
+    0xbffaf2cf7d04835c,
+    0x4000fd0142fa264e,
+];

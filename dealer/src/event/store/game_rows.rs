@@ -185,11 +185,20 @@ impl EventStore {
 
     /// Keeps the compact record of a game that ended without one (a game recorded by an
     /// older dealer, its record made from its files).
-    ///
     /// # Errors
     /// The database cannot be written.
+    /// The game's luck is valued again from it (`event::luck`): one marked as having no
+    /// record has one now.
     pub fn add_game_record(&self, number: u32, record: &StoredRecord) -> Result<(), StoreError> {
-        self.write(|t| insert_record(t, number, record).map_err(|e| self.db(e)))
+        self.write(|t| {
+            insert_record(t, number, record).map_err(|e| self.db(e))?;
+            t.execute(
+                "UPDATE games SET luck = NULL WHERE number = ?1 AND luck <> 'valued'",
+                [number],
+            )
+            .map_err(|e| self.db(e))?;
+            Ok(())
+        })
     }
 
     /// Notes that game `number` was opened at `now` (ms): retention deletes the full files of

@@ -17,13 +17,16 @@
 //!
 //! The code is split by job: this file opens the database and runs transactions;
 //! `player_rows` writes and reads the players, `game_rows` the games and their standings,
-//! `file_rows` what became of each game's files (kept, compressed, pruned).
+//! `file_rows` what became of each game's files (kept, compressed, pruned), `luck_rows` each
+//! seat's luck of the cards (`event::luck`).
 
 mod file_rows;
 mod game_rows;
+mod luck_rows;
 mod player_rows;
 
 pub use file_rows::{FinishedFiles, GameFiles, RetentionCandidate};
+pub use luck_rows::{GameLuck, LuckState};
 
 use super::schema::{MIGRATIONS, SCHEMA};
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension, Transaction};
@@ -32,7 +35,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use thiserror::Error;
 
 /// The schema this dealer writes.
-pub const SCHEMA_VERSION: i64 = 4;
+pub const SCHEMA_VERSION: i64 = 5;
 /// The database's file name under the data folder.
 pub const DATABASE_FILE: &str = "event.sqlite";
 /// The game folders' parent under the data folder (one `game-<n>` each, as `dealer run`).

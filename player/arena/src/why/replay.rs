@@ -4,9 +4,9 @@
 //! calling your bot. A [`Watch`] sees every event and every one of your bet requests.
 
 use super::answers::{Ending, Unpacked};
-use crate::luck::LuckMeter;
 use crate::{ask, Arena};
 use engine::game_event::GameEvent;
+use engine::luck::LuckMeter;
 use engine::{Game, GameSetup, SeatAnswer, Step};
 use player::{panic_message, Chips, GameState, Seat};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -119,7 +119,7 @@ pub(crate) fn replay(
         .map(|(seat, &entrant)| (entrant > 0).then(|| arena.house_bot(entrant, spec.seed, seat)))
         .collect();
     let yours = spec.yours();
-    let mut luck = LuckMeter::new(yours, spec.seating.len(), spec.seed);
+    let mut luck = LuckMeter::for_seat(yours, spec.seating.len(), spec.seed);
     let mut mine = Unpacked::new(answers);
     let mut used = 0;
     loop {
@@ -176,6 +176,6 @@ pub(crate) fn replay(
     Ok((until == Until::End).then(|| Ending {
         points,
         place: result.places[yours],
-        adjusted: f64::from(points) - luck.luck(),
+        adjusted: f64::from(points) - luck.luck(yours),
     }))
 }

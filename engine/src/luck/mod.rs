@@ -1,12 +1,15 @@
 //! Luck taken out: an AIVAT-style control variate (Burch, Schmid, Moravčík, Morrill, Bowling,
 //! "AIVAT: A New Variance Reduction Technique for Agent Evaluation in Imperfect Information
-//! Games", AAAI 2018) on the chance events of a game, for one seat, in tournament points.
+//! Games", AAAI 2018) on the chance events of a game, for any seat, in tournament points.
+//! One valuation for the arena (your seat, `player/arena`) and the event server (every seat
+//! of every finished game, `dealer/src/event/luck.rs`): both read a game's events, which
+//! carry every card, so both value the same game to the same bits.
 //!
 //! At each chance event (the flop, the turn, the river) with two or more players still in
-//! the hand, the arena, which knows every card, values the hand for your seat just before the
-//! cards and just after them with a fixed heuristic `V` ([`value`]: the bets still to come in
+//! the hand, the meter, which knows every card, values the hand for a seat just before the
+//! cards and just after them with a fixed heuristic `V` (`value.rs`: the bets still to come in
 //! the hand added to the pot ([`BETS_TO_COME`]), every pot paid by the cards to come, the
-//! stacks valued by ICM), and adds the difference to your luck:
+//! stacks valued by ICM), and adds the difference to that seat's luck:
 //!
 //! ```text
 //! luck = Σ over chance events  V(after) − E[V(after) | before]        adjusted = points − luck
@@ -27,12 +30,12 @@
 
 mod value;
 
-use engine::game_event::GameEvent;
-use engine::MAX_SEATS;
+use crate::game_event::GameEvent;
+use crate::MAX_SEATS;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use shared::{BetAction, Card};
-use value::{CheckDown, HandSnapshot};
+use value::{CheckDown, HandSnapshot, SeatSet};
 
 #[cfg(test)]
 use value::points;
@@ -61,10 +64,14 @@ pub const MIN_POT_SHARE: f64 = 0.02;
 /// 1.6 for one edit), never of the runs it judges.
 pub const BETS_TO_COME: f64 = 0.75;
 
-/// Follows one game's events and sums the luck of the cards for one seat.
+/// Follows one game's events and sums the luck of the cards for the seats it values: one seat
+/// ([`LuckMeter::for_seat`], the arena's) or every seat ([`LuckMeter::all_seats`], the
+/// event's). The boards are enumerated once for all the seats valued; a seat's figure does
+/// not depend on which other seats are valued with it.
 #[derive(Debug, Clone)]
-pub(crate) struct LuckMeter {
-    you: usize,
+pub struct LuckMeter {
+    /// The seats whose luck is summed.
+    valued: SeatSet,
     game_seed: u64,
     hand: HandSnapshot,
     round: u64,
@@ -73,25 +80,41 @@ pub(crate) struct LuckMeter {
     seen: u64,
     /// Hole cards dealt to each seat so far this hand.
     hole_dealt: [u8; MAX_SEATS],
-    /// `V` before the street being dealt, when its event is corrected.
-    before: Option<f64>,
-    /// The last value computed this hand and the state it was computed for, reused when
+    /// `V` before the street being dealt, by seat, when its event is corrected.
+    before: Option<[f64; MAX_SEATS]>,
+    /// The last values computed this hand and the state they were computed for, reused when
     /// nobody bet between a street's end and the next street's start.
-    memo: Option<(HandSnapshot, usize, f64)>,
-    /// Whether your seat was dealt into this hand (out of the game: its points are final).
-    you_in_hand: bool,
-    /// The sum of the corrections so far.
-    luck: f64,
+    memo: Option<(HandSnapshot, usize, [f64; MAX_SEATS])>,
+    /// The valued seats dealt into this hand (a seat out of the game: its points are final).
+    valued_in_hand: SeatSet,
+    /// The sum of the corrections so far, by seat.
+    luck: [f64; MAX_SEATS],
 }
 
 impl LuckMeter {
-    /// A meter for the seat `you` of a table of `seats` seats, in the game seeded `game_seed`.
-    pub(crate) fn new(you: usize, seats: usize, game_seed: u64) -> LuckMeter {
+    /// A meter for the seat `seat` of a table of `seats` seats, in the game seeded
+    /// `game_seed`. A seat past the table's values nothing.
+    pub fn for_seat(seat: usize, seats: usize, game_seed: u64) -> LuckMeter {
+        let valued = if seat < seats.min(MAX_SEATS) {
+            1 << seat
+        } else {
+            0
+        };
+        LuckMeter::new(valued, seats, game_seed)
+    }
+
+    /// A meter for every seat of a table of `seats` seats, in the game seeded `game_seed`.
+    pub fn all_seats(seats: usize, game_seed: u64) -> LuckMeter {
+        let seats = seats.min(MAX_SEATS);
+        LuckMeter::new(((1u32 << seats) - 1) as SeatSet, seats, game_seed)
+    }
+
+    fn new(valued: SeatSet, seats: usize, game_seed: u64) -> LuckMeter {
         LuckMeter {
-            you,
+            valued,
             game_seed,
             hand: HandSnapshot {
-                seats,
+                seats: seats.min(MAX_SEATS),
                 button: 0,
                 behind: [0; MAX_SEATS],
                 put_in: [0; MAX_SEATS],
@@ -105,18 +128,29 @@ impl LuckMeter {
             hole_dealt: [0; MAX_SEATS],
             before: None,
             memo: None,
-            you_in_hand: false,
-            luck: 0.0,
+            valued_in_hand: 0,
+            luck: [0.0; MAX_SEATS],
         }
     }
 
-    /// The luck so far, in points (what the cards gave your seat beyond their expectation).
-    pub(crate) fn luck(&self) -> f64 {
-        self.luck
+    /// The luck of `seat` so far, in points (what the cards gave it beyond their
+    /// expectation); 0 for a seat not valued.
+    pub fn luck(&self, seat: usize) -> f64 {
+        if seat < MAX_SEATS && self.valued & (1 << seat) != 0 {
+            self.luck[seat]
+        } else {
+            0.0
+        }
+    }
+
+    /// The luck of every seat of the table so far, in points, by seat (0 for a seat not
+    /// valued).
+    pub fn lucks(&self) -> Vec<f64> {
+        (0..self.hand.seats).map(|seat| self.luck(seat)).collect()
     }
 
     /// Takes in the next event of the game.
-    pub(crate) fn observe(&mut self, event: &GameEvent) {
+    pub fn observe(&mut self, event: &GameEvent) {
         match event {
             GameEvent::HandStarted {
                 round,
@@ -136,7 +170,7 @@ impl LuckMeter {
                     }
                 }
                 hand.contesting = hand.dealt_in;
-                self.you_in_hand = hand.dealt_in & (1 << self.you) != 0;
+                self.valued_in_hand = hand.dealt_in & self.valued;
                 self.board.clear();
                 self.seen = 0;
                 self.hole_dealt = [0; MAX_SEATS];
@@ -191,13 +225,13 @@ impl LuckMeter {
     }
 
     /// Whether this hand's chance events are worth correcting: two players or more still in
-    /// it, your seat in the game, and a pot of at least [`MIN_POT_SHARE`] of the chips in
+    /// it, a valued seat in the game, and a pot of at least [`MIN_POT_SHARE`] of the chips in
     /// play. Decided before the card is seen, so skipping a small pot biases nothing.
     fn worth_correcting(&self) -> bool {
         let hand = &self.hand;
         let pot: u64 = hand.put_in[..hand.seats].iter().sum();
         let chips: u64 = pot + hand.behind[..hand.seats].iter().sum::<u64>();
-        self.you_in_hand
+        self.valued_in_hand != 0
             && hand.contesting.count_ones() >= 2
             && pot as f64 >= MIN_POT_SHARE * chips as f64
     }
@@ -221,16 +255,22 @@ impl LuckMeter {
         if street_complete {
             if let Some(before) = self.before.take() {
                 let after = self.value(rounds);
-                self.luck += after - before;
+                let mut seats = self.valued_in_hand;
+                while seats != 0 {
+                    let seat = seats.trailing_zeros() as usize;
+                    seats &= seats - 1;
+                    self.luck[seat] += after[seat] - before[seat];
+                }
             }
         }
     }
 
-    /// `V` now, for your seat: exact from the flop on, sampled (without bias) before it.
-    fn value(&mut self, rounds: u32) -> f64 {
-        if let Some((hand, board, value)) = &self.memo {
+    /// `V` now, for the valued seats in the hand (0 for the others): exact from the flop on,
+    /// sampled (without bias) before it.
+    fn value(&mut self, rounds: u32) -> [f64; MAX_SEATS] {
+        if let Some((hand, board, values)) = &self.memo {
             if *board == self.board.len() * 4 + rounds as usize && *hand == self.hand {
-                return *value;
+                return *values;
             }
         }
         let unseen: Vec<Card> = Card::deck()
@@ -239,25 +279,26 @@ impl LuckMeter {
         let hand = self
             .hand
             .with_bets_to_come(BETS_TO_COME * f64::from(rounds));
-        let check_down = CheckDown::new(&hand, self.you);
-        let value = if self.board.is_empty() {
+        let check_down = CheckDown::new(&hand);
+        let outcomes = if self.board.is_empty() {
             let mut rng = ChaCha8Rng::seed_from_u64(self.game_seed ^ LUCK_STREAM_KEY);
             rng.set_stream(self.round);
             check_down.sampled(&unseen, FLOP_SAMPLES, &mut rng)
         } else {
             check_down.exact(&self.board, &unseen)
         };
+        let values = check_down.values(&outcomes, self.valued_in_hand);
         self.memo = Some((
             self.hand.clone(),
             self.board.len() * 4 + rounds as usize,
-            value,
+            values,
         ));
-        value
+        values
     }
 
     /// The seats still contesting the hand (for tests).
     #[cfg(test)]
-    pub(crate) fn contesting(&self) -> value::SeatSet {
+    pub(crate) fn contesting(&self) -> SeatSet {
         self.hand.contesting
     }
 }

@@ -1,13 +1,40 @@
 //! The value is a martingale over the chance events (exactly, or without bias for the flop),
 //! and the meter reads the table as the engine has it.
 
-use super::value::{CheckDown, HandSnapshot};
+use super::value::{CheckDown, HandSnapshot, Outcomes};
 use super::*;
-use engine::rules::GameRules;
-use engine::{Game, GameSetup, SeatAnswer, Step};
+use crate::rules::GameRules;
+use crate::{Game, GameSetup, SeatAnswer, Step};
 use rand::seq::SliceRandom;
 use rand::Rng;
 use shared::{Chips, PlayerStatus};
+
+/// The value of a hand for one seat.
+struct OneSeat<'a> {
+    check_down: CheckDown<'a>,
+    you: usize,
+}
+
+impl<'a> OneSeat<'a> {
+    fn new(hand: &'a HandSnapshot, you: usize) -> OneSeat<'a> {
+        OneSeat {
+            check_down: CheckDown::new(hand),
+            you,
+        }
+    }
+
+    fn value(&self, outcomes: Outcomes) -> f64 {
+        self.check_down.value(&outcomes, self.you)
+    }
+
+    fn exact(&self, board: &[Card], unseen: &[Card]) -> f64 {
+        self.value(self.check_down.exact(board, unseen))
+    }
+
+    fn sampled(&self, unseen: &[Card], samples: u32, rng: &mut impl Rng) -> f64 {
+        self.value(self.check_down.sampled(unseen, samples, rng))
+    }
+}
 
 fn close(a: f64, b: f64, tolerance: f64) -> bool {
     (a - b).abs() <= tolerance
@@ -96,7 +123,7 @@ fn the_value_before_a_card_is_the_mean_of_the_values_after_it() {
         let board_len = if case % 2 == 0 { 3 } else { 4 };
         let (hand, board, unseen) = random_hand(&mut rng, board_len);
         for you in 0..hand.seats {
-            let value = CheckDown::new(&hand, you);
+            let value = OneSeat::new(&hand, you);
             let before = value.exact(&board, &unseen);
             let mut sum = 0.0;
             for (index, &card) in unseen.iter().enumerate() {
@@ -119,7 +146,7 @@ fn the_value_before_a_card_is_the_mean_of_the_values_after_it() {
         // The seats' values share the points still to be won (8 with two or more left,
         // less when someone's place is already decided below second).
         let total: f64 = (0..hand.seats)
-            .map(|you| CheckDown::new(&hand, you).exact(&board, &unseen))
+            .map(|you| OneSeat::new(&hand, you).exact(&board, &unseen))
             .sum();
         assert!(total <= 8.0 + 1e-9, "case {case}: {total}");
     }
@@ -156,7 +183,7 @@ fn the_sampled_value_before_the_flop_is_unbiased() {
         let (hand, _, mut unseen) = random_hand(&mut rng, 0);
         unseen.truncate(9);
         for you in 0..hand.seats {
-            let value = CheckDown::new(&hand, you);
+            let value = OneSeat::new(&hand, you);
             // The exact mean over the 126 boards of 5 of the 9 cards.
             let mut sum = 0.0;
             let mut boards = 0;
@@ -199,7 +226,7 @@ fn the_meter_reads_the_table_as_the_engine_has_it() {
         let seats = 2 + (seed as usize % 5);
         let names = (0..seats).map(|s| format!("p{s}")).collect();
         let mut game = Game::new(GameSetup::new(GameRules::default(), names, seed)).unwrap();
-        let mut meter = LuckMeter::new(0, seats, seed);
+        let mut meter = LuckMeter::for_seat(0, seats, seed);
         loop {
             match game.step() {
                 Step::Event(event) => {
@@ -234,10 +261,63 @@ fn the_meter_reads_the_table_as_the_engine_has_it() {
                 Step::Finished => break,
             }
         }
-        if meter.luck() != 0.0 {
+        if meter.luck(0) != 0.0 {
             corrected_games += 1;
         }
-        assert!(meter.luck().is_finite());
+        assert!(meter.luck(0).is_finite());
     }
     assert!(corrected_games > 6, "{corrected_games}");
+}
+
+/// The event values every seat in one pass, the arena one seat: a seat's figure is the same
+/// to the bit either way, and the seats not valued stay at 0.
+#[test]
+fn the_all_seats_meter_gives_each_seat_its_single_seat_figure() {
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut lucky_seats = 0;
+    for seed in 20..30u64 {
+        let seats = 2 + (seed as usize % 5);
+        let names = (0..seats).map(|s| format!("p{s}")).collect();
+        let mut game = Game::new(GameSetup::new(GameRules::default(), names, seed)).unwrap();
+        let mut all = LuckMeter::all_seats(seats, seed);
+        let mut single: Vec<LuckMeter> = (0..seats)
+            .map(|seat| LuckMeter::for_seat(seat, seats, seed))
+            .collect();
+        loop {
+            match game.step() {
+                Step::Event(event) => {
+                    all.observe(&event);
+                    for meter in &mut single {
+                        meter.observe(&event);
+                    }
+                }
+                Step::BetRequest { .. } => {
+                    let state = game.bet_request_state().unwrap();
+                    let answer = match rng.random_range(0..6) {
+                        0 => Chips::ZERO,
+                        1 => state.all_in_amount(),
+                        2 => state.minimum_raise_amount(),
+                        _ => state.call_amount(),
+                    };
+                    game.answer(SeatAnswer::Bet(answer)).unwrap();
+                }
+                Step::Showdown { .. } => {}
+                Step::Finished => break,
+            }
+        }
+        assert_eq!(all.lucks().len(), seats);
+        for (seat, meter) in single.iter().enumerate() {
+            assert_eq!(
+                all.luck(seat).to_bits(),
+                meter.luck(seat).to_bits(),
+                "{seed} {seat}"
+            );
+            assert!(meter.luck(seat).is_finite());
+            for other in (0..seats).filter(|&other| other != seat) {
+                assert_eq!(meter.luck(other), 0.0);
+            }
+            lucky_seats += usize::from(meter.luck(seat) != 0.0);
+        }
+    }
+    assert!(lucky_seats > 20, "{lucky_seats}");
 }

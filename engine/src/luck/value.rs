@@ -1,4 +1,4 @@
-//! The fixed heuristic value of a hand in progress for one seat, in tournament points: the
+//! The fixed heuristic value of a hand in progress for each seat, in tournament points: the
 //! hand checked down from here, every pot paid by the cards to come, then the stacks valued by
 //! ICM. Pure arithmetic, fixed before any run and never fitted to a run's data. (The meter
 //! first adds the bets a hand still to be played will see, [`HandSnapshot::with_bets_to_come`].)
@@ -6,7 +6,7 @@
 //! - **Pots**: each seat's chips in the pot are split into the spec §5 levels; a level is won
 //!   by the best hand among the seats still in the hand that reached it (ties share it; a level
 //!   nobody still in the hand reached goes back to its owners, as the engine returns it).
-//! - **Cards to come**: the hands of every seat still in the hand are known to the arena, and
+//! - **Cards to come**: the hands of every seat still in the hand are known to the meter, and
 //!   so are the folded ones' (dead); the rest of the board is enumerated over the unseen cards
 //!   ([`CheckDown::exact`]) or, for a whole board, sampled ([`CheckDown::sampled`]).
 //! - **Stacks to points** ([`points`]): a seat that busts in the hand gets the points of its
@@ -15,8 +15,8 @@
 //!   Malmuth–Harville ICM: `P(1st) = s / S`, `P(2nd) = Σ_j (s_j / S) · s / (S − s_j)`,
 //!   worth `5 · P(1st) + 3 · P(2nd)` (spec §7's points; the blinds to come are ignored).
 
-use engine::result::{points_for_place, POINTS_FIRST, POINTS_SECOND};
-use engine::MAX_SEATS;
+use crate::result::{points_for_place, POINTS_FIRST, POINTS_SECOND};
+use crate::MAX_SEATS;
 use rand::Rng;
 use shared::eval::{HandKey, HandStrength};
 
@@ -77,10 +77,10 @@ struct Pot {
 /// The most pots a hand can have: one per distinct level, at most one level per seat.
 const MAX_POTS: usize = MAX_SEATS;
 
-/// The value of one snapshot for one seat, ready to be evaluated on many boards.
+/// The value of one snapshot, ready to be evaluated on many boards: the boards give outcomes
+/// (who wins each pot), shared by every seat; each seat values them.
 pub(crate) struct CheckDown<'a> {
     hand: &'a HandSnapshot,
-    you: usize,
     /// The seats still in the hand, in seat order; a contender's index is its place here.
     contenders: [usize; MAX_SEATS],
     contender_count: usize,
@@ -95,8 +95,8 @@ pub(crate) struct CheckDown<'a> {
 const OUTCOMES: usize = 64;
 
 impl<'a> CheckDown<'a> {
-    /// The value of `hand` for seat `you`.
-    pub(crate) fn new(hand: &'a HandSnapshot, you: usize) -> CheckDown<'a> {
+    /// The value of `hand`.
+    pub(crate) fn new(hand: &'a HandSnapshot) -> CheckDown<'a> {
         let mut contenders = [0usize; MAX_SEATS];
         let mut contender_count = 0;
         for (seat, slot) in (0..hand.seats)
@@ -152,7 +152,6 @@ impl<'a> CheckDown<'a> {
         }
         CheckDown {
             hand,
-            you,
             contenders,
             contender_count,
             pots,
@@ -198,7 +197,7 @@ impl<'a> CheckDown<'a> {
     }
 
     /// The points of an outcome for `you`.
-    fn value_of(&self, key: u128) -> f64 {
+    fn value_of(&self, key: u128, you: usize) -> f64 {
         let mut stacks = self.base;
         for (index, pot) in self.pots[..self.pot_count].iter().enumerate() {
             let winners = (key >> (index * MAX_SEATS)) as u16 & ((1 << MAX_SEATS) - 1);
@@ -211,23 +210,42 @@ impl<'a> CheckDown<'a> {
             }
         }
         points(
-            self.you,
+            you,
             &stacks[..self.hand.seats],
             self.hand.dealt_in,
             self.hand.button,
         )
     }
 
-    /// The value with nothing left to win by the cards (every pot has one contender).
-    fn settled(&self) -> Option<f64> {
-        (self.pot_count == 0).then(|| self.value_of(0))
+    /// The value of `outcomes` for seat `you`: the mean of its points over them.
+    pub(crate) fn value(&self, outcomes: &Outcomes, you: usize) -> f64 {
+        match outcomes {
+            Outcomes::Settled => self.value_of(0, you),
+            Outcomes::Tally(tally) => tally.mean(|key| self.value_of(key, you)),
+        }
     }
 
-    /// The exact value on `board` (3, 4 or 5 cards): the mean over every completion from the
-    /// `unseen` cards (each equally likely, as the next cards of a shuffled deck are).
-    pub(crate) fn exact(&self, board: &[Card], unseen: &[Card]) -> f64 {
-        if let Some(value) = self.settled() {
-            return value;
+    /// The value of `outcomes` for each seat of `seats` (0 for the other seats).
+    pub(crate) fn values(&self, outcomes: &Outcomes, seats: SeatSet) -> [f64; MAX_SEATS] {
+        let mut values = [0.0; MAX_SEATS];
+        for (seat, value) in values.iter_mut().enumerate().take(self.hand.seats) {
+            if seats & (1 << seat) != 0 {
+                *value = self.value(outcomes, seat);
+            }
+        }
+        values
+    }
+
+    /// Nothing left to win by the cards (every pot has one contender).
+    fn settled(&self) -> bool {
+        self.pot_count == 0
+    }
+
+    /// The outcomes on `board` (3, 4 or 5 cards), for the exact value: every completion from
+    /// the `unseen` cards (each equally likely, as the next cards of a shuffled deck are).
+    pub(crate) fn exact(&self, board: &[Card], unseen: &[Card]) -> Outcomes {
+        if self.settled() {
+            return Outcomes::Settled;
         }
         let keys = self.keys(board);
         let mut tally = Tally::default();
@@ -263,15 +281,15 @@ impl<'a> CheckDown<'a> {
                 }
             }
         }
-        tally.mean(|key| self.value_of(key))
+        Outcomes::Tally(tally)
     }
 
-    /// An unbiased estimate of the value before any board card: the mean over `samples`
-    /// whole boards drawn uniformly from the `unseen` cards with `rng`, which must be
-    /// independent of the game's deck.
-    pub(crate) fn sampled(&self, unseen: &[Card], samples: u32, rng: &mut impl Rng) -> f64 {
-        if let Some(value) = self.settled() {
-            return value;
+    /// The outcomes of `samples` whole boards drawn uniformly from the `unseen` cards with
+    /// `rng`, which must be independent of the game's deck: their value is an unbiased
+    /// estimate of the value before any board card.
+    pub(crate) fn sampled(&self, unseen: &[Card], samples: u32, rng: &mut impl Rng) -> Outcomes {
+        if self.settled() {
+            return Outcomes::Settled;
         }
         let mut deck: Vec<Card> = unseen.to_vec();
         let mut tally = Tally::default();
@@ -293,7 +311,7 @@ impl<'a> CheckDown<'a> {
             }
             tally.add(self.outcome(&strengths));
         }
-        tally.mean(|key| self.value_of(key))
+        Outcomes::Tally(tally)
     }
 }
 
@@ -303,9 +321,17 @@ fn strength(key: HandKey) -> Strength {
     key.strength().map_or(0, HandStrength::index)
 }
 
+/// The outcomes of the boards a value averages over.
+pub(crate) enum Outcomes {
+    /// Every pot has one contender: the cards change nothing.
+    Settled,
+    /// The outcomes seen.
+    Tally(Tally),
+}
+
 /// Outcomes seen and how often, valued once each at the end.
 #[derive(Default)]
-struct Tally {
+pub(crate) struct Tally {
     outcomes: Vec<(u128, u32)>,
     total: u32,
     /// Outcomes past [`OUTCOMES`] distinct ones, valued as they come.
