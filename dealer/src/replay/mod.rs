@@ -271,14 +271,7 @@ pub fn replay_compact(
     out: &Path,
     comparison: Comparison,
 ) -> Result<ReplayReport, ReplayError> {
-    let answers: Vec<ReplayAnswer> = compact
-        .answers
-        .iter()
-        .map(|answer| ReplayAnswer {
-            asked: None,
-            answer: answer.clone(),
-        })
-        .collect();
+    let answers = compact_answers(compact);
     let game = recorded_game(&compact.game, DeckSource::Seeded)?;
     let selection = compact.outputs.selection();
     let played = play_into(game, &compact.game, &answers, out, selection)?;
@@ -313,14 +306,7 @@ pub fn play_compact(
             self.0.finish(game)
         }
     }
-    let answers: Vec<ReplayAnswer> = compact
-        .answers
-        .iter()
-        .map(|answer| ReplayAnswer {
-            asked: None,
-            answer: answer.clone(),
-        })
-        .collect();
+    let answers = compact_answers(compact);
     let game = recorded_game(&compact.game, DeckSource::Seeded)?;
     let played = play(
         game,
@@ -330,6 +316,19 @@ pub fn play_compact(
     )
     .map_err(ReplayError::Observer)?;
     Ok(played.result)
+}
+
+/// A compact record's answers as the replay takes them (no asked documents: the record keeps
+/// none).
+fn compact_answers(compact: &CompactGame) -> Vec<ReplayAnswer> {
+    compact
+        .answers
+        .iter()
+        .map(|answer| ReplayAnswer {
+            asked: None,
+            answer: answer.clone(),
+        })
+        .collect()
 }
 
 pub(super) fn write_error(dir: &Path) -> impl Fn(io::Error) -> ReplayError + '_ {

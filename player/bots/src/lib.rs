@@ -291,8 +291,9 @@ impl BotKind {
         BotKind::RealF,
     ];
 
-    /// A table that plays like an event's: the arena's default opponents and the dealer
-    /// demo's lineup (see `player/arena/README.md` for how it was chosen).
+    /// The house field: five bots written to the archetypes of an event's teams, the dealer
+    /// demo's lineup and the arena's default before [`BotKind::REAL_FIELD`]
+    /// (`player/arena/README.md`, "The house field").
     pub const FIELD: [BotKind; 5] = [
         BotKind::Tight,
         BotKind::Loose,

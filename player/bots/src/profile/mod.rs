@@ -179,26 +179,18 @@ impl Profile {
         let _ = writeln!(out, "  \"sources\": [{}],", sources.join(", "));
         let _ = writeln!(out, "  \"smoothing\": {:?},", self.smoothing);
         let _ = writeln!(out, "  \"raise_sizes\": [");
-        for (index, sizes) in self.raise_sizes.iter().enumerate() {
+        let sizes = self.raise_sizes.iter().map(|sizes| {
             let values: Vec<String> = sizes.iter().map(|size| format!("{size:?}")).collect();
-            let comma = if index + 1 < self.raise_sizes.len() {
-                ","
-            } else {
-                ""
-            };
-            let _ = writeln!(out, "    [{}]{comma}", values.join(", "));
-        }
+            values.join(", ")
+        });
+        push_rows(&mut out, sizes);
         let _ = writeln!(out, "  ],");
         let _ = writeln!(out, "  \"cells\": [");
-        for (index, cell) in self.cells.iter().enumerate() {
+        let cells = self.cells.iter().map(|cell| {
             let values: Vec<String> = cell.iter().map(u32::to_string).collect();
-            let comma = if index + 1 < self.cells.len() {
-                ","
-            } else {
-                ""
-            };
-            let _ = writeln!(out, "    [{}]{comma}", values.join(","));
-        }
+            values.join(",")
+        });
+        push_rows(&mut out, cells);
         let _ = writeln!(out, "  ]");
         let _ = writeln!(out, "}}");
         out
@@ -219,6 +211,15 @@ impl Profile {
     /// [`ProfileBot`] plays.
     pub fn compile(&self) -> CompiledProfile {
         CompiledProfile::new(self)
+    }
+}
+
+/// Writes `rows` as the lines of a JSON array, one `[row]` a line, commas between them.
+fn push_rows(out: &mut String, rows: impl ExactSizeIterator<Item = String>) {
+    let count = rows.len();
+    for (index, row) in rows.enumerate() {
+        let comma = if index + 1 < count { "," } else { "" };
+        let _ = writeln!(out, "    [{row}]{comma}");
     }
 }
 
