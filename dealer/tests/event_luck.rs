@@ -37,6 +37,30 @@ async fn play_games(event: &Arc<Event>, games: usize) {
     rounds.await.unwrap();
 }
 
+/// The event's valuer thread, as `dealer serve` runs it.
+struct Valuer {
+    stop: dealer::runner::StopHandle,
+    thread: std::thread::JoinHandle<()>,
+}
+
+impl Valuer {
+    fn start(event: &Arc<Event>) -> Valuer {
+        let (stop, signal) = dealer::runner::stop_signal();
+        let thread = spawn_valuer(Arc::clone(event), signal).unwrap();
+        Valuer { stop, thread }
+    }
+
+    /// Waits until no game is left to value, then stops the thread.
+    async fn stop_once_all_valued(self, event: &Event, what: &str) {
+        until_async(what, || event.store().unvalued_games().unwrap() == 0).await;
+        self.stop.stop();
+        let thread = self.thread;
+        tokio::task::spawn_blocking(move || thread.join().unwrap())
+            .await
+            .unwrap();
+    }
+}
+
 fn luck_of(event: &Event, number: u32) -> GameLuck {
     event.store().game_luck(number).unwrap().unwrap()
 }
@@ -97,18 +121,12 @@ fn check_valued(event: &Event, number: u32) -> Vec<f64> {
 async fn finished_games_get_every_seats_luck_in_the_background() {
     let dir = tempfile::tempdir().unwrap();
     let event = open_event(dir.path());
-    let (valuer_handle, valuer_stop) = dealer::runner::stop_signal();
-    let valuer = spawn_valuer(Arc::clone(&event), valuer_stop).unwrap();
+    let valuer = Valuer::start(&event);
     play_games(&event, 4).await;
     // The last round's end woke the valuer: it values every game that finished.
-    until_async("every finished game valued", || {
-        event.store().unvalued_games().unwrap() == 0
-    })
-    .await;
-    valuer_handle.stop();
-    tokio::task::spawn_blocking(move || valuer.join().unwrap())
-        .await
-        .unwrap();
+    valuer
+        .stop_once_all_valued(&event, "every finished game valued")
+        .await;
     let games = finished_games(&event);
     assert!(games.len() >= 4, "{games:?}");
     let mut lucky = 0;
@@ -186,16 +204,9 @@ async fn an_old_event_is_upgraded_and_back_filled_across_a_restart() {
         event.store().unvalued_games().unwrap(),
         games.len() as u64 - 1
     );
-    let (valuer_handle, valuer_stop) = dealer::runner::stop_signal();
-    let valuer = spawn_valuer(Arc::clone(&event), valuer_stop).unwrap();
-    until_async("the back-fill finished", || {
-        event.store().unvalued_games().unwrap() == 0
-    })
-    .await;
-    valuer_handle.stop();
-    tokio::task::spawn_blocking(move || valuer.join().unwrap())
-        .await
-        .unwrap();
+    Valuer::start(&event)
+        .stop_once_all_valued(&event, "the back-fill finished")
+        .await;
     assert_eq!(check_valued(&event, games[0]), first);
     for &number in games.iter().filter(|&&n| n != no_record) {
         check_valued(&event, number);
