@@ -129,6 +129,7 @@ pub mod rules;
 mod seat_buf;
 mod setup;
 mod showdown;
+pub mod stats;
 mod view;
 
 use crate::game_event::GameEvent;

@@ -24,7 +24,9 @@
 //! - [`archive`]: every game's files regenerated from its compact record, for the viewer and
 //!   `dealer replay`;
 //! - [`luck`]: every finished game's luck of the cards by seat, valued from its record in the
-//!   background.
+//!   background;
+//! - [`versions`]: each team's points by version, raw and with the luck taken out, and its
+//!   newest version against the one before.
 //!
 //! [`Event`] is the state the scheduler, the health checker and the web API share.
 
@@ -44,6 +46,7 @@ pub mod seating;
 pub mod settings;
 pub mod space;
 pub mod store;
+pub mod versions;
 
 use crate::seat::{ClientError, HttpClient};
 use players::{leaderboard_order, Enrollment, PlayerView};

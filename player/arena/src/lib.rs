@@ -39,14 +39,15 @@ pub mod cli;
 pub mod field;
 mod report;
 mod saved;
-pub mod stats;
 mod verdict;
 pub mod why;
 
 pub use engine::luck::{BETS_TO_COME, FLOP_SAMPLES, LUCK_STREAM_KEY, MIN_POT_SHARE};
+/// The arithmetic of the verdict (means, intervals, games to tell), shared with the event.
+pub use engine::stats;
+pub use engine::stats::{Interval, MAX_SUGGESTED_GAMES};
 pub use report::{ArenaReport, EntrantReport, HandReport, SetResult, YourPoints};
 pub use saved::{Comparison, History, RunKey, SavedRun, SavedRunError, HISTORY_FORMAT};
-pub use stats::{Interval, MAX_SUGGESTED_GAMES};
 pub use verdict::{judge, Finishes, GamesToTell, Judgement, Measure, Verdict};
 
 use bots::{BotKind, Opponent};

@@ -286,7 +286,7 @@ fn rotations(key: &RunKey) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::Interval;
+    use engine::stats::Interval;
 
     fn run(per_set: &[f64]) -> SavedRun {
         SavedRun {

@@ -8,11 +8,11 @@
 //! interval. The raw points (paired), your places, and your chips per 100 hands (unpaired, the
 //! test the arena used to give its verdict with) are shown beside it.
 
-use crate::stats::{
+use crate::SetResult;
+use engine::stats::{
     mean_and_sd, paired_difference, pairs_to_tell, samples_each_to_tell, unpaired_difference,
     Interval, MAX_SUGGESTED_GAMES,
 };
-use crate::SetResult;
 use serde::{Deserialize, Serialize};
 
 /// What the comparison says.

@@ -38,9 +38,9 @@ pub use answers::RecordedAnswers;
 pub use kind::{BigBlinds, DecisionKind, Faced, HandClass, Move, Position, PotShare};
 pub use report::{ChangeGroup, Continuation, ExampleHand, PositionCount, Run, Why, WhyError};
 
-use crate::stats::Interval;
 use crate::{ask, plan, Arena, ArenaReport, SavedRun, SetResult};
 use answers::{Ending, Unpacked};
+use engine::stats::Interval;
 use kind::{classify, Classified};
 use narrate::Narrator;
 use player::{Chips, GameState, Player};

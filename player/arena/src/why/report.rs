@@ -2,8 +2,8 @@
 //! and example hands, and why it can say nothing (the types `--json` writes under `why`).
 
 use super::kind::{DecisionKind, Move, Position};
-use crate::stats::Interval;
 use crate::ArenaError;
+use engine::stats::Interval;
 use player::GameState;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;

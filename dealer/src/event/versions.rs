@@ -1,0 +1,491 @@
+//! Points by version (issue 32): for each team, each version it has played, its points a game
+//! raw and with the luck of the cards taken out, each with its 95% interval; and its newest
+//! version against the one before, in the arena's words ("v7 against v6: BETTER, +0.42 ± 0.30
+//! points a game with the luck of the cards taken out; 38 and 112 games"), or "can't tell yet"
+//! with about how many games would tell.
+//!
+//! **What a version's game is.** A finished game in which the team was dealt in (not absent:
+//! an absent team played no hand, whatever its version), counted under the version its player
+//! reported in that game (`standings.version`). A ban counts: it is the version's doing.
+//!
+//! **Luck taken out.** A game's adjusted points are its points less the seat's luck
+//! (`standings.luck`, [`super::luck`]): a correction of zero mean whatever the players do, so
+//! the adjusted figure has the points' expectation with less of the cards' variance. A game
+//! that cannot be valued (no record, or a record that stops early) counts raw in the adjusted
+//! figure too, as the luck module says; a game still waiting to be valued is left out of the
+//! adjusted figure until it is (said by [`VersionFigures::waiting`]).
+//!
+//! **The comparison is unpaired.** Unlike the arena, which plays both versions on the same
+//! deals, an event's versions play different games, against opponents that change too (other
+//! teams deploy): the test is Welch's on per-game values ([`engine::stats`]), the same
+//! arithmetic as the arena's unpaired test. A verdict is given on the adjusted points at 95%
+//! confidence, so it is wrong about one time in twenty when there is no difference; the raw
+//! figure and its own verdict are given beside it, and a disagreement is said.
+//!
+//! Every figure is summed by SQLite (`COUNT`, `SUM`, `SUM` of squares), grouped by team and
+//! version: nothing per game is held in memory, however long the event.
+
+use super::store::{EventStore, StoreError};
+use engine::stats::{
+    current_samples_to_tell, unpaired_difference_of, Interval, Summary, MAX_SUGGESTED_GAMES,
+};
+use rusqlite::Connection;
+use serde::Serialize;
+
+/// What the comparison of a team's newest version with the one before says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VersionVerdict {
+    /// More points a game, with 95% confidence.
+    Better,
+    /// Fewer points a game, with 95% confidence.
+    Worse,
+    /// The interval still contains 0.
+    CantTellYet,
+}
+
+impl VersionVerdict {
+    /// The verdict on a difference (newest minus previous).
+    pub fn of(difference: &Interval) -> VersionVerdict {
+        if difference.low() > 0.0 {
+            VersionVerdict::Better
+        } else if difference.high() < 0.0 {
+            VersionVerdict::Worse
+        } else {
+            VersionVerdict::CantTellYet
+        }
+    }
+
+    /// The arena's word for it.
+    pub fn word(self) -> &'static str {
+        match self {
+            VersionVerdict::Better => "BETTER",
+            VersionVerdict::Worse => "WORSE",
+            VersionVerdict::CantTellYet => "can't tell yet",
+        }
+    }
+}
+
+/// One version of a team, as the event played it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct VersionFigures {
+    /// The version string its player reported.
+    pub version: String,
+    /// Finished games it was dealt into.
+    pub games: u64,
+    /// Its first and last game's numbers.
+    pub first_game: u32,
+    /// See [`VersionFigures::first_game`].
+    pub last_game: u32,
+    /// Games it won.
+    pub wins: u64,
+    /// Games in which it was banned.
+    pub bans: u64,
+    /// Points a game, raw, over its [`VersionFigures::games`].
+    pub points: Interval,
+    /// Points a game with the luck of the cards taken out, over its
+    /// [`VersionFigures::adjusted_games`]; `None` before any of its games is valued.
+    pub adjusted: Option<Interval>,
+    /// Games in the adjusted figure: the valued ones and the ones that count raw.
+    pub adjusted_games: u64,
+    /// Games in the adjusted figure that count raw (no record, or a record that stops early).
+    pub counted_raw: u64,
+    /// Games still waiting to be valued (left out of the adjusted figure).
+    pub waiting: u64,
+    /// The luck of the cards summed over its valued games, in points: what the cards gave it
+    /// beyond their expectation.
+    pub luck: f64,
+    #[serde(skip)]
+    raw_summary: Summary,
+    #[serde(skip)]
+    adjusted_summary: Summary,
+}
+
+/// Games of the newest version that would tell the difference seen now (95% confidence, 80%
+/// power), the previous version's games as they are; `None` when the difference is 0, would
+/// take more than [`MAX_SUGGESTED_GAMES`], or the previous version's games alone are too few.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct GamesToTell {
+    /// With the luck of the cards taken out (what the verdict uses).
+    pub adjusted: Option<u64>,
+    /// Raw points.
+    pub raw: Option<u64>,
+}
+
+/// A team's newest version against the one it played before.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct VersionComparison {
+    /// The newest version: the one of the team's latest game.
+    pub newest: String,
+    /// The version it played before (the other version with the latest game).
+    pub previous: String,
+    /// The verdict, on the adjusted points.
+    pub verdict: VersionVerdict,
+    /// The verdict the raw points alone would give.
+    pub raw_verdict: VersionVerdict,
+    /// Adjusted points a game, newest minus previous (Welch).
+    pub adjusted: Interval,
+    /// Raw points a game, newest minus previous (Welch).
+    pub raw: Interval,
+    /// The games each adjusted figure is over: newest, previous.
+    pub games: [u64; 2],
+    /// The games each raw figure is over: newest, previous.
+    pub raw_games: [u64; 2],
+    /// Games of the newest version, in all, that would tell.
+    pub games_to_tell: GamesToTell,
+    /// The two measures reach opposite verdicts.
+    pub measures_disagree: bool,
+    /// The comparison in the arena's words, as the page and the broadcast show it.
+    pub summary: String,
+}
+
+/// A team's versions, newest first, and its newest against the one before.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TeamVersions {
+    /// The team's player id.
+    pub player_id: i64,
+    /// Its name now.
+    pub name: String,
+    /// Every version it played, the newest (latest game) first.
+    pub versions: Vec<VersionFigures>,
+    /// `None` until it has played two versions, or while either has no game valued.
+    pub comparison: Option<VersionComparison>,
+}
+
+/// One team's versions; `None` for an id the event does not know.
+///
+/// # Errors
+/// The database cannot be read.
+pub fn team_versions(
+    store: &EventStore,
+    player_id: i64,
+) -> Result<Option<TeamVersions>, StoreError> {
+    store.read(|c| {
+        let name: Option<String> = c
+            .prepare_cached("SELECT name FROM players WHERE id = ?1")?
+            .query_row([player_id], |row| row.get(0))
+            .map(Some)
+            .or_else(|error| match error {
+                rusqlite::Error::QueryReturnedNoRows => Ok(None),
+                other => Err(other),
+            })?;
+        let Some(name) = name else {
+            return Ok(None);
+        };
+        let mut rows = version_rows(c, Some(player_id))?;
+        let versions = rows.remove(&player_id).unwrap_or_default();
+        Ok(Some(TeamVersions::new(player_id, name, versions)))
+    })
+}
+
+/// Every team's versions (removed teams left out), in player id order.
+///
+/// # Errors
+/// The database cannot be read.
+pub fn all_teams_versions(store: &EventStore) -> Result<Vec<TeamVersions>, StoreError> {
+    store.read(|c| {
+        let mut rows = version_rows(c, None)?;
+        let mut statement =
+            c.prepare_cached("SELECT id, name FROM players WHERE status <> 'removed' ORDER BY id")?;
+        let teams = statement
+            .query_map([], |row| {
+                Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?))
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(teams
+            .into_iter()
+            .map(|(id, name)| TeamVersions::new(id, name, rows.remove(&id).unwrap_or_default()))
+            .collect())
+    })
+}
+
+/// The figures of every version of one team (`Some(id)`) or of every team, by player id.
+fn version_rows(
+    c: &Connection,
+    player: Option<i64>,
+) -> rusqlite::Result<std::collections::HashMap<i64, Vec<VersionFigures>>> {
+    // `adjusted` is a game's points less its luck when valued, its points when it counts raw,
+    // NULL while it waits (SUM and COUNT skip NULLs).
+    let mut statement = c.prepare_cached(
+        "SELECT player_id, version, COUNT(*), MIN(game), MAX(game), SUM(place = 1),
+                SUM(banned IS NOT NULL), SUM(points), SUM(points * points),
+                COUNT(adjusted), SUM(adjusted), SUM(adjusted * adjusted),
+                SUM(state IN ('no_record', 'unreplayable')), SUM(state IS NULL),
+                TOTAL(CASE WHEN state = 'valued' THEN luck END)
+         FROM (
+            SELECT s.player_id, COALESCE(s.version, 'Unknown') AS version, s.game, s.place,
+                   s.banned, s.points, s.luck, g.luck AS state,
+                   CASE WHEN g.luck = 'valued' THEN s.points - COALESCE(s.luck, 0)
+                        WHEN g.luck IS NOT NULL THEN s.points END AS adjusted
+            FROM standings s JOIN games g ON g.number = s.game
+            WHERE s.player_id IS NOT NULL AND s.absent IS NULL AND g.state = 'finished'
+              AND (?1 IS NULL OR s.player_id = ?1)
+         )
+         GROUP BY player_id, version",
+    )?;
+    let rows = statement.query_map([player], |row| {
+        let games: i64 = row.get(2)?;
+        let adjusted_games: i64 = row.get(9)?;
+        let raw_summary = Summary::from_sums(games.max(0) as u64, row.get(7)?, row.get(8)?);
+        let adjusted_summary = Summary::from_sums(
+            adjusted_games.max(0) as u64,
+            row.get::<_, Option<f64>>(10)?.unwrap_or(0.0),
+            row.get::<_, Option<f64>>(11)?.unwrap_or(0.0),
+        );
+        Ok((
+            row.get::<_, i64>(0)?,
+            VersionFigures {
+                version: row.get(1)?,
+                games: raw_summary.count,
+                first_game: row.get(3)?,
+                last_game: row.get(4)?,
+                wins: row.get::<_, i64>(5)?.max(0) as u64,
+                bans: row.get::<_, i64>(6)?.max(0) as u64,
+                points: Interval::of_summary(&raw_summary),
+                adjusted: (adjusted_summary.count > 0)
+                    .then(|| Interval::of_summary(&adjusted_summary)),
+                adjusted_games: adjusted_summary.count,
+                counted_raw: row.get::<_, i64>(12)?.max(0) as u64,
+                waiting: row.get::<_, i64>(13)?.max(0) as u64,
+                luck: row.get(14)?,
+                raw_summary,
+                adjusted_summary,
+            },
+        ))
+    })?;
+    let mut by_team: std::collections::HashMap<i64, Vec<VersionFigures>> = Default::default();
+    for row in rows {
+        let (player, figures) = row?;
+        by_team.entry(player).or_default().push(figures);
+    }
+    Ok(by_team)
+}
+
+impl TeamVersions {
+    fn new(player_id: i64, name: String, mut versions: Vec<VersionFigures>) -> TeamVersions {
+        versions.sort_by_key(|figures| std::cmp::Reverse(figures.last_game));
+        let comparison = match versions.as_slice() {
+            [newest, previous, ..] => compare(newest, previous),
+            _ => None,
+        };
+        TeamVersions {
+            player_id,
+            name,
+            versions,
+            comparison,
+        }
+    }
+}
+
+/// `newest` against `previous`; `None` while either has no adjusted game.
+pub fn compare(newest: &VersionFigures, previous: &VersionFigures) -> Option<VersionComparison> {
+    if newest.adjusted_summary.count == 0 || previous.adjusted_summary.count == 0 {
+        return None;
+    }
+    let adjusted = unpaired_difference_of(&newest.adjusted_summary, &previous.adjusted_summary);
+    let raw = unpaired_difference_of(&newest.raw_summary, &previous.raw_summary);
+    let verdict = VersionVerdict::of(&adjusted);
+    let raw_verdict = VersionVerdict::of(&raw);
+    let cap = MAX_SUGGESTED_GAMES as f64;
+    let games_to_tell = GamesToTell {
+        adjusted: current_samples_to_tell(
+            newest.adjusted_summary.sd,
+            &previous.adjusted_summary,
+            adjusted.mean,
+            cap,
+        )
+        .map(|games| games as u64),
+        raw: current_samples_to_tell(newest.raw_summary.sd, &previous.raw_summary, raw.mean, cap)
+            .map(|games| games as u64),
+    };
+    let measures_disagree = matches!(
+        (verdict, raw_verdict),
+        (VersionVerdict::Better, VersionVerdict::Worse)
+            | (VersionVerdict::Worse, VersionVerdict::Better)
+    );
+    let mut comparison = VersionComparison {
+        newest: newest.version.clone(),
+        previous: previous.version.clone(),
+        verdict,
+        raw_verdict,
+        adjusted,
+        raw,
+        games: [
+            newest.adjusted_summary.count,
+            previous.adjusted_summary.count,
+        ],
+        raw_games: [newest.raw_summary.count, previous.raw_summary.count],
+        games_to_tell,
+        measures_disagree,
+        summary: String::new(),
+    };
+    comparison.summary = summary(&comparison, newest, previous);
+    Some(comparison)
+}
+
+/// "v7 against v6: BETTER, +0.42 ± 0.30 points a game with the luck of the cards taken out;
+/// 38 and 112 games", and for "can't tell yet", about how many games would tell.
+fn summary(c: &VersionComparison, newest: &VersionFigures, previous: &VersionFigures) -> String {
+    let mut text = format!(
+        "{} against {}: {}, {} points a game with the luck of the cards taken out; {} and {} games",
+        c.newest,
+        c.previous,
+        c.verdict.word(),
+        signed_interval(&c.adjusted),
+        c.games[0],
+        c.games[1],
+    );
+    if c.verdict == VersionVerdict::CantTellYet {
+        match c.games_to_tell.adjusted {
+            Some(games) if games > c.games[0] => text.push_str(&format!(
+                "; about {games} games of {} would tell ({} more)",
+                c.newest,
+                games - c.games[0]
+            )),
+            Some(_) => text.push_str("; a few more games would tell"),
+            None if c.adjusted.mean != 0.0
+                && current_samples_to_tell(0.0, &previous.adjusted_summary, c.adjusted.mean, f64::MAX)
+                    .is_none() =>
+            {
+                text.push_str(&format!(
+                    "; {}'s {} games are too few to tell a difference this small, however long {} plays",
+                    c.previous, c.games[1], c.newest
+                ));
+            }
+            None => text.push_str(&format!(
+                "; the difference is too small to measure with fewer than {MAX_SUGGESTED_GAMES} games"
+            )),
+        }
+    }
+    let waiting = newest.waiting + previous.waiting;
+    if waiting > 0 {
+        text.push_str(&format!(" ({waiting} more still being valued)"));
+    }
+    if c.measures_disagree {
+        text.push_str(&format!(
+            ". The raw points say the opposite ({} {}): the luck of the cards decided them",
+            c.raw_verdict.word(),
+            signed_interval(&c.raw)
+        ));
+    }
+    text
+}
+
+/// "+0.42 ± 0.30", or "+0.42 ± ?" when the spread is unknown.
+fn signed_interval(interval: &Interval) -> String {
+    if interval.half_width.is_finite() {
+        format!("{:+.2} ± {:.2}", interval.mean, interval.half_width)
+    } else {
+        format!("{:+.2} ± ?", interval.mean)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn figures(version: &str, last_game: u32, adjusted: &[f64], raw: &[f64]) -> VersionFigures {
+        let raw_summary = Summary::of(raw);
+        let adjusted_summary = Summary::of(adjusted);
+        VersionFigures {
+            version: version.into(),
+            games: raw_summary.count,
+            first_game: 1,
+            last_game,
+            wins: 0,
+            bans: 0,
+            points: Interval::of_summary(&raw_summary),
+            adjusted: Some(Interval::of_summary(&adjusted_summary)),
+            adjusted_games: adjusted_summary.count,
+            counted_raw: 0,
+            waiting: 0,
+            luck: 0.0,
+            raw_summary,
+            adjusted_summary,
+        }
+    }
+
+    /// `n` values spread around `mean` (±1, ±2 in turn).
+    fn around(mean: f64, n: usize) -> Vec<f64> {
+        (0..n)
+            .map(|i| mean + [1.0, -1.0, 2.0, -2.0][i % 4])
+            .collect()
+    }
+
+    #[test]
+    fn the_newest_version_is_judged_on_the_adjusted_points_in_the_arenas_words() {
+        let old = figures("v6", 100, &around(1.0, 112), &around(1.0, 112));
+        let new = figures("v7", 200, &around(1.6, 40), &around(1.1, 40));
+        let team = TeamVersions::new(3, "team".into(), vec![old.clone(), new.clone()]);
+        assert_eq!(team.versions[0].version, "v7");
+        let c = team.comparison.unwrap();
+        assert_eq!(c.verdict, VersionVerdict::Better);
+        assert_eq!(c.raw_verdict, VersionVerdict::CantTellYet);
+        assert!((c.adjusted.mean - 0.6).abs() < 1e-9);
+        assert_eq!(c.games, [40, 112]);
+        assert!(
+            c.summary.starts_with("v7 against v6: BETTER, +0.60 ± 0."),
+            "{}",
+            c.summary
+        );
+        assert!(
+            c.summary
+                .ends_with("points a game with the luck of the cards taken out; 40 and 112 games"),
+            "{}",
+            c.summary
+        );
+        let worse = compare(&old, &new).unwrap();
+        assert_eq!(worse.verdict, VersionVerdict::Worse);
+    }
+
+    #[test]
+    fn an_undecided_comparison_says_how_many_games_would_tell() {
+        let old = figures("v1", 100, &around(1.0, 400), &around(1.0, 400));
+        let new = figures("v2", 200, &around(1.3, 12), &around(1.3, 12));
+        let c = compare(&new, &old).unwrap();
+        assert_eq!(c.verdict, VersionVerdict::CantTellYet);
+        let games = c.games_to_tell.adjusted.unwrap();
+        assert!(games > 12, "{c:?}");
+        assert!(
+            c.summary.contains(&format!(
+                "about {games} games of v2 would tell ({} more)",
+                games - 12
+            )),
+            "{}",
+            c.summary
+        );
+        // The previous version's 8 games alone cannot tell 0.3 in a spread of 1.6.
+        let few = figures("v1", 100, &around(1.0, 8), &around(1.0, 8));
+        let c = compare(&new, &few).unwrap();
+        assert_eq!(c.games_to_tell.adjusted, None);
+        assert!(
+            c.summary.contains("v1's 8 games are too few"),
+            "{}",
+            c.summary
+        );
+    }
+
+    #[test]
+    fn opposite_measures_are_said() {
+        let old = figures("a", 1, &around(1.0, 400), &around(2.0, 400));
+        let new = figures("b", 2, &around(1.5, 400), &around(1.0, 400));
+        let c = compare(&new, &old).unwrap();
+        assert!(c.measures_disagree);
+        assert!(
+            c.summary.contains("The raw points say the opposite (WORSE"),
+            "{}",
+            c.summary
+        );
+    }
+
+    #[test]
+    fn one_version_or_nothing_valued_has_no_comparison() {
+        let only = figures("v1", 1, &around(1.0, 10), &around(1.0, 10));
+        assert!(TeamVersions::new(1, "t".into(), vec![only.clone()])
+            .comparison
+            .is_none());
+        let mut waiting = figures("v2", 2, &[], &around(1.0, 3));
+        waiting.adjusted = None;
+        assert!(compare(&waiting, &only).is_none());
+    }
+}
