@@ -27,6 +27,7 @@ mod event_luck;
 mod event_retention;
 mod event_serve;
 mod event_store;
+mod event_team_view;
 mod interop_python;
 mod k8s_manifests;
 mod kit_bounds;

@@ -31,6 +31,7 @@ use engine::stats::{
 };
 use rusqlite::Connection;
 use serde::Serialize;
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// What the comparison of a team's newest version with the one before says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -197,6 +198,64 @@ pub fn all_teams_versions(store: &EventStore) -> Result<Vec<TeamVersions>, Store
             .map(|(id, name)| TeamVersions::new(id, name, rows.remove(&id).unwrap_or_default()))
             .collect())
     })
+}
+
+/// Every team's versions, summed again only when the database has changed: a game recorded
+/// (the highest `standings` row) or valued (the games waiting to be valued). The event page
+/// and every projector ask every few seconds; between games they get the same answer for two
+/// small indexed reads.
+#[derive(Debug, Default)]
+pub struct VersionsTracker {
+    cached: Mutex<Option<(Stamp, Arc<Vec<TeamVersions>>)>>,
+}
+
+/// What changes when a figure of [`all_teams_versions`] can: the highest `standings` row, the
+/// games waiting to be valued, and the players' names and statuses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Stamp {
+    last_standing: i64,
+    unvalued: i64,
+    players: String,
+}
+
+impl VersionsTracker {
+    /// A tracker that has read nothing yet.
+    pub fn new() -> VersionsTracker {
+        VersionsTracker::default()
+    }
+
+    /// Every team's versions (as [`all_teams_versions`]), from the cache when nothing changed.
+    ///
+    /// # Errors
+    /// The database cannot be read.
+    pub fn all(&self, store: &EventStore) -> Result<Arc<Vec<TeamVersions>>, StoreError> {
+        let stamp = store.read(|c| {
+            c.prepare_cached(
+                "SELECT (SELECT COALESCE(MAX(rowid), 0) FROM standings),
+                        (SELECT COUNT(*) FROM games WHERE luck IS NULL AND state = 'finished'),
+                        (SELECT COALESCE(group_concat(id || ':' || status || ':' || name, char(31)), '')
+                         FROM players)",
+            )?
+            .query_row([], |row| {
+                Ok(Stamp {
+                    last_standing: row.get(0)?,
+                    unvalued: row.get(1)?,
+                    players: row.get(2)?,
+                })
+            })
+        })?;
+        if let Some((cached_stamp, teams)) =
+            &*self.cached.lock().unwrap_or_else(PoisonError::into_inner)
+        {
+            if *cached_stamp == stamp {
+                return Ok(Arc::clone(teams));
+            }
+        }
+        let teams = Arc::new(all_teams_versions(store)?);
+        *self.cached.lock().unwrap_or_else(PoisonError::into_inner) =
+            Some((stamp, Arc::clone(&teams)));
+        Ok(teams)
+    }
 }
 
 /// The figures of every version of one team (`Some(id)`) or of every team, by player id.

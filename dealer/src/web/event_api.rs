@@ -7,6 +7,8 @@
 //! | `GET /api/event/history?max_points=N` | each player's points after each game, for the chart ([`PointsHistory`]; at most N games, evenly spread, default 300), and the changes of leader |
 //! | `GET /api/event/players` | every player, removed ones included ([`PlayerView`]) |
 //! | `GET /api/event/games?page=P&per_page=N` | the running games and a page of the ended ones, newest first ([`GamesPage`]) |
+//! | `GET /api/event/teams/{id}` | a team's own view: its points by version, raw and with the luck of the cards taken out, and its newest version against the one before ([`TeamView`]) |
+//! | `GET /api/event/versions` | every team's points by version and verdict ([`crate::event::versions::TeamVersions`]), for the broadcast |
 //! | `GET /api/event/games/{number}/teams` | who sat at each seat of a game, with their player ids, for the teams' colours ([`crate::event::lookups::GameTeams`]) |
 //! | `POST /api/event/players` | organiser: add `{"name", "url", "token"?}` or `{"name", "bot"}` → 201 `{"id"}` |
 //! | `PATCH /api/event/players/{id}` | organiser: `{"name"?, "status"?: "active" \| "paused" \| "removed"}` |
@@ -30,6 +32,7 @@ use crate::event::players::{Enrollment, PlayerView};
 use crate::event::queries::{GamesPage, PointsHistory};
 use crate::event::settings::Contact;
 use crate::event::store::StoreError;
+use crate::event::versions::{self, TeamVersions, VersionsTracker};
 use crate::event::{Event, EventStatus};
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -158,6 +161,8 @@ pub fn routes(event: Arc<Event>) -> super::ExtraRoutes {
     let director = web::Data::new(Director::new());
     // One tracker too: each recorded game is read once for the form and ratings.
     let form = web::Data::new(FormTracker::new());
+    // And one sum of every team's versions, made again only when a game is recorded or valued.
+    let versions = web::Data::new(VersionsTracker::new());
     Arc::new(move |config: &mut web::ServiceConfig| {
         let data = web::Data::from(Arc::clone(&event));
         let mode = Mode {
@@ -169,12 +174,15 @@ pub fn routes(event: Arc<Event>) -> super::ExtraRoutes {
                 .app_data(data)
                 .app_data(director.clone())
                 .app_data(form.clone())
+                .app_data(versions.clone())
                 .app_data(web::PayloadConfig::new(super::MAX_REQUEST_BODY as usize))
                 .route("", web::get().to(status))
                 .route("/leaderboard", web::get().to(leaderboard))
                 .route("/history", web::get().to(history))
                 .route("/games", web::get().to(games))
                 .route("/games/{number}/teams", web::get().to(game_teams))
+                .route("/teams/{id}", web::get().to(team))
+                .route("/versions", web::get().to(all_versions))
                 .route("/broadcast", web::get().to(super::broadcast::broadcast))
                 .route("/players", web::get().to(players))
                 .route("/players", web::post().to(add_player))
@@ -259,6 +267,34 @@ async fn leaderboard(event: web::Data<Event>, form: web::Data<FormTracker>) -> H
                 })
                 .collect(),
         })
+    })
+    .await
+}
+
+/// `/api/event/teams/{id}`: what a team's own view shows.
+#[derive(Serialize)]
+pub struct TeamView {
+    /// Its points by version and its newest version against the one before.
+    #[serde(flatten)]
+    pub versions: TeamVersions,
+}
+
+async fn team(event: web::Data<Event>, path: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    let id = player_id(&path)?;
+    Ok(blocking(event, move |event| -> Result<TeamView, _> {
+        let versions =
+            versions::team_versions(event.store(), id)?.ok_or(StoreError::UnknownPlayer(id))?;
+        Ok(TeamView { versions })
+    })
+    .await)
+}
+
+async fn all_versions(
+    event: web::Data<Event>,
+    tracker: web::Data<VersionsTracker>,
+) -> HttpResponse {
+    blocking(event, move |event| {
+        tracker.all(event.store()).map(|teams| (*teams).clone())
     })
     .await
 }
