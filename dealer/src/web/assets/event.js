@@ -1,7 +1,9 @@
 // Lean Poker live event page (/event): the leaderboard (refreshed without reload), a chart of
 // every team's points over the event, the players with their status, the games (running and
-// ended, linking to the viewer's table view) and the organiser's buttons. On the viewer's page
-// (/) it only adds a link to /event when the server runs an event.
+// ended, linking to the viewer's table view) and the organiser's buttons; a team's name opens
+// its own view (#/team/ID): its points by version, raw and with the luck of the cards taken
+// out, its newest version against the one before, and the hands to look at. On the viewer's
+// page (/) it only adds a link to /event when the server runs an event.
 //
 // Team names, versions and reasons are untrusted: everything goes on the page with
 // textContent or as an attribute value, never as HTML.
@@ -37,11 +39,25 @@
   const games = el('section', { class: 'event-games' });
   const organiser = el('section', { class: 'event-organiser' });
   const organiserTitle = el('h2', { text: 'Organiser' });
-  replace(root,
+  // The event as a whole, or one team's own view (#/team/ID), reached from its leaderboard row.
+  const overview = el('div', { 'data-testid': 'overview' },
     el('h1', { text: 'Leaderboard' }), banner, board,
     el('h2', { text: 'Points over the event' }), chart,
     el('h2', { text: 'Games' }), games,
     organiserTitle, organiser);
+  const teamView = el('section', { class: 'team-view', 'data-testid': 'team-view' });
+  replace(root, overview, teamView);
+  const teamHref = (p) => `#/team/${encodeURIComponent(p.id)}`;
+  const shownTeam = () => {
+    const match = /^#\/team\/(\d+)$/.exec(location.hash);
+    return match ? Number(match[1]) : null;
+  };
+  function showRoute() {
+    const team = shownTeam();
+    overview.hidden = team !== null;
+    teamView.hidden = team === null;
+    if (team === null) document.title = 'Lean Poker event';
+  }
 
   function renderBoard(data) {
     const status = data.event;
@@ -65,7 +81,7 @@
     const columns = narrow.matches
       ? ['rank', 'team', 'points', 'form', 'rating', 'games', 'winsSeconds', 'bansAbsences', 'version', 'status', 'lastSeen']
       : ['rank', 'team', 'points', 'form', 'rating', 'games', 'wins', 'seconds', 'bans', 'absences', 'version', 'status', 'lastSeen'];
-    replace(board, leaderboardTable(data, columns),
+    replace(board, leaderboardTable(data, columns, {}, data.players.length, teamHref),
     el('p', { class: 'muted legend-note', 'data-testid': 'form-note', text: `Last ${data.form_games}: points in the team's last ${data.form_games} games, the best in bold: who is climbing now. Rating: the team's skill as the rating model reads every game's finishing order. Times are this computer's.` }));
   }
 
@@ -189,11 +205,85 @@
     el('form', { class: 'controls', onsubmit: addPlayer }, nameInput, urlInput, el('button', { type: 'submit', text: 'Add player' })),
     message, playerList);
 
+  // ---------- A team's own view ----------
+  const pointsText = (interval) => (interval == null ? '–'
+    : `${interval.mean.toFixed(2)} ± ${interval.half_width == null ? '?' : interval.half_width.toFixed(2)}`);
+  const VERDICT_CLASS = { better: 'better', worse: 'worse', cant_tell_yet: 'undecided' };
+
+  function versionRow(v) {
+    const notes = [];
+    if (v.waiting) notes.push(`${v.waiting} still being valued`);
+    if (v.counted_raw) notes.push(`${v.counted_raw} without a record count raw`);
+    return el('tr', { 'data-testid': 'version-row' },
+      el('td', { class: 'mono version', text: v.version, title: v.version }),
+      el('td', { class: 'num', 'data-testid': 'version-games', text: v.games }),
+      el('td', { class: 'num', text: v.first_game === v.last_game ? `${v.first_game}` : `${v.first_game}–${v.last_game}` }),
+      el('td', { class: 'num', text: `${v.wins} / ${v.bans}` }),
+      el('td', { class: 'num', 'data-testid': 'version-points', text: pointsText(v.points) }),
+      el('td', { class: 'num strong', 'data-testid': 'version-adjusted', text: pointsText(v.adjusted) }),
+      el('td', { class: 'num', 'data-testid': 'version-luck', text: `${v.luck >= 0 ? '+' : ''}${v.luck.toFixed(2)}` }),
+      el('td', { class: 'note', text: notes.join('; ') }));
+  }
+
+  function verdictLine(view) {
+    const c = view.comparison;
+    if (c) {
+      return el('p', { class: `verdict ${VERDICT_CLASS[c.verdict] || ''}`, 'data-testid': 'team-verdict', 'data-verdict': c.verdict, text: c.summary });
+    }
+    const versions = view.versions;
+    const text = versions.length === 0 ? 'No game finished yet.'
+      : versions.length === 1 ? `One version so far (${versions[0].version}): the next one will be compared with it.`
+        : `${versions[0].version} against ${versions[1].version}: waiting for their games' luck to be valued.`;
+    return el('p', { class: 'verdict undecided', 'data-testid': 'team-verdict', 'data-verdict': 'none', text });
+  }
+
+  function renderTeam(view) {
+    document.title = `${view.name} · Lean Poker event`;
+    replace(teamView,
+      el('p', {}, el('a', { href: '#/', 'data-testid': 'back-to-leaderboard', text: '← Leaderboard' })),
+      el('h1', { class: 'team-title' }, teamSwatch(view.player_id), el('span', { class: 'name', 'data-testid': 'team-name', text: view.name })),
+      verdictLine(view),
+      el('h2', { text: 'Points by version' }),
+      el('div', { class: 'table-box' }, el('table', { class: 'grid event-table versions', 'data-testid': 'team-versions' },
+        el('thead', {}, el('tr', {}, ['Version', 'Games', 'Game numbers', 'Wins / bans', 'Points a game', 'Luck taken out', 'Luck of the cards', ''].map((h) => el('th', { text: h })))),
+        el('tbody', {}, view.versions.map(versionRow)))),
+      el('p', { class: 'muted legend-note', 'data-testid': 'versions-note', text: 'Newest first. Points a game with their 95% interval. Luck taken out: each game\'s points less what its cards gave the team beyond their expectation (a correction of zero mean, so the figure keeps its expectation and loses most of the cards\' noise); the verdict compares the newest version with the one before on it, at 95% confidence, so it is wrong about one time in twenty when the versions are equal. Versions play different games against opponents that change too. Luck of the cards: its sum over the version\'s games, in points.' }));
+  }
+
+  async function refreshTeam(id) {
+    try {
+      const view = await getJson(`/api/event/teams/${encodeURIComponent(id)}`);
+      if (shownTeam() === id) renderTeam(view);
+    } catch (error) {
+      if (shownTeam() === id) replace(teamView, el('p', {}, el('a', { href: '#/', text: '← Leaderboard' })), alertBox(`This team cannot be shown: ${error.message}`));
+    }
+    root.dataset.ready = 'true';
+  }
+
   // ---------- Refresh ----------
   let busy = false;
+  // A refresh asked for while one runs (a click to another view) runs right after it.
+  let again = false;
   async function refresh() {
-    if (busy) return;
+    if (busy) {
+      again = true;
+      return;
+    }
     busy = true;
+    showRoute();
+    const team = shownTeam();
+    if (team !== null) {
+      try {
+        await refreshTeam(team);
+      } finally {
+        busy = false;
+      }
+      if (again) {
+        again = false;
+        refresh();
+      }
+      return;
+    }
     try {
       const [leaderboard, history, page, players] = await Promise.all([
         getJson('/api/event/leaderboard'), getJson('/api/event/history'),
@@ -210,7 +300,16 @@
     } finally {
       busy = false;
     }
+    if (again) {
+      again = false;
+      refresh();
+    }
   }
+  window.addEventListener('hashchange', () => {
+    root.dataset.ready = 'false';
+    replace(teamView);
+    refresh();
+  });
   refresh();
   setInterval(refresh, REFRESH_MS);
 })();

@@ -65,7 +65,10 @@ function statusText(p, readOnly) {
 // The leaderboard's columns: a heading and a cell for player `p` at place `i` (0-based).
 const LEADERBOARD_COLUMNS = {
   rank: ['#', (p, i) => el('td', { class: 'num', text: i + 1 })],
-  team: ['Team', (p) => el('td', { class: 'team' }, teamSwatch(p.id), el('span', { class: 'name', 'data-testid': 'name', text: p.name, title: p.name }))],
+  // With `teamHref` (the event page), the name opens the team's own view.
+  team: ['Team', (p, i, best, readOnly, teamHref) => el('td', { class: 'team' }, teamSwatch(p.id), teamHref
+    ? el('a', { class: 'name', 'data-testid': 'name', href: teamHref(p), text: p.name, title: `${p.name}: points by version, and the hands to look at` })
+    : el('span', { class: 'name', 'data-testid': 'name', text: p.name, title: p.name }))],
   points: ['Points', (p) => el('td', { class: 'num strong', 'data-testid': 'points', text: p.points })],
   form: [() => `Last ${FORM_GAMES.count}`, (p, i, best) => el('td', { class: `num form${best && p.form && p.form.points === best ? ' best' : ''}`, 'data-testid': 'form', title: p.form ? `${p.form.points} points in its last ${p.form.games} games` : '' }, formText(p))],
   rating: ['Rating', (p) => el('td', { class: 'num', 'data-testid': 'rating', title: ratingTitle(p), text: ratingText(p) })],
@@ -83,8 +86,9 @@ const LEADERBOARD_COLUMNS = {
 };
 
 // The leaderboard (`/api/event/leaderboard`'s answer: its players, in order) as a table of
-// `columns`. The best recent form is marked: the team climbing fastest.
-function leaderboardTable(board, columns, attrs = {}, rows = board.players.length) {
+// `columns`. The best recent form is marked: the team climbing fastest. `teamHref(p)`, when
+// given, links each team's name to its own view.
+function leaderboardTable(board, columns, attrs = {}, rows = board.players.length, teamHref = null) {
   if (board.form_games) FORM_GAMES.count = board.form_games;
   const readOnly = Boolean(board.event && board.event.read_only);
   const best = Math.max(0, ...board.players.map((p) => (p.form ? p.form.points : 0)));
@@ -92,7 +96,7 @@ function leaderboardTable(board, columns, attrs = {}, rows = board.players.lengt
   return el('table', { class: 'grid leaderboard event-table', 'data-testid': 'leaderboard', ...attrs },
     el('thead', {}, el('tr', {}, picked.map(([head], c) => el('th', { class: `col-${columns[c]}`, text: typeof head === 'function' ? head() : head })))),
     el('tbody', {}, board.players.slice(0, rows).map((p, i) => el('tr', { class: p.up || readOnly ? '' : 'bad', 'data-player': p.id },
-      picked.map(([, cell]) => cell(p, i, best, readOnly))))));
+      picked.map(([, cell]) => cell(p, i, best, readOnly, teamHref))))));
 }
 
 // A round step for about `parts` divisions of `span`: 1, 2 or 5 times a power of ten.
