@@ -5,7 +5,8 @@
 // reached from the team's leaderboard row must show what /api/event/teams/ID says (which the
 // Rust tests check against the database): each version's games and points a game, raw and
 // with the luck taken out, and the verdict in the arena's words; nothing to scroll sideways at
-// 1024 x 768 and 1920 x 1080; and, after a restart, the same figures. Writes
+// 1024 x 768 and 1920 x 1080; the broadcast announcing the verdict in the same words; and,
+// after a restart, the same figures. Writes
 // docs/screenshots/event-team.png.
 //
 // Environment: DEALER_BIN (the built dealer), CHROMIUM (default /usr/bin/chromium).
@@ -149,6 +150,16 @@ try {
   const unknown = await page.textContent('[data-testid=team-view] .alert');
   check(unknown.includes('cannot be shown'), `an unknown team is said to be unknown: ${unknown}`);
   problems.splice(0, problems.length, ...problems.filter((p) => !p.includes('/api/event/teams/99')));
+
+  // The broadcast says it once the new version has played enough to tell.
+  const projector = await context.newPage();
+  projector.on('pageerror', (error) => problems.push(`broadcast page error: ${error.message}`));
+  await projector.setViewportSize({ width: 1920, height: 1080 });
+  await projector.goto(`${apiBase}broadcast`);
+  await projector.waitForSelector('[data-testid=version-news]:not([hidden])');
+  equal(await projector.textContent('[data-testid=version-news-text]'), view.comparison.summary, 'the broadcast gives the verdict in the same words');
+  check((await projector.textContent('[data-testid=version-news]')).includes(`${TEAM} plays BETTER`), 'the broadcast names the team and its verdict');
+  await projector.close();
 
   // A restart keeps every figure.
   server.kill();

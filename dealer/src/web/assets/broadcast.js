@@ -4,7 +4,9 @@
 // newest, and marks each game's decisive hands and highlights; this page plays the first one
 // it has not shown, entry by entry at the chosen speed (only the decisive hands, unless told
 // otherwise), shows a banner under the table on each highlight, then asks for the next game.
-// Beside the table: the leader and the latest changes of leader, the leaderboard with each
+// Beside the table: the leader and the latest changes of leader, a team's new version once it
+// has played enough to be judged better or worse than the one before (the event's verdict on
+// points with the luck of the cards taken out, /api/event/versions), the leaderboard with each
 // team's recent form and rating, and the points chart, all from standings.js in the teams'
 // colours of the event page.
 //
@@ -27,6 +29,9 @@
   const BANNER_MS = 2000;
   const GAME_OVER_MS = 4000;
   const LEAD_NEWS_MS = 20000;
+  // How long a team's new version's verdict stays on screen.
+  const VERSION_NEWS_MS = 30000;
+  const VERSIONS_KEY = 'lean-poker-broadcast-versions';
   const STANDINGS_MS = 5000;
   const BACKOFF_FIRST_MS = 1000;
   const BACKOFF_MAX_MS = 30000;
@@ -88,10 +93,12 @@
   const message = el('div', { class: 'bc-message-text' });
   const messageBox = el('div', { class: 'bc-message', 'data-testid': 'message' }, message);
   const leader = el('div', { class: 'bc-leader', 'data-testid': 'leader' });
+  // A team's new version that has played enough to tell: BETTER or WORSE than the one before.
+  const versionNews = el('div', { class: 'bc-version-news', role: 'status', 'data-testid': 'version-news', hidden: true });
   const board = el('div', { class: 'bc-board' });
   const chart = el('div', { class: 'bc-chart' });
   const side = el('aside', { class: 'bc-side' },
-    leader, el('h2', { text: 'Leaderboard' }), board, el('h2', { text: 'Points' }), chart);
+    leader, versionNews, el('h2', { text: 'Leaderboard' }), board, el('h2', { text: 'Points' }), chart);
   replace(root,
     el('header', { class: 'bc-head' }, title, connection, paused, controls),
     el('main', { class: 'bc-main' }, el('div', { class: 'bc-play' }, stage, el('div', { class: 'bc-banner-slot' }, banner), messageBox), side));
@@ -175,11 +182,51 @@
         before ? [' · before: ', teamSwatch(before.id), el('span', { class: 'name', text: before.name || 'a removed team' }), ` (game ${before.game})`] : null));
   }
 
+  // Each verdict is news once on this projector (kept across reloads): a team, its newest
+  // version and what the comparison with the one before says. They show one at a time.
+  let announced = [];
+  try {
+    const kept = JSON.parse(localStorage.getItem(VERSIONS_KEY) || '[]');
+    if (Array.isArray(kept)) announced = kept.filter((key) => typeof key === 'string');
+  } catch (error) { /* start afresh */ }
+  const waitingNews = [];
+  let versionNewsUntil = 0;
+  function collectVersionNews(teams) {
+    for (const team of teams) {
+      const c = team.comparison;
+      if (!c || (c.verdict !== 'better' && c.verdict !== 'worse')) continue;
+      const key = `${team.player_id}\u001f${c.newest}\u001f${c.verdict}`;
+      if (announced.includes(key) || waitingNews.some((news) => news.key === key)) continue;
+      waitingNews.push({ key, id: team.player_id, name: team.name, comparison: c });
+    }
+  }
+  function drawVersionNews() {
+    if (Date.now() < versionNewsUntil) return;
+    const next = waitingNews.shift();
+    if (!next) {
+      versionNews.hidden = true;
+      return;
+    }
+    announced.push(next.key);
+    while (announced.length > SHOWN_KEPT) announced.shift();
+    localStorage.setItem(VERSIONS_KEY, JSON.stringify(announced));
+    versionNewsUntil = Date.now() + VERSION_NEWS_MS;
+    const c = next.comparison;
+    versionNews.dataset.verdict = c.verdict;
+    replace(versionNews,
+      el('div', { class: 'bc-version-head' }, el('span', { class: 'bc-leader-new', text: 'NEW VERSION' }), teamSwatch(next.id),
+        el('span', { class: 'name', text: next.name }), ` plays ${c.verdict === 'better' ? 'BETTER' : 'WORSE'}`),
+      el('div', { class: 'bc-version-text', 'data-testid': 'version-news-text', text: c.summary }));
+    versionNews.hidden = false;
+  }
+
   async function refreshStandings() {
     for (;;) {
-      const [leaderboard, history] = await persist(
-        () => Promise.all([getJson('/api/event/leaderboard'), getJson('/api/event/history?max_points=120')]),
+      const [leaderboard, history, versions] = await persist(
+        () => Promise.all([getJson('/api/event/leaderboard'), getJson('/api/event/history?max_points=120'), getJson('/api/event/versions')]),
         (down) => { standingsDown = down; });
+      collectVersionNews(versions);
+      drawVersionNews();
       lastBoard = leaderboard;
       const pause = leaderboard.event && leaderboard.event.play_paused;
       // Short for the projector's header; the whole reason on hover.

@@ -67,7 +67,7 @@ const LEADERBOARD_COLUMNS = {
   rank: ['#', (p, i) => el('td', { class: 'num', text: i + 1 })],
   // With `teamHref` (the event page), the name opens the team's own view.
   team: ['Team', (p, i, best, readOnly, teamHref) => el('td', { class: 'team' }, teamSwatch(p.id), teamHref
-    ? el('a', { class: 'name', 'data-testid': 'name', href: teamHref(p), text: p.name, title: `${p.name}: points by version, and the hands to look at` })
+    ? el('a', { class: 'name', 'data-testid': 'name', href: teamHref(p), text: p.name, title: p.name, 'aria-label': `${p.name}: points by version, and the hands to look at` })
     : el('span', { class: 'name', 'data-testid': 'name', text: p.name, title: p.name }))],
   points: ['Points', (p) => el('td', { class: 'num strong', 'data-testid': 'points', text: p.points })],
   form: [() => `Last ${FORM_GAMES.count}`, (p, i, best) => el('td', { class: `num form${best && p.form && p.form.points === best ? ' best' : ''}`, 'data-testid': 'form', title: p.form ? `${p.form.points} points in its last ${p.form.games} games` : '' }, formText(p))],
