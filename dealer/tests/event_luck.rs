@@ -169,7 +169,8 @@ async fn an_old_event_is_upgraded_and_back_filled_across_a_restart() {
             .unwrap();
         connection
             .execute_batch(&format!(
-                "DROP INDEX games_unvalued;
+                "DROP TABLE hand_notes;
+                 DROP INDEX games_unvalued;
                  ALTER TABLE games DROP COLUMN luck;
                  ALTER TABLE standings DROP COLUMN luck;
                  DELETE FROM game_records WHERE game = {no_record};

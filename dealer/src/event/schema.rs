@@ -150,4 +150,32 @@ CREATE TABLE game_records (
 ALTER TABLE standings ADD COLUMN luck REAL;
 CREATE INDEX games_unvalued ON games (number) WHERE luck IS NULL AND state = 'finished';",
     ),
+    (
+        6,
+        // The hands to look at (`event::luck`, `store::hand_rows`): for each seat of each
+        // valued game, its costliest hands with the luck taken out (`costly`, `cost` in
+        // points) and every answer worth a second look (`misread`, `forgiven`, `timeout`,
+        // `banned`), written in the game's luck transaction. Games valued before this version
+        // have no rows (see `EventStore::record_luck`). Cards are short notation, space
+        // separated (`Ah Kd`); `round` is the hand from 0; the decision's fields are NULL when
+        // the seat was never asked.
+        "CREATE TABLE hand_notes (
+    game INTEGER NOT NULL REFERENCES games (number),
+    seat INTEGER NOT NULL,
+    round INTEGER NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('costly', 'misread', 'forgiven', 'timeout', 'banned')),
+    cost REAL,
+    luck REAL,
+    hole TEXT NOT NULL,
+    board TEXT NOT NULL,
+    street TEXT,
+    price INTEGER,
+    pot INTEGER,
+    answer INTEGER,
+    action TEXT,
+    put_in INTEGER,
+    reason TEXT
+);
+CREATE INDEX hand_notes_seat ON hand_notes (game, seat);",
+    ),
 ];

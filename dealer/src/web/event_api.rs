@@ -7,7 +7,7 @@
 //! | `GET /api/event/history?max_points=N` | each player's points after each game, for the chart ([`PointsHistory`]; at most N games, evenly spread, default 300), and the changes of leader |
 //! | `GET /api/event/players` | every player, removed ones included ([`PlayerView`]) |
 //! | `GET /api/event/games?page=P&per_page=N` | the running games and a page of the ended ones, newest first ([`GamesPage`]) |
-//! | `GET /api/event/teams/{id}` | a team's own view: its points by version, raw and with the luck of the cards taken out, and its newest version against the one before ([`TeamView`]) |
+//! | `GET /api/event/teams/{id}` | a team's own view: its points by version, raw and with the luck of the cards taken out, and its newest version against the one before, its newest version's hands to look at ([`TeamView`]) |
 //! | `GET /api/event/versions` | every team's points by version and verdict ([`crate::event::versions::TeamVersions`]), for the broadcast |
 //! | `GET /api/event/games/{number}/teams` | who sat at each seat of a game, with their player ids, for the teams' colours ([`crate::event::lookups::GameTeams`]) |
 //! | `POST /api/event/players` | organiser: add `{"name", "url", "token"?}` or `{"name", "bot"}` → 201 `{"id"}` |
@@ -31,7 +31,7 @@ use crate::event::form::{FormTracker, TeamForm, FORM_GAMES};
 use crate::event::players::{Enrollment, PlayerView};
 use crate::event::queries::{GamesPage, PointsHistory};
 use crate::event::settings::Contact;
-use crate::event::store::StoreError;
+use crate::event::store::{HandsToLookAt, StoreError};
 use crate::event::versions::{self, TeamVersions, VersionsTracker};
 use crate::event::{Event, EventStatus};
 use actix_web::http::{header, StatusCode};
@@ -277,14 +277,28 @@ pub struct TeamView {
     /// Its points by version and its newest version against the one before.
     #[serde(flatten)]
     pub versions: TeamVersions,
+    /// Its newest version's hands to look at: the [`TEAM_HANDS`] costliest with the luck of the
+    /// cards taken out and its newest answers worth a second look; `None` before it played.
+    pub hands: Option<HandsToLookAt>,
 }
+
+/// How many of its costliest hands (and newest noted answers) a team's view lists.
+pub const TEAM_HANDS: usize = 10;
 
 async fn team(event: web::Data<Event>, path: web::Path<String>) -> Result<HttpResponse, ApiError> {
     let id = player_id(&path)?;
     Ok(blocking(event, move |event| -> Result<TeamView, _> {
         let versions =
             versions::team_versions(event.store(), id)?.ok_or(StoreError::UnknownPlayer(id))?;
-        Ok(TeamView { versions })
+        let hands = match versions.versions.first() {
+            Some(newest) => Some(event.store().hands_to_look_at(
+                id,
+                &newest.version,
+                TEAM_HANDS,
+            )?),
+            None => None,
+        };
+        Ok(TeamView { versions, hands })
     })
     .await)
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The results viewer's, the event page's and the broadcast's browser tests: builds the debug dealer (its `serve` command is the viewer), installs
 # what it needs (Debian's chromium when CI=true, playwright-core from package-lock.json), runs
-# test.mjs, event.mjs, team.mjs, event_pause.mjs and broadcast.mjs. Writes docs/screenshots/*.png. Exits non-zero on the first failure.
+# test.mjs, event.mjs, team.mjs, hands.mjs, event_pause.mjs and broadcast.mjs. Writes docs/screenshots/*.png. Exits non-zero on the first failure.
 # `run.sh --install-only` installs and stops there.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -52,6 +52,11 @@ CHROMIUM="$chromium_bin" \
 DEALER_BIN="$target_dir/debug/dealer" \
 CHROMIUM="$chromium_bin" \
   timeout 300 node team.mjs
+
+# A team's hands to look at, and a hand's link opening the table at that hand.
+DEALER_BIN="$target_dir/debug/dealer" \
+CHROMIUM="$chromium_bin" \
+  timeout 300 node hands.mjs
 
 # Why play paused, on the event page and the broadcast.
 DEALER_BIN="$target_dir/debug/dealer" \

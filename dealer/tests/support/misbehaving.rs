@@ -184,6 +184,9 @@ pub enum HealthyAnswer {
     Call,
     /// Always this many chips.
     Fixed(u64),
+    /// One chip more than a call: a raise below the minimum, which the dealer reads as a call
+    /// (or a check when nothing is owed), unless it is the whole stack.
+    CallPlusOne,
 }
 
 /// Everything about a test player other than its misbehaviour.
@@ -578,6 +581,13 @@ fn healthy_answer(action: Action, request: &Request, options: &PlayerOptions) ->
                 .find(|(key, _)| key == "game_state")
                 .and_then(|(_, json)| GameState::from_json(&json).ok())
                 .map_or_else(|| "0".to_string(), |state| state.call_amount().to_string()),
+            HealthyAnswer::CallPlusOne => form_urlencoded::parse(&request.body)
+                .find(|(key, _)| key == "game_state")
+                .and_then(|(_, json)| GameState::from_json(&json).ok())
+                .map_or_else(
+                    || "1".to_string(),
+                    |state| (state.call_amount().get() + 1).to_string(),
+                ),
         },
     }
 }

@@ -28,7 +28,10 @@
 //! runs it judges. The hole-card deal is not a corrected event: no chips are in the pot
 //! then, so `V` does not move.
 
+mod hands;
 mod value;
+
+pub use hands::{AnswerNote, Decision, HandLedger, NoteKind, SeatHand};
 
 use crate::game_event::GameEvent;
 use crate::MAX_SEATS;

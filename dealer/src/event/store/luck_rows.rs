@@ -1,7 +1,8 @@
 //! Each finished game's luck of the cards by seat (`event::luck`), beside its standings: the
-//! games still to value, oldest first, and each game's figures written in one transaction.
+//! games still to value, oldest first, and each game's figures written in one transaction with
+//! its hands to look at (`hand_rows`).
 
-use super::{EventStore, StoreError};
+use super::{hand_rows, EventStore, HandNote, StoreError};
 use rusqlite::{params, OptionalExtension};
 
 /// How valuing a finished game's luck went (`games.luck`).
@@ -75,14 +76,26 @@ impl EventStore {
         .map(|count| count.max(0) as u64)
     }
 
-    /// Writes game `number`'s luck, by seat (`luck[seat]`, in points), and marks it valued,
-    /// in one transaction.
+    /// Writes game `number`'s luck, by seat (`luck[seat]`, in points), and its hands to look
+    /// at (`notes`, replacing any it had), and marks it valued, in one transaction: a `kill -9`
+    /// never leaves a game's luck without its notes.
+    ///
+    /// Games valued by a dealer from before the notes (schema 5) keep their luck and have no
+    /// notes: valuing them again would take their luck out of the standings (their points
+    /// counting raw) for as long as the back-fill runs at the lowest priority, for hands that
+    /// matter less and less as teams play newer versions, which the notes are about.
     ///
     /// # Errors
     /// The database cannot be written (nothing of the game's luck is then written), or the
     /// game has a standing at a seat `luck` does not cover.
-    pub fn record_luck(&self, number: u32, luck: &[f64]) -> Result<(), StoreError> {
+    pub fn record_luck(
+        &self,
+        number: u32,
+        luck: &[f64],
+        notes: &[HandNote],
+    ) -> Result<(), StoreError> {
         self.write(|t| {
+            hand_rows::replace_notes(t, number, notes).map_err(|e| self.db(e))?;
             let seats: Vec<i64> = {
                 let mut statement = t
                     .prepare_cached("SELECT seat FROM standings WHERE game = ?1 ORDER BY seat")
@@ -123,6 +136,7 @@ impl EventStore {
         self.write(|t| {
             t.execute("UPDATE standings SET luck = NULL WHERE game = ?1", [number])
                 .map_err(|e| self.db(e))?;
+            hand_rows::replace_notes(t, number, &[]).map_err(|e| self.db(e))?;
             set_state(t, number, state).map_err(|e| self.db(e))
         })
     }

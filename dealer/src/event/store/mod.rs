@@ -18,14 +18,16 @@
 //! The code is split by job: this file opens the database and runs transactions;
 //! `player_rows` writes and reads the players, `game_rows` the games and their standings,
 //! `file_rows` what became of each game's files (kept, compressed, pruned), `luck_rows` each
-//! seat's luck of the cards (`event::luck`).
+//! seat's luck of the cards (`event::luck`), `hand_rows` the hands to look at beside it.
 
 mod file_rows;
 mod game_rows;
+mod hand_rows;
 mod luck_rows;
 mod player_rows;
 
 pub use file_rows::{FinishedFiles, GameFiles, RetentionCandidate};
+pub use hand_rows::{HandNote, HandNoteKind, HandsToLookAt};
 pub use luck_rows::{GameLuck, LuckState};
 
 use super::schema::{MIGRATIONS, SCHEMA};
@@ -35,7 +37,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use thiserror::Error;
 
 /// The schema this dealer writes.
-pub const SCHEMA_VERSION: i64 = 5;
+pub const SCHEMA_VERSION: i64 = 6;
 /// The database's file name under the data folder.
 pub const DATABASE_FILE: &str = "event.sqlite";
 /// The game folders' parent under the data folder (one `game-<n>` each, as `dealer run`).

@@ -42,6 +42,8 @@ async function route() {
     else if (parts[0] === 'run' && parts[2] === 'live' && parts.length === 3) await followNewest(parts[1]);
     else if (parts[0] === 'run' && parts[2] === 'game' && parts.length === 4) await gamePage(parts[1], parts[3]);
     else if (parts[0] === 'run' && parts[2] === 'game' && parts[4] === 'player' && parts.length === 6) await playerPage(parts[1], parts[3], parts[5]);
+    // A hand of a game, numbered from 1 as the table shows it (the event's hands to look at).
+    else if (parts[0] === 'run' && parts[2] === 'game' && parts[4] === 'hand' && parts.length === 6) await gamePage(parts[1], parts[3], { hand: Number(parts[5]) });
     else await runsPage(parts.length === 0);
   } catch (error) {
     show(alertBox(error instanceof ApiError ? error.message : `Something went wrong: ${error.message}`));
@@ -174,7 +176,10 @@ async function followNewest(runId) {
 const SPEEDS = [['slow', 1200], ['normal', 600], ['fast', 250], ['fastest', 60]];
 
 async function gamePage(runId, gameId, options = {}) {
-  if (!options.next) setCrumbs([['Runs', '#/'], [runId === '_' ? 'this run' : runId, runHref(runId)], [`game ${gameId}`]]);
+  if (!options.next) {
+    const game = options.hand ? [[`game ${gameId}`, gameHref(runId, gameId)], [`hand ${options.hand}`]] : [[`game ${gameId}`]];
+    setCrumbs([['Runs', '#/'], [runId === '_' ? 'this run' : runId, runHref(runId)], ...game]);
+  }
   const details = await getJson(apiGame(runId, gameId));
   const header = [el('h1', { text: `Game ${gameId}` })];
   const result = details.result;
@@ -207,7 +212,8 @@ async function gamePage(runId, gameId, options = {}) {
   }
   const live = details.status === 'running' ? { url: apiGame(runId, gameId), next: options.next } : null;
   const colourOf = await teamColours(runId, gameId);
-  show(...header, tableView(log, result, live, details.interrupted, colourOf));
+  const startRound = Number.isInteger(options.hand) && options.hand > 0 ? options.hand - 1 : null;
+  show(...header, tableView(log, result, live, details.interrupted, colourOf, startRound));
 }
 
 // The colour of each seat's team: an event's game (served by `dealer serve --data`, or
@@ -228,7 +234,9 @@ async function teamColours(runId, gameId) {
   }
 }
 
-function tableView(log, result, live, interrupted, colourOf = (seat) => teamColour(seat + 1)) {
+// startRound: the hand (`round`, from 0) to open at, instead of the first entry (or the
+// newest, live).
+function tableView(log, result, live, interrupted, colourOf = (seat) => teamColour(seat + 1), startRound = null) {
   const entries = log.entries;
   const seats = Math.max(...entries.map((e) => e.game_state.players.length));
   let index = live ? entries.length - 1 : 0;
@@ -377,6 +385,7 @@ function tableView(log, result, live, interrupted, colourOf = (seat) => teamColo
   };
 
   draw();
+  if (startRound != null) goHand(startRound);
   const notes = [];
   if (!result && !live && !interrupted) notes.push(el('p', { class: 'muted', text: 'This game is not in a results.json (a log from another dealer, or a game that was cut off).' }));
   if (log.partial && !live) notes.push(el('p', { class: 'notice', 'data-testid': 'partial', text: log.partial }));

@@ -32,6 +32,8 @@
   // teamColour, teamSwatch, leaderboardTable and pointsChart are in standings.js, loaded
   // first: the broadcast (/broadcast) draws the same colours, rows and lines.
   const gameHref = (run, number) => `/#/run/${encodeURIComponent(run)}/game/${encodeURIComponent(number)}`;
+  // The viewer's table at one hand, numbered from 1 as it shows them (`round` is from 0).
+  const handHref = (run, number, round) => `${gameHref(run, number)}/hand/${round + 1}`;
 
   const banner = el('div', { 'data-testid': 'event-status' });
   const board = el('section', { class: 'event-board' });
@@ -237,6 +239,51 @@
     return el('p', { class: 'verdict undecided', 'data-testid': 'team-verdict', 'data-verdict': 'none', text });
   }
 
+  // ---------- Its hands to look at ----------
+  const SUIT_SIGNS = { s: '♠', h: '♥', d: '♦', c: '♣' };
+  const cardsOf = (text) => (text || '').split(' ').filter(Boolean)
+    .map((card) => `${card.slice(0, -1)}${SUIT_SIGNS[card.slice(-1)] || card.slice(-1)}`).join(' ');
+  const handLink = (n) => el('a', { href: handHref(n.run, n.game, n.round), 'data-testid': 'hand-link', text: `game ${n.game}, hand ${n.round + 1}` });
+
+  function decisionText(n) {
+    if (!n.street) return 'not asked';
+    const answer = n.answer == null ? 'no valid answer' : `answered ${n.answer}`;
+    const read = n.action === 'fold' || n.action === 'check' ? n.action : `${n.action} ${n.put_in}`;
+    return `${n.street}: price ${n.price}, pot ${n.pot}; ${answer} → ${read}`;
+  }
+
+  const ANSWER_KINDS = { misread: 'read differently', forgiven: 'forgiven', timeout: 'timeout', banned: 'banned' };
+  function answerItem(n) {
+    const what = n.kind === 'misread' ? `answered ${n.answer}, read as ${n.action}${n.put_in ? ` ${n.put_in}` : ''} (${n.street}, price ${n.price})`
+      : `${n.reason || 'no reason'}${n.kind === 'banned' ? '' : `, counted as ${n.action}`}`;
+    return el('li', { 'data-testid': 'hand-answer', 'data-kind': n.kind }, handLink(n), ` · ${ANSWER_KINDS[n.kind] || n.kind}: ${what}`);
+  }
+
+  function handsSection(view) {
+    const hands = view.hands;
+    if (!hands) return [];
+    const rows = hands.costly.map((n) => el('tr', { 'data-testid': 'hand-row' },
+      el('td', {}, handLink(n)),
+      el('td', { class: 'cards mono', text: cardsOf(n.hole) }),
+      el('td', { class: 'cards mono', text: cardsOf(n.board) || '–' }),
+      el('td', { class: 'decisions', text: decisionText(n) }),
+      el('td', { class: 'num cost', 'data-testid': 'hand-cost', text: n.cost == null ? '–' : n.cost.toFixed(2) })));
+    const counts = Object.entries(hands.answer_counts).map(([kind, count]) => `${count} ${ANSWER_KINDS[kind] || kind}`);
+    return [
+      el('h2', { text: `Hands to look at (${hands.version})` }),
+      rows.length
+        ? el('div', { class: 'table-box' }, el('table', { class: 'grid event-table hands', 'data-testid': 'team-hands' },
+          el('thead', {}, el('tr', {}, ['Game, hand', 'Cards', 'Board', 'Biggest decision', 'Cost (points)'].map((h) => el('th', { text: h })))),
+          el('tbody', {}, rows)))
+        : el('p', { class: 'muted', 'data-testid': 'team-hands-none', text: 'No costly hand valued yet.' }),
+      el('p', { class: 'muted legend-note', text: 'The hands this version lost the most in, with the luck of the cards taken out: its tournament points (ICM of the stacks) before the hand less after it, plus what the cards gave it in the hand. Its biggest decision: the answer with the most chips at stake, the price to call and the pot before it, what it answered and how the dealer read it. A link opens the table at that hand.' }),
+      el('h3', { text: 'Answers read differently, timeouts and bans' }),
+      counts.length ? el('p', { 'data-testid': 'hand-answer-counts', text: `In all: ${counts.join(', ')}. The newest:` })
+        : el('p', { class: 'muted', 'data-testid': 'hand-answer-counts', text: 'None: every answer was read as it says.' }),
+      el('ul', { class: 'hand-answers', 'data-testid': 'hand-answers' }, hands.answers.map(answerItem)),
+    ];
+  }
+
   function renderTeam(view) {
     document.title = `${view.name} · Lean Poker event`;
     replace(teamView,
@@ -247,7 +294,8 @@
       el('div', { class: 'table-box' }, el('table', { class: 'grid event-table versions', 'data-testid': 'team-versions' },
         el('thead', {}, el('tr', {}, ['Version', 'Games', 'Game numbers', 'Wins / bans', 'Points a game', 'Luck taken out', 'Luck of the cards', ''].map((h) => el('th', { text: h })))),
         el('tbody', {}, view.versions.map(versionRow)))),
-      el('p', { class: 'muted legend-note', 'data-testid': 'versions-note', text: 'Newest first. Points a game with their 95% interval. Luck taken out: each game\'s points less what its cards gave the team beyond their expectation (a correction of zero mean, so the figure keeps its expectation and loses most of the cards\' noise); the verdict compares the newest version with the one before on it, at 95% confidence, so it is wrong about one time in twenty when the versions are equal. Versions play different games against opponents that change too. Luck of the cards: its sum over the version\'s games, in points.' }));
+      el('p', { class: 'muted legend-note', 'data-testid': 'versions-note', text: 'Newest first. Points a game with their 95% interval. Luck taken out: each game\'s points less what its cards gave the team beyond their expectation (a correction of zero mean, so the figure keeps its expectation and loses most of the cards\' noise); the verdict compares the newest version with the one before on it, at 95% confidence, so it is wrong about one time in twenty when the versions are equal. Versions play different games against opponents that change too. Luck of the cards: its sum over the version\'s games, in points.' }),
+      handsSection(view));
   }
 
   async function refreshTeam(id) {
