@@ -245,17 +245,19 @@
     .map((card) => `${card.slice(0, -1)}${SUIT_SIGNS[card.slice(-1)] || card.slice(-1)}`).join(' ');
   const handLink = (n) => el('a', { href: handHref(n.run, n.game, n.round), 'data-testid': 'hand-link', text: `game ${n.game}, hand ${n.round + 1}` });
 
+  // The dealer's words for its readings (the API says `allin`).
+  const actionWord = (action) => (action === 'allin' ? 'all-in' : action);
   function decisionText(n) {
     if (!n.street) return 'not asked';
     const answer = n.answer == null ? 'no valid answer' : `answered ${n.answer}`;
-    const read = n.action === 'fold' || n.action === 'check' ? n.action : `${n.action} ${n.put_in}`;
+    const read = n.action === 'fold' || n.action === 'check' ? n.action : `${actionWord(n.action)} ${n.put_in}`;
     return `${n.street}: price ${n.price}, pot ${n.pot}; ${answer} → ${read}`;
   }
 
   const ANSWER_KINDS = { misread: 'read differently', forgiven: 'forgiven', timeout: 'timeout', banned: 'banned' };
   function answerItem(n) {
-    const what = n.kind === 'misread' ? `answered ${n.answer}, read as ${n.action}${n.put_in ? ` ${n.put_in}` : ''} (${n.street}, price ${n.price})`
-      : `${n.reason || 'no reason'}${n.kind === 'banned' ? '' : `, counted as ${n.action}`}`;
+    const what = n.kind === 'misread' ? `answered ${n.answer}, read as ${actionWord(n.action)}${n.put_in ? ` ${n.put_in}` : ''} (${n.street}, price ${n.price})`
+      : `${n.reason || 'no reason'}${n.kind === 'banned' ? '' : `, counted as ${actionWord(n.action)}`}`;
     return el('li', { 'data-testid': 'hand-answer', 'data-kind': n.kind }, handLink(n), ` · ${ANSWER_KINDS[n.kind] || n.kind}: ${what}`);
   }
 
