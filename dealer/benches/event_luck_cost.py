@@ -18,13 +18,15 @@ It prints the valuer's share of the server's CPU from the first checkpoint (FIRS
 the event's start is behind it) to the last, its CPU per game valued, the most games ever
 waiting to be valued (a round never waits for the valuer: the scheduler only notifies it; a
 backlog above one round's games would mean it falls behind), and RSS at the first checkpoint,
-at the end and the highest seen.
+at the end and the highest seen; every CHECKPOINT_EVERY games, the median RSS of the last
+RSS_WINDOW seconds (freed memory goes back to the OS in steps, so one instant says little).
 
 Usage: event_luck_cost.py RELEASE_DIR [games=5000] [bots=40] [sdk_players=0]
 """
 import os
 import signal
 import sqlite3
+import statistics
 import shutil
 import subprocess
 import sys
@@ -37,6 +39,8 @@ from event_field import free_port, start_field
 BOT_KINDS = ["real-a", "real-b", "real-c", "real-d", "tight", "loose", "push-fold", "solid"]
 SAMPLE_EVERY = 0.5
 FIRST = 100
+CHECKPOINT_EVERY = 500
+RSS_WINDOW = 10.0
 TICK = os.sysconf("SC_CLK_TCK")
 
 
@@ -109,6 +113,8 @@ def main():
         first = None  # (games, valued, luck ticks, server ticks, time)
         most_waiting, rss_max, rss_first, last = 0, 0, None, None
         samples = 0
+        recent_rss = []  # (time, KiB) of the last RSS_WINDOW seconds
+        next_checkpoint = CHECKPOINT_EVERY
         while True:
             if server.poll() is not None:
                 sys.exit(f"the server exited ({server.returncode}); see {work}/serve.log")
@@ -126,6 +132,14 @@ def main():
                 continue
             samples += 1
             rss_max = max(rss_max, rss)
+            now = time.time()
+            recent_rss = [(t, r) for t, r in recent_rss if t >= now - RSS_WINDOW] + [(now, rss)]
+            if finished >= next_checkpoint:
+                median = statistics.median(r for _, r in recent_rss)
+                print(f"games {finished:5}: VmRSS median of the last {RSS_WINDOW:.0f} s "
+                      f"{median / 1024:5.1f} MiB; server CPU {total / TICK:6.1f} s, event-luck "
+                      f"{luck / TICK:5.1f} s; waiting to be valued now {waiting}", flush=True)
+                next_checkpoint += CHECKPOINT_EVERY
             if first is None and finished >= FIRST:
                 first = (finished, finished - waiting, luck, total, time.time())
                 rss_first = rss
