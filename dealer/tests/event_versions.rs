@@ -77,8 +77,8 @@ fn close(api: &Value, expected: &Interval, what: &str) {
     );
 }
 
-/// The newest version's and the previous one's values, raw and adjusted, from the rows.
-fn split<'a>(rows: &'a [GameRow], version: &str) -> (Vec<f64>, Vec<f64>) {
+/// One version's values, raw and adjusted, from the rows.
+fn split(rows: &[GameRow], version: &str) -> (Vec<f64>, Vec<f64>) {
     let of: Vec<&GameRow> = rows.iter().filter(|r| r.version == version).collect();
     (
         of.iter().map(|r| r.points).collect(),
@@ -241,8 +241,11 @@ const SEEDS: u64 = 21;
 /// Games of the new version it plays after the switch.
 const LONG_AFTER: u64 = 150;
 
-/// The new version's games (in game order) and the old one's, raw and adjusted, of player 1.
-fn ordered_rows(data: &Path, version: &str) -> (Vec<(f64, f64)>, Vec<(f64, f64)>) {
+/// A game's points, raw and with the luck taken out.
+type Points = (f64, f64);
+
+/// The new version's games (in game order) and the old one's, of player 1.
+fn ordered_rows(data: &Path, version: &str) -> (Vec<Points>, Vec<Points>) {
     let rows = rows_of(data, 1);
     let mut new = Vec::new();
     let mut old = Vec::new();
@@ -278,7 +281,7 @@ fn median(values: &mut [usize]) -> Option<usize> {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "21 events of 190 games, about 2 minutes: cargo test -p lean-poker-dealer --test dealer_tests -- --ignored event_versions:: --nocapture"]
+#[ignore = "21 events of 190 games, about 2 minutes: cargo test -p lean-poker-dealer --test dealer_tests -- --ignored event_versions::how_many --nocapture"]
 async fn how_many_games_the_verdict_needs_over_seeds() {
     let better = version_of(BotKind::Equity);
     let mut needed: [Vec<usize>; 4] = Default::default();
@@ -316,7 +319,7 @@ async fn how_many_games_the_verdict_needs_over_seeds() {
         dealer::event::luck::value_waiting(event.store(), &dealer::runner::StopSignal::never())
             .unwrap();
         let (new, old) = ordered_rows(dir.path(), &better);
-        let column = |rows: &[(f64, f64)], adjusted: bool| -> Vec<f64> {
+        let column = |rows: &[Points], adjusted: bool| -> Vec<f64> {
             rows.iter()
                 .map(|&(raw, adj)| if adjusted { adj } else { raw })
                 .collect()

@@ -4,7 +4,7 @@
 //! `loose`, four seats, games cut at [`HAND_LIMIT`] hands). Measured here on duplicate deals,
 //! 6,000 games each, in event points a game; the event's verdict has to agree with it.
 //!
-//! `cargo test --release -p lean-poker-arena --test arena_tests -- --ignored
+//! `cargo test -p lean-poker-arena --test arena_tests -- --ignored
 //! event_switch_field --nocapture` (docs/benchmarks.md, "Event versions").
 
 use arena::{Arena, ArenaReport, Interval};
@@ -49,7 +49,7 @@ fn show(interval: &Interval) -> String {
 }
 
 #[test]
-#[ignore = "12,000 games: cargo test --release -p lean-poker-arena --test arena_tests -- --ignored event_switch_field --nocapture"]
+#[ignore = "12,000 games: cargo test -p lean-poker-arena --test arena_tests -- --ignored event_switch_field --nocapture"]
 fn the_equity_bot_outscores_the_calling_station_at_the_simulated_events_table() {
     let arena = Arena::new(FIELD.to_vec())
         .games(GAMES)
