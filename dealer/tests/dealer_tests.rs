@@ -29,6 +29,7 @@ mod event_retention;
 mod event_serve;
 mod event_store;
 mod event_team_view;
+mod event_versions;
 mod interop_python;
 mod k8s_manifests;
 mod kit_bounds;

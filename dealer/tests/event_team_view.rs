@@ -33,20 +33,22 @@ async fn poll(server: &Server, path: &str, what: &str, done: impl Fn(&Value) -> 
 }
 
 /// One game of a team as the database has it.
-struct GameRow {
-    version: String,
-    points: f64,
+pub(crate) struct GameRow {
+    pub(crate) version: String,
+    pub(crate) points: f64,
     /// `None` while the game waits to be valued; its points when it counts raw.
-    adjusted: Option<f64>,
+    pub(crate) adjusted: Option<f64>,
 }
 
-fn rows_of(data: &Path, player: i64) -> Vec<GameRow> {
+/// One team's games as the database has them, in game order.
+pub(crate) fn rows_of(data: &Path, player: i64) -> Vec<GameRow> {
     let db = rusqlite::Connection::open(data.join("event.sqlite")).unwrap();
     let mut statement = db
         .prepare(
             "SELECT s.version, s.points, s.luck, g.luck FROM standings s
              JOIN games g ON g.number = s.game
-             WHERE s.player_id = ?1 AND s.absent IS NULL AND g.state = 'finished'",
+             WHERE s.player_id = ?1 AND s.absent IS NULL AND g.state = 'finished'
+             ORDER BY s.game",
         )
         .unwrap();
     statement
@@ -85,7 +87,7 @@ fn close(api: &Value, expected: &Interval, what: &str) {
 }
 
 /// The API's versions of a team against the figures computed game by game here.
-fn check_against_rows(team: &Value, rows: &[GameRow]) {
+pub(crate) fn check_against_rows(team: &Value, rows: &[GameRow]) {
     let mut by_version: BTreeMap<&str, Vec<&GameRow>> = BTreeMap::new();
     for row in rows {
         by_version.entry(&row.version).or_default().push(row);

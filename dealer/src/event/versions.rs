@@ -269,7 +269,7 @@ fn version_rows(
         "SELECT player_id, version, COUNT(*), MIN(game), MAX(game), SUM(place = 1),
                 SUM(banned IS NOT NULL), SUM(points), SUM(points * points),
                 COUNT(adjusted), SUM(adjusted), SUM(adjusted * adjusted),
-                SUM(state IN ('no_record', 'unreplayable')), SUM(state IS NULL),
+                COUNT(CASE WHEN state IN ('no_record', 'unreplayable') THEN 1 END), SUM(state IS NULL),
                 TOTAL(CASE WHEN state = 'valued' THEN luck END)
          FROM (
             SELECT s.player_id, COALESCE(s.version, 'Unknown') AS version, s.game, s.place,
