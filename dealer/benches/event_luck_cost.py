@@ -91,7 +91,10 @@ def main():
     work = tempfile.mkdtemp(prefix="event-luck-cost-")
     children = []
     try:
-        config = ["seed = 32", 'disk_budget = "500 MB"']
+        # 500 MB: retention runs from about game 1,800, as late in a long day;
+        # EVENT_LUCK_COST_BUDGET=off shows the valuer's memory without retention's.
+        budget = os.environ.get("EVENT_LUCK_COST_BUDGET", "500 MB")
+        config = ["seed = 32", f'disk_budget = "{budget}"']
         config += start_field(os.path.join(release, "player"), sdk_players, bots, BOT_KINDS,
                               children)
         config_path = os.path.join(work, "cost.toml")

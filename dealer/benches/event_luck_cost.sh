@@ -5,7 +5,7 @@
 # (a round never waits for the valuer; the backlog says whether it keeps up), and the
 # server's RSS from the first checkpoint to the last. See event_luck_cost.py.
 #
-# Usage: dealer/benches/event_luck_cost.sh [games=5000] [bots=40] [sdk_players=0]
+# Usage: [EVENT_LUCK_COST_BUDGET=off] dealer/benches/event_luck_cost.sh [games=5000] [bots=40] [sdk_players=0]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 cargo build --release --locked --quiet -p lean-poker-dealer --bin dealer -p team --bin player
