@@ -12,7 +12,7 @@
 // Writes docs/screenshots/broadcast-1920.png and broadcast-1024.png.
 //
 // Environment: DEALER_BIN (the built dealer), CHROMIUM (default /usr/bin/chromium).
-import { check, checkNothingRan, cleanUp, equal, finish, launchChromium } from './harness.mjs';
+import { check, checkNothingRan, cleanUp, equal, eventClient, finish, launchChromium, sleep } from './harness.mjs';
 import { startDealerServe } from './dealer.mjs';
 import { createServer } from 'node:http';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -29,7 +29,6 @@ const TOKEN = 'broadcast-organiser';
 const HOSTILE = '<img src=x onerror="window.__xss=1">';
 const LONG = 'The Extraordinarily Long Team Name Of The Back Row 2026';
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // Runs in the page (again after a reload): see where it is installed.
 function installWatcher() {
@@ -160,13 +159,7 @@ recheck_ms = 1000
 const serveArgs = (bind) => ['--config', config, '--data', data, '--bind', bind, '--admin-token', TOKEN];
 let { server, url: eventUrl } = await startDealerServe(dealerBin, serveArgs('127.0.0.1:0'), 'ignore');
 const base = eventUrl.replace(/event$/, '');
-const api = async (path, init) => {
-  const response = await fetch(`${base}${path.replace(/^\//, '')}`, init);
-  return { status: response.status, body: await response.json().catch(() => null) };
-};
-const organise = (method, path, body) => api(path, {
-  method, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body),
-});
+const { api, organise } = eventClient(() => base, TOKEN);
 
 const browser = await launchChromium();
 

@@ -12,7 +12,7 @@
 // event-1024.png.
 //
 // Environment: DEALER_BIN (the built dealer), CHROMIUM (default /usr/bin/chromium).
-import { check, checkNothingRan, cleanUp, equal, finish, launchChromium } from './harness.mjs';
+import { check, checkNothingRan, cleanUp, equal, eventClient, finish, launchChromium, sleep } from './harness.mjs';
 import { startDealerServe } from './dealer.mjs';
 import { checkPalette } from './colours.mjs';
 import { spawn } from 'node:child_process';
@@ -28,7 +28,6 @@ const dealerBin = process.env.DEALER_BIN;
 if (!dealerBin) throw new Error('set DEALER_BIN (run ./run.sh)');
 const TOKEN = 'browser-organiser';
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 // HH:MM:SS as seconds, across midnight.
 const toSeconds = (text) => {
   const [h, m, s] = text.split(':').map(Number);
@@ -79,13 +78,7 @@ url = "http://127.0.0.1:9/"
 let { server, url: eventUrl } = await startDealerServe(dealerBin, ['--config', config, '--data', join(work, 'data'), '--bind', '127.0.0.1:0', '--admin-token', TOKEN], 'ignore');
 const base = eventUrl.replace(/event$/, '');
 let apiBase = base;
-const api = async (path, init) => {
-  const response = await fetch(`${apiBase}${path.replace(/^\//, '')}`, init);
-  return { status: response.status, body: await response.json().catch(() => null) };
-};
-const organise = (method, path, body) => api(path, {
-  method, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body),
-});
+const { api, organise } = eventClient(() => apiBase, TOKEN);
 
 const browser = await launchChromium();
 

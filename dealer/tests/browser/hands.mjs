@@ -8,7 +8,7 @@
 // docs/screenshots/event-hands.png.
 //
 // Environment: DEALER_BIN (the built dealer), CHROMIUM (default /usr/bin/chromium).
-import { check, checkNothingRan, cleanUp, equal, finish, launchChromium } from './harness.mjs';
+import { check, checkNothingRan, cleanUp, equal, eventClient, finish, launchChromium, sleep } from './harness.mjs';
 import { startDealerServe } from './dealer.mjs';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -22,7 +22,6 @@ if (!dealerBin) throw new Error('set DEALER_BIN (run ./run.sh)');
 const TOKEN = 'browser-organiser';
 const TEAM = 'Min Raise Misser';
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // The misreading player: Lean Poker's four actions as form bodies.
 const player = createServer((request, response) => {
@@ -70,22 +69,7 @@ kind = "random"
 const serveArgs = ['--config', config, '--data', data, '--bind', '127.0.0.1:0', '--admin-token', TOKEN];
 const { server, url: eventUrl } = await startDealerServe(dealerBin, serveArgs, 'ignore');
 const apiBase = eventUrl.replace(/event$/, '');
-const api = async (path, init) => {
-  const response = await fetch(`${apiBase}${path.replace(/^\//, '')}`, init);
-  return { status: response.status, body: await response.json().catch(() => null) };
-};
-const organise = (method, path, body) => api(path, {
-  method, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body),
-});
-// Polls `path` until `done(body)`, for at most five minutes (a busy machine plays slowly).
-async function until(path, done, what) {
-  for (let i = 0; i < 3000; i++) {
-    const { status, body } = await api(path);
-    if (status === 200 && done(body)) return body;
-    await sleep(100);
-  }
-  throw new Error(`${what}: not reached`);
-}
+const { api, organise, until } = eventClient(() => apiBase, TOKEN);
 
 const browser = await launchChromium();
 try {

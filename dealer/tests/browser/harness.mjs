@@ -1,4 +1,4 @@
-// What both browser tests (test.mjs, event.mjs) are made of: counted checks that print what
+// What the browser tests are made of: counted checks that print what
 // failed and go on, and the headless Chromium they drive.
 import { chromium } from 'playwright-core';
 import { rmSync } from 'node:fs';
@@ -50,3 +50,28 @@ export async function cleanUp(browser, server, work) {
   rmSync(work, { recursive: true, force: true });
 }
 
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// The event's JSON API for a test: `base()` gives the server's address (a function: a
+// restarted server listens on a new port). `api(path)` answers `{status, body}`;
+// `organise(method, path, body)` sends the organiser's `token`; `until(path, done, what)` polls
+// until `done(body)`, for at most five minutes (a busy machine plays slowly).
+export function eventClient(base, token) {
+  const api = async (path, init) => {
+    const response = await fetch(`${base()}${path.replace(/^\//, '')}`, init);
+    return { status: response.status, body: await response.json().catch(() => null) };
+  };
+  const organise = (method, path, body) => api(path, {
+    method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body),
+  });
+  async function until(path, done, what) {
+    for (let i = 0; i < 3000; i++) {
+      const { status, body } = await api(path);
+      if (status === 200 && done(body)) return body;
+      await sleep(100);
+    }
+    throw new Error(`${what}: not reached`);
+  }
+  return { api, organise, until };
+}
