@@ -154,6 +154,13 @@ def main():
         connection = sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=10)
         abandoned = connection.execute(
             "SELECT COUNT(*) FROM games WHERE state = 'abandoned'").fetchone()[0]
+        # What each finished game adds to the database, by table with its indexes: the
+        # valuer's hand notes beside the game's own rows and record.
+        sizes = {}
+        for name, table, size in connection.execute(
+                "SELECT d.name, COALESCE(m.tbl_name, d.name), SUM(d.pgsize) FROM dbstat d "
+                "LEFT JOIN sqlite_schema m ON m.name = d.name GROUP BY d.name"):
+            sizes[table] = sizes.get(table, 0) + size
         connection.close()
         finished, valued, luck, total, at, rss, waiting = last
         luck_s = (luck - first[2]) / TICK
@@ -170,6 +177,10 @@ def main():
               f"{SAMPLE_EVERY} s, {samples} samples), {waiting} at the end")
         print(f"VmRSS: {rss_first / 1024:.1f} MiB at {first[0]} games, {rss / 1024:.1f} MiB at "
               f"{finished}, at most {rss_max / 1024:.1f} MiB")
+        largest = sorted(sizes.items(), key=lambda item: -item[1])[:6]
+        print("database a finished game, by table with its indexes: " + ", ".join(
+            f"{table} {size / finished / 1024:.2f} KiB" for table, size in largest)
+            + f"; in all {sum(sizes.values()) / finished / 1024:.2f} KiB")
         print(f"whole run {time.time() - started:.0f} s; load {os.getloadavg()[0]:.1f}")
     finally:
         for child in reversed(children):
