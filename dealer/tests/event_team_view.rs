@@ -86,6 +86,29 @@ fn close(api: &Value, expected: &Interval, what: &str) {
     }
 }
 
+/// A team deploying a new version, as an organiser does it: player 1 removed, then added again
+/// under the same name with the bot `bot`; it keeps its id.
+pub(crate) async fn redeploy(server: &Server, name: &str, bot: &str) {
+    let (status, removed) = server
+        .organiser(
+            reqwest::Method::DELETE,
+            "/api/event/players/1",
+            Some(TOKEN),
+            String::new(),
+        )
+        .await;
+    assert_eq!(status, 200, "{removed}");
+    let (status, added) = server
+        .organiser(
+            reqwest::Method::POST,
+            "/api/event/players",
+            Some(TOKEN),
+            json!({"name": name, "bot": bot}).to_string(),
+        )
+        .await;
+    assert_eq!((status, &added["id"]), (201, &json!(1)), "{added}");
+}
+
 /// The API's versions of a team against the figures computed game by game here.
 pub(crate) fn check_against_rows(team: &Value, rows: &[GameRow]) {
     let mut by_version: BTreeMap<&str, Vec<&GameRow>> = BTreeMap::new();
@@ -121,24 +144,7 @@ async fn a_teams_versions_as_the_api_gives_them_are_its_games_figures_and_surviv
     server
         .wait_for("8 games", |s| s["games_finished"].as_u64() >= Some(8))
         .await;
-    let (status, removed) = server
-        .organiser(
-            reqwest::Method::DELETE,
-            "/api/event/players/1",
-            Some(TOKEN),
-            String::new(),
-        )
-        .await;
-    assert_eq!(status, 200, "{removed}");
-    let (status, added) = server
-        .organiser(
-            reqwest::Method::POST,
-            "/api/event/players",
-            Some(TOKEN),
-            json!({"name": "ann", "bot": "calling-station"}).to_string(),
-        )
-        .await;
-    assert_eq!((status, &added["id"]), (201, &json!(1)), "{added}");
+    redeploy(&server, "ann", "calling-station").await;
 
     // Both versions played and valued: the raiser's games are all in, none waits.
     let team = poll(

@@ -16,7 +16,7 @@
 //! raw and with the luck of the cards taken out.
 
 use crate::event_serve::{Server, TOKEN};
-use crate::event_team_view::{check_against_rows, rows_of, GameRow};
+use crate::event_team_view::{check_against_rows, redeploy, rows_of, GameRow};
 use crate::support::wait::{until_async, DEADLINE};
 use dealer::engine::stats::{unpaired_difference, Interval};
 use dealer::event::settings::Contact;
@@ -100,24 +100,7 @@ async fn a_switch_to_a_better_bot_is_called_better_with_the_databases_figures() 
             s["games_finished"].as_u64() >= Some(BEFORE)
         })
         .await;
-    let (status, removed) = server
-        .organiser(
-            reqwest::Method::DELETE,
-            "/api/event/players/1",
-            Some(TOKEN),
-            String::new(),
-        )
-        .await;
-    assert_eq!(status, 200, "{removed}");
-    let (status, added) = server
-        .organiser(
-            reqwest::Method::POST,
-            "/api/event/players",
-            Some(TOKEN),
-            json!({"name": "sam", "bot": "equity"}).to_string(),
-        )
-        .await;
-    assert_eq!((status, &added["id"]), (201, &json!(1)), "{added}");
+    redeploy(&server, "sam", "equity").await;
     poll_team(&server, &format!("{AFTER} games of {better}"), |team| {
         games_of(team, &better).and_then(|v| v["games"].as_u64()) >= Some(AFTER)
     })
