@@ -2,7 +2,8 @@
 //! gives when replayed (`value_game`), written with its luck; an event from before the notes is
 //! upgraded keeping its luck; and `GET /api/event/teams/{id}`, as `dealer serve` answers it,
 //! lists the newest version's costliest hands and the answers the dealer read differently than
-//! they say, against the same figures recomputed from every game's record.
+//! they say, against the same figures recomputed from every game's record; a player's timeouts
+//! and bans are noted with their hand, forgiven or not.
 
 use crate::event_serve::Server;
 use crate::support::misbehaving::{
@@ -300,4 +301,86 @@ async fn the_team_view_lists_the_newest_versions_costliest_hands_and_misreads() 
         );
     }
     miss.stop().await;
+}
+
+/// A player that times out on its first two bet requests, then answers them: with `forgiving`
+/// each timeout is noted as one (the answer counted as a check or fold), without it as a ban
+/// with the timeout's reason; either way in its version's list, with the hand it happened in.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn timeouts_and_bans_are_noted_with_their_hand() {
+    for forgiving in [true, false] {
+        // The dealer gives up after 1 s; the late answers come after 4 s, however busy the
+        // machine.
+        let slow = spawn_player_with(
+            Misbehaviour::FailsThenHealthy {
+                times: 2,
+                failure: Box::new(Misbehaviour::AnswersAfter(Duration::from_secs(4))),
+            },
+            PlayerOptions {
+                version: "slow 1".into(),
+                ..PlayerOptions::default()
+            },
+        )
+        .await;
+        let dir = tempfile::tempdir().unwrap();
+        let text = format!(
+            "seed = 4\nhand_limit = 20\npause_ms = 1\ntimeout_ms = 1000\nrecheck_ms = 200\n\
+             forgiving = {forgiving}\n\
+             [[player]]\nname = \"slow\"\nurl = \"{}\"\n\
+             [[bot]]\nname = \"ann\"\nkind = \"raiser\"\n\
+             [[bot]]\nname = \"bob\"\nkind = \"calling-station\"\n",
+            slow.url()
+        );
+        let event = crate::support::event::open(dir.path(), &text);
+        play_games(&event, 2).await;
+        value_waiting(event.store(), &StopSignal::never()).unwrap();
+        let store = event.store();
+        let id = store
+            .players()
+            .unwrap()
+            .into_iter()
+            .find(|player| player.name == "slow")
+            .unwrap()
+            .id;
+        let hands = store.hands_to_look_at(id, "slow 1", 10).unwrap();
+        let expected = if forgiving {
+            HandNoteKind::Timeout
+        } else {
+            HandNoteKind::Banned
+        };
+        let noted: Vec<&HandNote> = hands
+            .answers
+            .iter()
+            .filter(|note| note.kind == expected)
+            .collect();
+        assert!(!noted.is_empty(), "forgiving {forgiving}: {hands:?}");
+        if forgiving {
+            assert!(noted.len() >= 2, "both timeouts: {hands:?}");
+        }
+        for note in &noted {
+            let reason = note.reason.as_deref().unwrap_or_default();
+            assert!(is_timeout(reason), "{note:?}");
+            assert_eq!(note.answer, None, "no answer came in time: {note:?}");
+            assert_eq!(note.hole.split(' ').count(), 2, "{note:?}");
+            if forgiving {
+                assert!(matches!(note.action.as_deref(), Some("check" | "fold")));
+            }
+            // Its hand is in the game's record: the notes replayed from it say the same.
+            let replayed = recomputed(store, note.game);
+            assert!(
+                replayed
+                    .iter()
+                    .any(|other| other.round == note.round && other.kind == expected),
+                "{note:?}"
+            );
+        }
+        let key = serde_json::to_value(expected).unwrap();
+        assert_eq!(
+            hands.answer_counts.get(key.as_str().unwrap()),
+            Some(&(noted.len() as u64)),
+            "{hands:?}"
+        );
+        drop(event);
+        slow.stop().await;
+    }
 }
