@@ -258,6 +258,38 @@ impl VersionsTracker {
     }
 }
 
+/// What one team's own figures and hands depend on: its newest game, its games still waiting to
+/// be valued, and its name and status. Equal stamps, equal figures: a team's view is read again
+/// only when a game of its own is recorded or valued, not at every game of the event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TeamStamp {
+    last_game: i64,
+    unvalued: i64,
+    player: Option<String>,
+}
+
+/// Team `player_id`'s [`TeamStamp`] now (a few index lookups).
+///
+/// # Errors
+/// The database cannot be read.
+pub fn team_stamp(store: &EventStore, player_id: i64) -> Result<TeamStamp, StoreError> {
+    store.read(|c| {
+        c.prepare_cached(
+            "SELECT (SELECT COALESCE(MAX(game), 0) FROM standings WHERE player_id = ?1),
+                    (SELECT COUNT(*) FROM games g JOIN standings s ON s.game = g.number
+                     WHERE g.luck IS NULL AND g.state = 'finished' AND s.player_id = ?1),
+                    (SELECT status || ':' || name FROM players WHERE id = ?1)",
+        )?
+        .query_row([player_id], |row| {
+            Ok(TeamStamp {
+                last_game: row.get(0)?,
+                unvalued: row.get(1)?,
+                player: row.get(2)?,
+            })
+        })
+    })
+}
+
 /// The figures of every version of one team (`Some(id)`) or of every team, by player id.
 fn version_rows(
     c: &Connection,

@@ -31,13 +31,14 @@ use crate::event::form::{FormTracker, TeamForm, FORM_GAMES};
 use crate::event::players::{Enrollment, PlayerView};
 use crate::event::queries::{GamesPage, PointsHistory};
 use crate::event::settings::Contact;
-use crate::event::store::{HandsToLookAt, StoreError};
+use crate::event::store::{EventStore, HandsToLookAt, StoreError};
 use crate::event::versions::{self, TeamVersions, VersionsTracker};
 use crate::event::{Event, EventStatus};
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
 use subtle::ConstantTimeEq;
 
 const EVENT_HTML: &str = include_str!("assets/event.html");
@@ -163,6 +164,8 @@ pub fn routes(event: Arc<Event>) -> super::ExtraRoutes {
     let form = web::Data::new(FormTracker::new());
     // And one sum of every team's versions, made again only when a game is recorded or valued.
     let versions = web::Data::new(VersionsTracker::new());
+    // And each team's own view, read again only when a game of that team is.
+    let team_views = web::Data::new(TeamViews::default());
     Arc::new(move |config: &mut web::ServiceConfig| {
         let data = web::Data::from(Arc::clone(&event));
         let mode = Mode {
@@ -175,6 +178,7 @@ pub fn routes(event: Arc<Event>) -> super::ExtraRoutes {
                 .app_data(director.clone())
                 .app_data(form.clone())
                 .app_data(versions.clone())
+                .app_data(team_views.clone())
                 .app_data(web::PayloadConfig::new(super::MAX_REQUEST_BODY as usize))
                 .route("", web::get().to(status))
                 .route("/leaderboard", web::get().to(leaderboard))
@@ -272,7 +276,7 @@ async fn leaderboard(event: web::Data<Event>, form: web::Data<FormTracker>) -> H
 }
 
 /// `/api/event/teams/{id}`: what a team's own view shows.
-#[derive(Serialize)]
+#[derive(Clone, Serialize)]
 pub struct TeamView {
     /// Its points by version and its newest version against the one before.
     #[serde(flatten)]
@@ -285,22 +289,51 @@ pub struct TeamView {
 /// How many of its costliest hands (and newest noted answers) a team's view lists.
 pub const TEAM_HANDS: usize = 10;
 
-async fn team(event: web::Data<Event>, path: web::Path<String>) -> Result<HttpResponse, ApiError> {
-    let id = player_id(&path)?;
-    Ok(blocking(event, move |event| -> Result<TeamView, _> {
-        let versions =
-            versions::team_versions(event.store(), id)?.ok_or(StoreError::UnknownPlayer(id))?;
+/// Each team's view as last read, with what it depended on ([`versions::TeamStamp`]): a team's
+/// page asks every 2 s, and a team with thousands of games costs tens of milliseconds to read.
+#[derive(Default)]
+pub struct TeamViews {
+    cached: Mutex<HashMap<i64, (versions::TeamStamp, TeamView)>>,
+}
+
+impl TeamViews {
+    /// Team `id`'s view, read again only when a game of its own was recorded or valued since.
+    ///
+    /// # Errors
+    /// The database cannot be read, or no player has that id.
+    pub fn view(&self, store: &EventStore, id: i64) -> Result<TeamView, StoreError> {
+        let stamp = versions::team_stamp(store, id)?;
+        if let Some((cached, view)) = self
+            .cached
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&id)
+        {
+            if *cached == stamp {
+                return Ok(view.clone());
+            }
+        }
+        let versions = versions::team_versions(store, id)?.ok_or(StoreError::UnknownPlayer(id))?;
         let hands = match versions.versions.first() {
-            Some(newest) => Some(event.store().hands_to_look_at(
-                id,
-                &newest.version,
-                TEAM_HANDS,
-            )?),
+            Some(newest) => Some(store.hands_to_look_at(id, &newest.version, TEAM_HANDS)?),
             None => None,
         };
-        Ok(TeamView { versions, hands })
-    })
-    .await)
+        let view = TeamView { versions, hands };
+        self.cached
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(id, (stamp, view.clone()));
+        Ok(view)
+    }
+}
+
+async fn team(
+    event: web::Data<Event>,
+    views: web::Data<TeamViews>,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let id = player_id(&path)?;
+    Ok(blocking(event, move |event| views.view(event.store(), id)).await)
 }
 
 async fn all_versions(
