@@ -32,6 +32,9 @@
   // How long a team's new version's verdict stays on screen.
   const VERSION_NEWS_MS = 30000;
   const VERSIONS_KEY = 'lean-poker-broadcast-versions';
+  // How often every team's versions are asked for.
+  const VERSIONS_MS = 30000;
+  let versionsAt = 0;
   const STANDINGS_MS = 5000;
   const BACKOFF_FIRST_MS = 1000;
   const BACKOFF_MAX_MS = 30000;
@@ -222,10 +225,17 @@
 
   async function refreshStandings() {
     for (;;) {
+      // Verdicts change over dozens of games, and every team's versions are summed again
+      // whenever a game ends: asked for every VERSIONS_MS, not at every refresh.
+      const wantVersions = Date.now() - versionsAt >= VERSIONS_MS;
       const [leaderboard, history, versions] = await persist(
-        () => Promise.all([getJson('/api/event/leaderboard'), getJson('/api/event/history?max_points=120'), getJson('/api/event/versions')]),
+        () => Promise.all([getJson('/api/event/leaderboard'), getJson('/api/event/history?max_points=120'),
+          wantVersions ? getJson('/api/event/versions') : Promise.resolve(null)]),
         (down) => { standingsDown = down; });
-      collectVersionNews(versions);
+      if (versions) {
+        versionsAt = Date.now();
+        collectVersionNews(versions);
+      }
       drawVersionNews();
       lastBoard = leaderboard;
       const pause = leaderboard.event && leaderboard.event.play_paused;
