@@ -32,7 +32,7 @@ use crate::observe::compact::CompactGame;
 use crate::observe::Observer;
 use crate::runner::StopSignal;
 use ::engine::luck::{Decision, HandLedger, NoteKind, SeatHand};
-use shared::{Card, Chips, Street};
+use shared::{Card, Chips};
 use std::sync::Arc;
 
 /// The costliest hands kept per seat and game (with the luck taken out): a team's worst hands
@@ -172,22 +172,13 @@ fn note(
         luck: hand.map(|hand| hand.luck),
         hole: cards(hole),
         board: cards(board),
-        street: decision.map(|d| street_name(d.street).to_owned()),
+        street: decision.map(|d| d.street.as_str().to_owned()),
         price: decision.map(|d| d.price.get()),
         pot: decision.map(|d| d.pot_before.get()),
         answer: decision.and_then(|d| d.answer.map(Chips::get)),
         action: decision.map(|d| d.action.as_str().to_owned()),
         put_in: decision.map(|d| d.put_in.get()),
         reason: reason.map(str::to_owned),
-    }
-}
-
-fn street_name(street: Street) -> &'static str {
-    match street {
-        Street::Preflop => "preflop",
-        Street::Flop => "flop",
-        Street::Turn => "turn",
-        Street::River => "river",
     }
 }
 
