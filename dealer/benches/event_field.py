@@ -1,6 +1,8 @@
-"""What the event benches (event_day.py, event_soak.py) share: a free loopback port, and the
-field of an event's config: SDK player processes started on their own ports, and house bots."""
+"""What the event benches (event_day.py, event_soak.py, event_luck_cost.py) share: a free
+loopback port, the field of an event's config (SDK player processes started on their own
+ports, and house bots), a process's resident memory, and stopping what a bench started."""
 import os
+import signal
 import socket
 import subprocess
 
@@ -27,3 +29,24 @@ def start_field(player, sdk_players, bots, bot_kinds, children):
         config += ["[[bot]]", f'name = "bot{index + 1}"',
                    f'kind = "{bot_kinds[index % len(bot_kinds)]}"']
     return config
+
+
+def rss_kib(pid):
+    """The process's resident memory (VmRSS), in KiB."""
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise RuntimeError("no VmRSS")
+
+
+def stop_children(children):
+    """SIGTERM to every child still running, newest first; killed if not gone in 30 s."""
+    for child in reversed(children):
+        if child.poll() is None:
+            child.send_signal(signal.SIGTERM)
+    for child in children:
+        try:
+            child.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            child.kill()

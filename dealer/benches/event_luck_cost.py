@@ -24,7 +24,6 @@ RSS_WINDOW seconds (freed memory goes back to the OS in steps, so one instant sa
 Usage: event_luck_cost.py RELEASE_DIR [games=5000] [bots=40] [sdk_players=0]
 """
 import os
-import signal
 import sqlite3
 import statistics
 import shutil
@@ -34,7 +33,7 @@ import tempfile
 import threading
 import time
 
-from event_field import free_port, start_field
+from event_field import free_port, rss_kib, start_field, stop_children
 
 BOT_KINDS = ["real-a", "real-b", "real-c", "real-d", "tight", "loose", "push-fold", "solid"]
 SAMPLE_EVERY = 0.5
@@ -60,14 +59,6 @@ def luck_thread_ticks(pid):
         except OSError:
             continue
     return None
-
-
-def rss_kib(pid):
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    raise RuntimeError("no VmRSS")
 
 
 def game_counts(database):
@@ -183,14 +174,7 @@ def main():
             + f"; in all {sum(sizes.values()) / finished / 1024:.2f} KiB")
         print(f"whole run {time.time() - started:.0f} s; load {os.getloadavg()[0]:.1f}")
     finally:
-        for child in reversed(children):
-            if child.poll() is None:
-                child.send_signal(signal.SIGTERM)
-        for child in children:
-            try:
-                child.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                child.kill()
+        stop_children(children)
         shutil.rmtree(work, ignore_errors=True)
 
 

@@ -36,7 +36,7 @@ import time
 import urllib.error
 import urllib.request
 
-from event_field import free_port, start_field
+from event_field import free_port, rss_kib, start_field, stop_children
 
 BOT_KINDS = ["equity", "raiser", "calling-station", "random", "folder", "all-in"]
 GROWTH_LIMIT = 0.10
@@ -57,14 +57,6 @@ def old_game(base, number):
     except urllib.error.HTTPError as error:
         if error.code != 404:
             raise
-
-
-def rss_kib(pid):
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    raise RuntimeError("no VmRSS")
 
 
 def rss_parts_kib(pid):
@@ -246,14 +238,7 @@ def main():
                 os.kill(dealer["pid"], signal.SIGTERM)
             except OSError:
                 pass
-        for child in reversed(children):
-            if child.poll() is None:
-                child.send_signal(signal.SIGTERM)
-        for child in children:
-            try:
-                child.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                child.kill()
+        stop_children(children)
         shutil.rmtree(work, ignore_errors=True)
 
 

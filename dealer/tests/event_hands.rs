@@ -9,10 +9,10 @@ use crate::event_serve::Server;
 use crate::support::misbehaving::{
     spawn_player_with, HealthyAnswer, MisbehavingPlayer, Misbehaviour, PlayerOptions,
 };
-use crate::support::wait::{until_async, DEADLINE};
+use crate::support::wait::DEADLINE;
 use dealer::event::luck::{is_timeout, value_game, value_waiting, COSTLY_HANDS_KEPT};
 use dealer::event::store::{EventStore, HandNote, HandNoteKind, LuckState, DATABASE_FILE};
-use dealer::event::{archive, scheduler, Event};
+use dealer::event::{archive, Event};
 use dealer::runner::StopSignal;
 use serde_json::Value;
 use std::path::Path;
@@ -53,14 +53,7 @@ async fn play_games(event: &Arc<Event>, games: usize) {
         1,
         "the HTTP player answers"
     );
-    let (handle, stop) = dealer::runner::stop_signal();
-    let rounds = tokio::spawn(scheduler::run_rounds(Arc::clone(event), stop));
-    until_async(&format!("{games} games finished"), || {
-        event.status().games_finished >= games
-    })
-    .await;
-    handle.stop();
-    rounds.await.unwrap();
+    crate::support::event::play_games(event, games).await;
 }
 
 /// The finished games' numbers.

@@ -3,12 +3,13 @@
 //! that game; kept beside the standings through a restart; an old event's database upgraded
 //! and back-filled; a game without a record said to count raw.
 
+use crate::support::event::play_games;
 use crate::support::wait::until_async;
 use dealer::engine::luck::LuckMeter;
 use dealer::engine::Game;
 use dealer::event::luck::{spawn_valuer, value_next, value_record, value_waiting};
 use dealer::event::store::{GameLuck, LuckState, StoredRecord, DATABASE_FILE};
-use dealer::event::{archive, scheduler, Event};
+use dealer::event::{archive, Event};
 use dealer::game_event::GameEvent;
 use dealer::observe::Observer;
 use dealer::runner::StopSignal;
@@ -23,18 +24,6 @@ const EVENT: &str = "hand_limit = 25\npause_ms = 1\nseed = 5\n\
 
 fn open_event(data: &Path) -> Arc<Event> {
     crate::support::event::open(data, EVENT)
-}
-
-/// Plays rounds until `games` have finished, then stops them.
-async fn play_games(event: &Arc<Event>, games: usize) {
-    let (handle, stop) = dealer::runner::stop_signal();
-    let rounds = tokio::spawn(scheduler::run_rounds(Arc::clone(event), stop));
-    until_async(&format!("{games} games finished"), || {
-        event.status().games_finished >= games
-    })
-    .await;
-    handle.stop();
-    rounds.await.unwrap();
 }
 
 /// The event's valuer thread, as `dealer serve` runs it.

@@ -22,3 +22,19 @@ pub fn settings(data: &Path, file: &str, flags: EventFlags) -> EventSettings {
 pub fn open(data: &Path, file: &str) -> Arc<Event> {
     Event::open(settings(data, file, EventFlags::default())).unwrap()
 }
+
+/// Plays rounds of `event` until `games` have finished in all, then stops them and waits for
+/// the rounds to end.
+pub async fn play_games(event: &Arc<Event>, games: usize) {
+    let (handle, stop) = dealer::runner::stop_signal();
+    let rounds = tokio::spawn(dealer::event::scheduler::run_rounds(
+        Arc::clone(event),
+        stop,
+    ));
+    crate::support::wait::until_async(&format!("{games} games finished"), || {
+        event.status().games_finished >= games
+    })
+    .await;
+    handle.stop();
+    rounds.await.unwrap();
+}
