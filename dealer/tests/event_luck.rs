@@ -7,7 +7,7 @@ use crate::support::event::play_games;
 use crate::support::wait::until_async;
 use dealer::engine::luck::LuckMeter;
 use dealer::engine::Game;
-use dealer::event::luck::{spawn_valuer, value_next, value_record, value_waiting};
+use dealer::event::luck::{spawn_valuer, value_game, value_next, value_waiting};
 use dealer::event::store::{GameLuck, LuckState, StoredRecord, DATABASE_FILE};
 use dealer::event::{archive, Event};
 use dealer::game_event::GameEvent;
@@ -229,7 +229,7 @@ async fn a_record_that_stops_before_the_end_counts_raw() {
         .unwrap()
         .unwrap();
     compact.answers.truncate(compact.answers.len() / 2);
-    let reason = value_record(&compact).unwrap_err();
+    let reason = value_game(&compact).unwrap_err();
     assert!(reason.contains("stops before the game's end"), "{reason}");
     event
         .store()

@@ -60,15 +60,6 @@ pub struct Valuation {
     pub notes: Vec<HandNote>,
 }
 
-/// Every seat's luck in the game `compact` records, in points, by seat; why not when the
-/// record does not replay to the game's end.
-///
-/// # Errors
-/// The record's setup is refused, or it stops before the game's end.
-pub fn value_record(compact: &CompactGame) -> Result<Vec<f64>, String> {
-    value_game(compact).map(|valuation| valuation.luck)
-}
-
 /// Every seat's luck in the game `compact` records and its hands to look at, from one pass of
 /// the meter; why not when the record does not replay to the game's end.
 ///
