@@ -411,39 +411,25 @@ mod tests {
 
     #[test]
     fn postflop_strength_counts_only_what_the_players_cards_make() {
-        assert_eq!(strength("2c 7d", "Ks Qh 9c"), 0, "nothing");
-        assert_eq!(strength("2h 7h", "Kh Qh 9c"), 1, "flush draw");
-        assert_eq!(strength("Jd Tc", "Ks Qh 2c"), 1, "open-ended straight draw");
-        assert_eq!(
-            strength("Jd Tc", "Ks Qh 2c 3d 4s"),
-            0,
-            "no draw on the river"
-        );
-        assert_eq!(
-            strength("9d 2c", "Ks Qh 9c"),
-            2,
-            "a pair below the top card"
-        );
-        assert_eq!(strength("Kd 2c", "Ks Qh 9c"), 3, "top pair");
-        assert_eq!(strength("Ad Ac", "Ks Qh 9c"), 3, "overpair");
-        assert_eq!(strength("Kd 9d", "Ks Qh 9c"), 4, "two pair");
-        assert_eq!(strength("9d 9h", "Ks Qh 9c"), 5, "a set");
-        assert_eq!(strength("Jd Tc", "Ks Qh 9c"), 6, "a straight");
-        assert_eq!(
-            strength("2c 3d", "Ks Kc Kh Kd Qs"),
-            0,
-            "the board's quads are not mine"
-        );
-        assert_eq!(
-            strength("2c 3d", "9s Ts Jh Qd Kc"),
-            0,
-            "the board's straight"
-        );
-        assert_eq!(
-            strength("2c 3d", "9s 9h 5c 5d 7s"),
-            0,
-            "the board's two pair"
-        );
+        // (hole cards, board, class, why): one table, each case checked alike.
+        let cases = [
+            ("2c 7d", "Ks Qh 9c", 0, "nothing"),
+            ("2h 7h", "Kh Qh 9c", 1, "flush draw"),
+            ("Jd Tc", "Ks Qh 2c", 1, "open-ended straight draw"),
+            ("Jd Tc", "Ks Qh 2c 3d 4s", 0, "no draw on the river"),
+            ("9d 2c", "Ks Qh 9c", 2, "a pair below the top card"),
+            ("Kd 2c", "Ks Qh 9c", 3, "top pair"),
+            ("Ad Ac", "Ks Qh 9c", 3, "overpair"),
+            ("Kd 9d", "Ks Qh 9c", 4, "two pair"),
+            ("9d 9h", "Ks Qh 9c", 5, "a set"),
+            ("Jd Tc", "Ks Qh 9c", 6, "a straight"),
+            ("2c 3d", "Ks Kc Kh Kd Qs", 0, "the board's quads are not mine"),
+            ("2c 3d", "9s Ts Jh Qd Kc", 0, "the board's straight"),
+            ("2c 3d", "9s 9h 5c 5d 7s", 0, "the board's two pair"),
+        ];
+        for (hole, board, class, why) in cases {
+            assert_eq!(strength(hole, board), class, "{why}: {hole} on {board}");
+        }
     }
 
     #[test]
