@@ -24,7 +24,7 @@ mod viewer_log;
 
 pub use style::{Style, StyleCounts, StyleMeter};
 
-use bots::profile::{Profile, ProfileCounts};
+use bots::profile::{HandTracker, Profile, ProfileCounts};
 use player::{Chips, GameState};
 use serde::{Deserialize, Serialize};
 use shared::records::{RecordedAction, RequestRecord};
@@ -139,6 +139,8 @@ struct PlayerCounts {
     style: StyleMeter,
     /// Styles of finished streams (a meter counts one stream of hands).
     style_done: StyleCounts,
+    /// The memory of the hand under way, as the player's bot would track it.
+    hand: HandTracker,
 }
 
 /// What one thread read.
@@ -160,7 +162,7 @@ impl Reading {
 
     fn decision(&mut self, hand: u64, name: &str, state: &GameState, answer: Chips) {
         let player = self.player(name);
-        if player.decisions.add_answer(state, answer) {
+        if player.decisions.add_answer(state, answer, &mut player.hand) {
             player.style.observe(hand, state, answer);
         }
     }
@@ -241,6 +243,7 @@ impl Reading {
         for player in self.players.values_mut() {
             let meter = std::mem::take(&mut player.style);
             player.style_done.merge(&meter.finish());
+            player.hand = HandTracker::default();
         }
     }
 }

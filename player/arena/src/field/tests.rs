@@ -3,6 +3,8 @@
 //! them is read once per game.
 
 use super::*;
+use bots::profile::{Earlier, Initiative, Memory, Situation};
+use std::collections::BTreeSet;
 
 /// A `dealer run` folder with every per-game output (two games, 65 bet requests), written
 /// by this tree's dealer (the SDK's fixture; its README has the command).
@@ -49,6 +51,29 @@ fn every_recording_of_a_game_gives_the_same_profiles() {
         .map(|p| p.profile.decisions)
         .sum();
     assert_eq!(decisions, 38 + 27, "every bet request is a decision");
+    // The hands' memory is tracked: raises met again on a street, initiatives both ways.
+    let memories: BTreeSet<Option<Memory>> = from_requests
+        .players
+        .iter()
+        .flat_map(|p| &p.profile.cells)
+        .filter_map(|cell| Situation::from_index(cell[0] as usize))
+        .map(|situation| situation.memory)
+        .collect();
+    assert!(!memories.contains(&None), "every hand seen from its start");
+    for (initiative, earlier) in [
+        (Initiative::Theirs, Earlier::Raised),
+        (Initiative::Mine, Earlier::Nothing),
+        (Initiative::Theirs, Earlier::Nothing),
+    ] {
+        let memory = Memory {
+            initiative,
+            earlier,
+        };
+        assert!(
+            memories.contains(&Some(memory)),
+            "{memory:?} in {memories:?}"
+        );
+    }
     let expected = learned(&from_requests);
     assert_eq!(
         learned(&fit_of(&games("hands.phhs"))),

@@ -1,8 +1,10 @@
 //! What a profile conditions on: a decision read off the `game_state` the player was asked in
-//! ([`Situation`]), and what it answered ([`AnswerClass`] and the raise's size). One reading
-//! for fitting and for play: the fitter reads recorded states with the same function the bot
-//! reads live ones with, so what was learned is what is looked up.
+//! and its memory of the hand ([`Situation`]), and what it answered ([`AnswerClass`] and the
+//! raise's size). One reading for fitting and for play: the fitter reads recorded states with
+//! the same function the bot reads live ones with, each through a [`HandTracker`] fed the
+//! player's earlier states of the hand, so what was learned is what is looked up.
 
+use super::memory::{posted_blind, HandTracker, Memory, MEMORIES};
 use crate::preflop;
 use crate::spot::Spot;
 use player::shared::eval::{strength_of, Category};
@@ -17,15 +19,31 @@ pub const STRENGTHS: usize = 7;
 pub const PRICES: usize = 5;
 /// Stack-depth classes (see [`Situation::depth`]).
 pub const DEPTHS: usize = 4;
+/// Chip-lead classes (see [`Situation::lead`]).
+pub const LEADS: usize = 4;
 /// Players-in-the-hand classes: 2, 3, 4 or more.
 pub const PLAYER_COUNTS: usize = 3;
 /// Position classes: blinds, early, late (the button and the two seats before it).
 pub const POSITIONS: usize = 3;
 /// Investment classes: not yet in, already in (see [`Situation::invested`]).
 pub const INVESTMENTS: usize = 2;
-/// Every situation a profile tells apart.
-pub const SITUATIONS: usize =
-    STREETS * STRENGTHS * PRICES * INVESTMENTS * DEPTHS * PLAYER_COUNTS * POSITIONS;
+/// The situations told apart by the state alone (the key without the memory of the hand).
+pub const STATE_SITUATIONS: usize =
+    STREETS * STRENGTHS * PRICES * INVESTMENTS * DEPTHS * LEADS * PLAYER_COUNTS * POSITIONS;
+/// Every situation a profile tells apart: those of the state, by [`MEMORIES`].
+pub const SITUATIONS: usize = STATE_SITUATIONS * MEMORIES;
+
+/// The bases of the state's classes, in the order of [`Situation::digits`].
+const STATE_BASES: [usize; 8] = [
+    STREETS,
+    STRENGTHS,
+    PRICES,
+    INVESTMENTS,
+    DEPTHS,
+    LEADS,
+    PLAYER_COUNTS,
+    POSITIONS,
+];
 
 /// Preflop strength classes by the hand's rank among the 1,326 starting hands (heads-up
 /// equity): the upper bound of each class's share, weakest class first.
@@ -34,9 +52,13 @@ const PREFLOP_SHARE_BOUNDS: [f64; STRENGTHS] = [1.0, 0.75, 0.50, 0.30, 0.15, 0.0
 /// Stack depth classes, in big blinds: up to 10, 25, 60, deeper.
 const DEPTH_BOUNDS: [f64; DEPTHS - 1] = [10.0, 25.0, 60.0];
 
-/// One decision as a profile sees it. Every field is a small class number; [`Situation::index`]
-/// packs them into `0..SITUATIONS`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// Chip-lead classes, the player's chips over the other players' average: up to 1, 1.5, 3,
+/// more.
+const LEAD_BOUNDS: [f64; LEADS - 1] = [1.0, 1.5, 3.0];
+
+/// One decision as a profile sees it. Every field but the memory is a small class number;
+/// [`Situation::index`] packs them into `0..SITUATIONS`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Situation {
     /// 0 preflop, 1 flop, 2 turn, 3 river.
     pub street: u8,
@@ -58,16 +80,27 @@ pub struct Situation {
     /// The player's chips (stack and bet) in big blinds: 0 up to 10, 1 up to 25, 2 up to 60,
     /// 3 deeper.
     pub depth: u8,
+    /// The player's chips (stack and bet) against the average of the other players who have
+    /// chips: 0 up to as many, 1 up to 1.5 times, 2 up to 3 times, 3 more (some bots play
+    /// by their rank at the table, not by the blinds).
+    pub lead: u8,
     /// Players still in the hand, the player included: 0 two, 1 three, 2 four or more.
     pub players: u8,
     /// 0 a blind, 1 early, 2 late (the button and the two seats before it).
     pub position: u8,
+    /// What the player remembers of the hand: who raised last before this street, and what
+    /// it did earlier on this street; `None` when it did not see the hand's earlier decisions
+    /// (then the profile plays it by the state alone).
+    pub memory: Option<Memory>,
 }
 
 impl Situation {
     /// The situation of the player in action, or `None` when there is nothing to decide from
-    /// (no hole cards, an impossible board, nobody left to play against).
-    pub fn read(state: &GameState) -> Option<Situation> {
+    /// (no hole cards, an impossible board, nobody left to play against). `hand` is the
+    /// player's tracker of the hand, which takes in `state`: give it every state the player is
+    /// asked in, in order, and only those.
+    pub fn read(state: &GameState, hand: &mut HandTracker) -> Option<Situation> {
+        let memory = hand.observe(state);
         // The reading the house field's bots decide from: cards, street, opponents, price.
         let Spot {
             cards: [first, second],
@@ -106,13 +139,7 @@ impl Situation {
         let seated = state.players_with_chips().count();
         let position_from_button = state.position(me.id);
         let invested = if street == Street::Preflop {
-            // The blind this seat posted: heads-up the button posts the big one.
-            let blind = match (position_from_button, seated) {
-                (Some(1), _) => state.small_blind,
-                (Some(2), 3..) | (Some(0), 2) => state.big_blind(),
-                _ => Chips::ZERO,
-            };
-            u8::from(me.bet > blind)
+            u8::from(me.bet > posted_blind(state))
         } else {
             u8::from(me.bet.get().saturating_mul(3) >= me.bet.saturating_add(me.stack).get())
         };
@@ -121,6 +148,15 @@ impl Situation {
         let chips =
             me.stack.saturating_add(me.bet).get() as f64 / state.big_blind().get().max(1) as f64;
         let depth = DEPTH_BOUNDS.iter().filter(|&&bound| chips > bound).count() as u8;
+        let (others, others_chips) = state
+            .players_with_chips()
+            .filter(|player| player.id != me.id)
+            .fold((0u64, 0u64), |(count, sum), player| {
+                (count + 1, sum.saturating_add(player.total_chips().get()))
+            });
+        let ratio =
+            me.total_chips().get() as f64 * others.max(1) as f64 / others_chips.max(1) as f64;
+        let lead = LEAD_BOUNDS.iter().filter(|&&bound| ratio > bound).count() as u8;
         let players = (opponents + 1).clamp(2, 4) as u8 - 2;
         let position = match position_from_button {
             Some(1 | 2) if seated > 2 => 0,
@@ -136,20 +172,46 @@ impl Situation {
             price,
             invested,
             depth,
+            lead,
             players,
             position,
+            memory,
         })
     }
 
-    /// The situation's number in `0..SITUATIONS` (street the slowest-moving digit).
+    /// The state's classes, the index's slowest-moving digit first: street, strength, price,
+    /// invested, depth, lead, players, position.
+    pub(crate) fn digits_mut(&mut self) -> [&mut u8; 8] {
+        [
+            &mut self.street,
+            &mut self.strength,
+            &mut self.price,
+            &mut self.invested,
+            &mut self.depth,
+            &mut self.lead,
+            &mut self.players,
+            &mut self.position,
+        ]
+    }
+
+    /// The state's classes, in the order of [`Situation::digits_mut`].
+    pub(crate) fn digits(mut self) -> [u8; 8] {
+        self.digits_mut().map(|digit| *digit)
+    }
+
+    /// The situation's number in `0..SITUATIONS` (street the slowest-moving digit, the memory
+    /// the fastest: `state index × MEMORIES + memory class`).
     pub fn index(self) -> usize {
-        let mut index = self.street as usize;
-        index = index * STRENGTHS + self.strength as usize;
-        index = index * PRICES + self.price as usize;
-        index = index * INVESTMENTS + self.invested as usize;
-        index = index * DEPTHS + self.depth as usize;
-        index = index * PLAYER_COUNTS + self.players as usize;
-        index * POSITIONS + self.position as usize
+        self.state_index() * MEMORIES + Memory::index_of(self.memory)
+    }
+
+    /// The number in `0..STATE_SITUATIONS` of the situation without its memory: what the
+    /// profile falls back on where the memory was seen rarely.
+    pub fn state_index(self) -> usize {
+        self.digits()
+            .into_iter()
+            .zip(STATE_BASES)
+            .fold(0, |index, (digit, base)| index * base + digit as usize)
     }
 
     /// The situation numbered `index` (the inverse of [`Situation::index`]); `None` past
@@ -158,28 +220,16 @@ impl Situation {
         if index >= SITUATIONS {
             return None;
         }
-        let mut rest = index;
-        let mut digit = |base: usize| {
-            let value = rest % base;
-            rest /= base;
-            value as u8
+        let mut situation = Situation {
+            memory: Memory::from_index(index % MEMORIES),
+            ..Situation::default()
         };
-        let position = digit(POSITIONS);
-        let players = digit(PLAYER_COUNTS);
-        let depth = digit(DEPTHS);
-        let invested = digit(INVESTMENTS);
-        let price = digit(PRICES);
-        let strength = digit(STRENGTHS);
-        let street = digit(STREETS);
-        Some(Situation {
-            street,
-            strength,
-            price,
-            invested,
-            depth,
-            players,
-            position,
-        })
+        let mut rest = index / MEMORIES;
+        for (digit, base) in situation.digits_mut().into_iter().zip(STATE_BASES).rev() {
+            *digit = (rest % base) as u8;
+            rest /= base;
+        }
+        Some(situation)
     }
 }
 
@@ -361,7 +411,11 @@ impl AnswerClass {
 }
 
 /// What `answer` means for the player in action, as the dealer reads it (spec §4): its class
-/// and, for a raise short of all-in, the raise as a share of the pot after calling.
+/// (by the raise as a share of the pot after calling) and, for a raise short of all-in, its
+/// size: with nothing to call, the bet as a share of the pot, or 0 for the smallest bet
+/// allowed; facing a bet, the raise in minimum raises (1 for the smallest raise), so that a
+/// player who answers a bet with a raise of the bet's size, or a minimum raise with a minimum
+/// raise as in a raising war, does so whatever the pot.
 pub fn classify(state: &GameState, answer: Chips) -> (AnswerClass, Option<f64>) {
     let context = state.bet_context();
     let reading = state.read_bet(answer);
@@ -374,12 +428,19 @@ pub fn classify(state: &GameState, answer: Chips) -> (AnswerClass, Option<f64>) 
         BetAction::Raise => {
             let base = state.pot.saturating_add(state.call_amount()).get().max(1);
             let share = raised_by.get() as f64 / base as f64;
+            let size = if !state.call_amount().is_zero() {
+                raised_by.get() as f64 / context.minimum_raise.get().max(1) as f64
+            } else if raised_by <= context.minimum_raise {
+                0.0
+            } else {
+                share
+            };
             let class = match RAISE_BOUNDS.iter().filter(|&&bound| share > bound).count() {
                 0 => AnswerClass::RaiseSmall,
                 1 => AnswerClass::RaiseMedium,
                 _ => AnswerClass::RaiseLarge,
             };
-            (class, Some(share))
+            (class, Some(size))
         }
     }
 }
@@ -423,7 +484,12 @@ mod tests {
             ("Kd 9d", "Ks Qh 9c", 4, "two pair"),
             ("9d 9h", "Ks Qh 9c", 5, "a set"),
             ("Jd Tc", "Ks Qh 9c", 6, "a straight"),
-            ("2c 3d", "Ks Kc Kh Kd Qs", 0, "the board's quads are not mine"),
+            (
+                "2c 3d",
+                "Ks Kc Kh Kd Qs",
+                0,
+                "the board's quads are not mine",
+            ),
             ("2c 3d", "9s Ts Jh Qd Kc", 0, "the board's straight"),
             ("2c 3d", "9s 9h 5c 5d 7s", 0, "the board's two pair"),
         ];
@@ -451,7 +517,7 @@ mod tests {
             .hole_cards("As Kd")
             .bets([10, 20, 0, 0])
             .build();
-        let situation = Situation::read(&state).unwrap();
+        let situation = Situation::read(&state, &mut HandTracker::default()).unwrap();
         assert_eq!(situation.street, 0);
         assert_eq!(situation.position, 2, "the button is late");
         assert_eq!(situation.players, 2, "four players");
