@@ -5,6 +5,7 @@
 //! cargo bench -p lean-poker-arena --bench real_field               # every table
 //! cargo bench -p lean-poker-arena --bench real_field -- --write    # also rewrite the shipped profiles
 //! cargo bench -p lean-poker-arena --bench real_field -- --games 301 --only fit,loo
+//! cargo bench -p lean-poker-arena --bench real_field -- --only style --seed 2   # other deals
 //! ```
 //!
 //! - **fit**: all nine runs fitted (the time, on 2 threads, and the process's CPU time); the
@@ -284,6 +285,8 @@ fn main() {
             .cloned()
     };
     let games: u32 = value("--games").map_or(1001, |g| g.parse().expect("--games N"));
+    // The arena's run seed for the loo and style tables: another seed, other deals.
+    let seed: u64 = value("--seed").map_or(arena::DEFAULT_SEED, |s| s.parse().expect("--seed N"));
     let only: Vec<String> = value("--only").map_or_else(
         || {
             ["fit", "loo", "style", "edits", "speed"]
@@ -373,11 +376,13 @@ fn main() {
                 .collect();
             let you = run.kind.build(7);
             let against_fit = Arena::new(field)
+                .seed(seed)
                 .games(games)
                 .threads(2)
                 .run(&*you)
                 .expect("arena");
             let against_today = Arena::new(BotKind::FIELD)
+                .seed(seed)
                 .games(games)
                 .threads(2)
                 .run(&*you)
@@ -475,6 +480,7 @@ fn main() {
                 field.push(Opponent::Kind(run.kind));
                 let you = Styled::new(Arc::new(ProfileBot::new(profiles[index].clone(), 11)));
                 Arena::new(field)
+                    .seed(seed)
                     .games(style_games)
                     .threads(2)
                     .run(&you)
