@@ -3,7 +3,7 @@
 
 use super::{size_list, Profile};
 use super::{AnswerClass, Memory, Situation, ANSWER_CLASSES, MEMORIES, STATE_SITUATIONS, STREETS};
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 /// The state's fields kept at each level of the back-off below a situation (whose memory is
 /// dropped first), finest first: street, strength, price, invested, depth, lead, players,
@@ -62,9 +62,9 @@ pub struct CompiledProfile {
     pub(super) fingerprint: String,
     /// By [`Situation::state_index`]: the probabilities of the state's situation.
     by_state: Vec<[f64; ANSWER_CLASSES]>,
-    /// By [`effect_slot`], for every memory met at [`MEMORY_EFFECT_LEVEL`]: how much more or
-    /// less often the player gives each answer with that memory (1: as often).
-    effects: HashMap<usize, [f64; ANSWER_CLASSES]>,
+    /// By [`effect_slot`], in order, for every memory met at [`MEMORY_EFFECT_LEVEL`]: how much
+    /// more or less often the player gives each answer with that memory (1: as often).
+    effects: Vec<(usize, [f64; ANSWER_CLASSES])>,
     /// By [`Situation::index`], in order: the cumulative probabilities of every situation met.
     met: Vec<(u32, [f64; ANSWER_CLASSES])>,
     raise_sizes: Vec<Vec<f64>>,
@@ -83,7 +83,7 @@ impl CompiledProfile {
         // Counts at every level of the state's situations, each level's indexed as the
         // coarsened full one, and at the memory's level by memory too.
         let mut levels = vec![vec![[0.0f64; ANSWER_CLASSES]; STATE_SITUATIONS]; BACKOFF.len()];
-        let mut with_memory: HashMap<usize, [f64; ANSWER_CLASSES]> = HashMap::new();
+        let mut with_memory: BTreeMap<usize, [f64; ANSWER_CLASSES]> = BTreeMap::new();
         for (situation, counts) in &met {
             let slots = BACKOFF
                 .iter()
@@ -161,9 +161,11 @@ impl CompiledProfile {
     /// The probabilities of `situation` from its state's and its memory's effect alone.
     fn unmet(&self, situation: Situation) -> [f64; ANSWER_CLASSES] {
         let mut probabilities = self.by_state[situation.state_index()];
-        let effect = situation
-            .memory
-            .and_then(|_| self.effects.get(&effect_slot(situation)));
+        let effect = situation.memory.and_then(|_| {
+            let slot = effect_slot(situation);
+            let at = self.effects.binary_search_by_key(&slot, |(slot, _)| *slot);
+            at.ok().map(|at| &self.effects[at].1)
+        });
         if let Some(effect) = effect {
             for (p, e) in probabilities.iter_mut().zip(effect) {
                 *p *= e;

@@ -12,7 +12,6 @@
 //! as the dealer applied it).
 
 use player::{Card, Chips, GameState, Seat, Street};
-use std::collections::HashMap;
 
 /// Who made the last raise of the hand before this street began.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -112,6 +111,13 @@ impl HandMark {
             cards: state.my_cards().to_vec(),
         }
     }
+
+    /// Whether `state` is of this hand (compared in place: no copy on every decision).
+    fn marks(&self, state: &GameState) -> bool {
+        self.round == state.round
+            && self.game.as_deref() == state.game_id.as_deref()
+            && self.cards == state.my_cards()
+    }
 }
 
 /// Tracks one player's hand across its decisions, for [`Situation::read`]: feed it every
@@ -143,8 +149,7 @@ impl HandTracker {
             *self = HandTracker::default();
             return None;
         };
-        let mark = HandMark::of(state);
-        let same_hand = self.hand.as_ref() == Some(&mark)
+        let same_hand = self.hand.as_ref().is_some_and(|hand| hand.marks(state))
             && self
                 .last
                 .is_some_and(|last| last.street <= street && last.bet <= me.bet);
@@ -177,7 +182,7 @@ impl HandTracker {
                 *self = HandTracker {
                     // Its first decision of the hand: preflop, with no more in than its blind.
                     complete: street == Street::Preflop && me.bet <= posted_blind(state),
-                    hand: Some(mark),
+                    hand: Some(HandMark::of(state)),
                     ..HandTracker::default()
                 };
             }
@@ -229,7 +234,8 @@ const HANDS_REMEMBERED: usize = 64;
 /// recently is forgotten.
 #[derive(Debug, Default)]
 pub struct HandTrackers {
-    hands: HashMap<(Option<String>, Option<Seat>), (u64, HandTracker)>,
+    /// Game, seat, when last asked, the hand: a few at a time, found by a look at each.
+    hands: Vec<(Option<String>, Option<Seat>, u64, HandTracker)>,
     asked: u64,
 }
 
@@ -238,27 +244,34 @@ impl HandTrackers {
     /// remembered).
     pub fn tracker(&mut self, state: &GameState) -> &mut HandTracker {
         self.asked += 1;
-        let key = (state.game_id.clone(), state.in_action());
-        if !self.hands.contains_key(&key) && self.hands.len() >= HANDS_REMEMBERED {
-            let oldest = self
-                .hands
-                .iter()
-                .min_by_key(|(_, (asked, _))| *asked)
-                .map(|(key, _)| key.clone());
-            if let Some(oldest) = oldest {
-                self.hands.remove(&oldest);
+        let seat = state.in_action();
+        let found = self.hands.iter().position(|(game, at, _, _)| {
+            *at == seat && game.as_deref() == state.game_id.as_deref()
+        });
+        let at = match found {
+            Some(at) => at,
+            None => {
+                if self.hands.len() >= HANDS_REMEMBERED {
+                    let oldest = (0..self.hands.len()).min_by_key(|&at| self.hands[at].2);
+                    if let Some(oldest) = oldest {
+                        self.hands.swap_remove(oldest);
+                    }
+                }
+                let fresh = (state.game_id.clone(), seat, 0, HandTracker::default());
+                self.hands.push(fresh);
+                self.hands.len() - 1
             }
-        }
-        let (asked, tracker) = self.hands.entry(key).or_default();
-        *asked = self.asked;
-        tracker
+        };
+        let entry = &mut self.hands[at];
+        entry.2 = self.asked;
+        &mut entry.3
     }
 
     /// Forgets the hand a showdown `state` ends (in any seat of its game), unless that game has
     /// gone on to the next hand already.
     pub fn hand_ended(&mut self, state: &GameState) {
-        self.hands.retain(|(game, _), (_, tracker)| {
-            *game != state.game_id
+        self.hands.retain(|(game, _, _, tracker)| {
+            game.as_deref() != state.game_id.as_deref()
                 || tracker
                     .hand
                     .as_ref()
