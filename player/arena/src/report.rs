@@ -83,6 +83,10 @@ pub struct SetResult {
     /// sum over the set's chance events of what the cards gave your seat beyond their
     /// expectation (see the crate docs, "Luck taken out"). Same expectation, less variance.
     pub adjusted_points: f64,
+    /// The luck of the cards over the set in its two parts (your pots, other players'): what
+    /// the regression adjustment weighs.
+    #[serde(default)]
+    pub luck: engine::luck::LuckParts,
     /// Your place in each of the set's games, in rotation order (1 is a win).
     pub places: Vec<usize>,
     /// Your chips won per 100 hands you were dealt in, over the set.
@@ -185,12 +189,15 @@ impl ArenaReport {
             let mut yours = SetResult {
                 points: 0,
                 adjusted_points: 0.0,
+                luck: Default::default(),
                 places: Vec::with_capacity(set.games.len()),
                 chips_per_100: 0.0,
             };
             for game in &set.games {
                 yours.points += game.points[0];
                 yours.adjusted_points += f64::from(game.points[0]) - game.your_luck;
+                yours.luck.own_pots += game.your_luck_parts.own_pots;
+                yours.luck.others_pots += game.your_luck_parts.others_pots;
                 yours.places.push(game.places[0]);
                 report.games += 1;
                 report.hands += game.hands.iter().max().copied().unwrap_or(0);

@@ -301,6 +301,7 @@ mod tests {
                 .map(|&adjusted| SetResult {
                     points: adjusted as u32,
                     adjusted_points: adjusted,
+                    luck: Default::default(),
                     places: vec![2, 3],
                     chips_per_100: adjusted * 10.0,
                 })

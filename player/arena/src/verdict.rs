@@ -202,6 +202,7 @@ mod tests {
         SetResult {
             points,
             adjusted_points: adjusted,
+            luck: Default::default(),
             places: vec![if points >= 5 { 1 } else { 3 }; 2],
             chips_per_100: chips,
         }
