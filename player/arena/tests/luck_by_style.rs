@@ -42,7 +42,11 @@ fn mean(values: &[f64]) -> f64 {
 
 fn cov(a: &[f64], b: &[f64]) -> f64 {
     let (ma, mb) = (mean(a), mean(b));
-    a.iter().zip(b).map(|(x, y)| (x - ma) * (y - mb)).sum::<f64>() / (a.len() as f64 - 1.0)
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - ma) * (y - mb))
+        .sum::<f64>()
+        / (a.len() as f64 - 1.0)
 }
 
 /// The least-squares coefficients of `y` on two regressors.
@@ -75,6 +79,14 @@ fn luck_predicts_points_style_by_style() {
         let own: Vec<f64> = sets.iter().map(|s| s.luck.own_pots).collect();
         let others: Vec<f64> = sets.iter().map(|s| s.luck.others_pots).collect();
         let luck: Vec<f64> = sets.iter().map(|s| s.luck.total()).collect();
+        if let Ok(dir) = std::env::var("LUCK_BY_STYLE_DUMP") {
+            let text: String = y
+                .iter()
+                .zip(&luck)
+                .map(|(y, x)| format!("{y},{x}\n"))
+                .collect();
+            std::fs::write(format!("{dir}/{}.csv", style.name()), text).unwrap();
+        }
         let variance = cov(&y, &y);
         let left = |residual: Vec<f64>| cov(&residual, &residual) / variance;
         let best = cov(&y, &luck) / cov(&luck, &luck);
