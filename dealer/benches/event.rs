@@ -66,6 +66,7 @@ fn fill(data: &Path) {
                 banned: None,
                 absent: None,
                 version: "raiser 1".into(),
+                deploy: 0,
             })
             .collect();
         store

@@ -28,6 +28,7 @@ mod event_luck;
 mod event_retention;
 mod event_serve;
 mod event_store;
+mod event_switch;
 mod event_team_view;
 mod event_versions;
 mod interop_python;

@@ -162,6 +162,8 @@ async fn an_old_event_is_upgraded_and_back_filled_across_a_restart() {
                  DROP INDEX games_unvalued;
                  ALTER TABLE games DROP COLUMN luck;
                  ALTER TABLE standings DROP COLUMN luck;
+                 ALTER TABLE players DROP COLUMN deploys;
+                 ALTER TABLE standings DROP COLUMN deploy;
                  DELETE FROM game_records WHERE game = {no_record};
                  PRAGMA user_version = 4;"
             ))

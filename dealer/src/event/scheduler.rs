@@ -36,7 +36,7 @@ use crate::engine::GameSetup;
 use crate::observe::compact::{CompactRecorder, COMPACT_FORMAT};
 use crate::observe::{GameOutputs, LogFlush};
 use crate::runner::{run_game_then, GameOutcome, RunError, StopSignal};
-use crate::seat::{GameEncoder, InProcessSeat, PlayerSeat};
+use crate::seat::{reason_is_unreachable, GameEncoder, InProcessSeat, PlayerSeat};
 use crate::tournament::{game_dir_name, GameEntry, InterruptedGame};
 use futures_util::future::join_all;
 use std::sync::atomic::Ordering;
@@ -52,6 +52,8 @@ struct Seated {
     player_id: Option<i64>,
     name: String,
     contact: Contact,
+    /// The event player's deploy now (`StoredPlayer::deploys`): its game counts for it.
+    deploy: i64,
 }
 
 /// Plays rounds until `stop`; the games in progress then end (stopped) and are recorded as
@@ -210,6 +212,7 @@ fn plan_round(event: &Event, round: u32) -> Result<Vec<Vec<Seated>>, super::Stor
             player_id: Some(p.id),
             name: p.name,
             contact: p.contact,
+            deploy: p.deploys,
         })
         .collect();
     let settings = event.settings();
@@ -229,6 +232,7 @@ fn plan_round(event: &Event, round: u32) -> Result<Vec<Vec<Seated>>, super::Stor
                     player_id: None,
                     name,
                     contact: Contact::Bot(kind),
+                    deploy: 0,
                 });
             }
         }
@@ -359,7 +363,12 @@ async fn play_table(event: &Event, round: u32, table: u32, seated: Vec<Seated>, 
         Err(error) => {
             if let RunError::TooFewUp { down, .. } | RunError::PlayersDown { down, .. } = &error {
                 for (name, reason) in down {
-                    mark_down(event, &seated, name, reason);
+                    mark_down(
+                        event,
+                        &seated,
+                        name,
+                        &format!("absent from a game: {reason}"),
+                    );
                 }
             }
             abandon(event, number, &error.to_string());
@@ -367,14 +376,15 @@ async fn play_table(event: &Event, round: u32, table: u32, seated: Vec<Seated>, 
     }
 }
 
+/// Marks the event player seated as `name` down for `reason`: it sits out until a `check`
+/// succeeds.
 fn mark_down(event: &Event, seated: &[Seated], name: &str, reason: &str) {
     if let Some(id) = seated
         .iter()
         .find(|s| s.name == name)
         .and_then(|s| s.player_id)
     {
-        let reason = format!("absent from a game: {reason}");
-        if let Err(error) = event.store().set_health(id, Some(&reason), now_ms()) {
+        if let Err(error) = event.store().set_health(id, Some(reason), now_ms()) {
             event.report_write_failure("cannot record a player down", &error);
         }
     }
@@ -447,12 +457,28 @@ fn record(
                     .map(|ban| ban.reason.clone()),
                 absent: report.and_then(|r| r.absent.clone()),
                 version: report.map_or_else(|| "Unknown".to_string(), |r| r.version.clone()),
+                deploy: seat.deploy,
             }
         })
         .collect();
     for seat in &seats {
         if let Some(reason) = &seat.absent {
-            mark_down(event, seated, &seat.name, reason);
+            mark_down(
+                event,
+                seated,
+                &seat.name,
+                &format!("absent from a game: {reason}"),
+            );
+        }
+        // Banned because nothing answered at its address: it is down (a redeploy under way,
+        // most often) until a `check` succeeds, which then starts its next deploy.
+        if let Some(reason) = seat.banned.as_deref().filter(|r| reason_is_unreachable(r)) {
+            mark_down(
+                event,
+                seated,
+                &seat.name,
+                &format!("banned from game {number}: {reason}"),
+            );
         }
     }
     let compact = recorder.take(

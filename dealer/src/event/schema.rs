@@ -178,4 +178,15 @@ CREATE INDEX games_unvalued ON games (number) WHERE luck IS NULL AND state = 'fi
 );
 CREATE INDEX hand_notes_seat ON hand_notes (game, seat);",
     ),
+    (
+        7,
+        // Redeploys (`event::versions`): `players.deploys` counts the times a player that had
+        // answered came back after being down (a failed `check`, a game it sat out or was
+        // banned from for a refused connection) or was added again after its removal;
+        // `standings.deploy` is that count when the game was seated. A version is then a
+        // version string and a deploy, so a redeploy that keeps its string is told apart.
+        // Rows from before have no deploy (read as 0).
+        "ALTER TABLE players ADD COLUMN deploys INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE standings ADD COLUMN deploy INTEGER;",
+    ),
 ];

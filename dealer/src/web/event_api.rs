@@ -315,7 +315,13 @@ impl TeamViews {
         }
         let versions = versions::team_versions(store, id)?.ok_or(StoreError::UnknownPlayer(id))?;
         let hands = match versions.versions.first() {
-            Some(newest) => Some(store.hands_to_look_at(id, &newest.version, TEAM_HANDS)?),
+            Some(newest) => Some(store.hands_to_look_at(
+                id,
+                &newest.version,
+                newest.deploy,
+                &newest.label,
+                TEAM_HANDS,
+            )?),
             None => None,
         };
         let view = TeamView { versions, hands };

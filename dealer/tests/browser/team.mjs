@@ -67,7 +67,7 @@ async function rowsOnPage(page) {
 }
 
 const rowsOfApi = (view) => view.versions.map((v) => ({
-  version: v.version, games: String(v.games), points: pointsText(v.points), adjusted: pointsText(v.adjusted),
+  version: v.label, games: String(v.games), points: pointsText(v.points), adjusted: pointsText(v.adjusted),
 }));
 
 const browser = await launchChromium();
@@ -112,7 +112,7 @@ try {
   equal(await rowsOnPage(page), rowsOfApi(view), 'each version\'s games and points a game, raw and with the luck taken out, as the API gives them');
   equal(await page.textContent('[data-testid=team-verdict]'), view.comparison.summary, 'the verdict in the arena\'s words, as the API gives it');
   equal(await page.getAttribute('[data-testid=team-verdict]', 'data-verdict'), view.comparison.verdict, 'the verdict\'s kind');
-  check(view.comparison.summary.startsWith(`${view.versions[0].version} against ${view.versions[1].version}: `), `newest against previous: ${view.comparison.summary}`);
+  check(view.comparison.summary.startsWith(`${view.versions[0].label} against ${view.versions[1].label}: `), `newest against previous: ${view.comparison.summary}`);
   // Folding everything against playing by equity: the new version is better, and says so.
   equal(view.comparison.verdict, 'better', `the better version is judged better: ${view.comparison.summary}`);
   await page.screenshot({ path: join(screenshots, 'event-team.png'), fullPage: true });

@@ -273,7 +273,10 @@ mod tests {
             // What is left is the noise's variance (0.5² of x's), whatever the slope.
             let (_, sd) = super::super::mean_and_sd(&values);
             assert!((sd / adjustment.raw.sd.max(1e-9) <= 1.0 + 1e-9) || theta == 0.0);
-            assert!((adjustment.adjusted.sd - sd).abs() < 1e-9, "{adjustment:?} {sd}");
+            assert!(
+                (adjustment.adjusted.sd - sd).abs() < 1e-9,
+                "{adjustment:?} {sd}"
+            );
         }
     }
 
