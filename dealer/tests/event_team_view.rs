@@ -49,7 +49,7 @@ pub(crate) fn rows_of(data: &Path, player: i64) -> Vec<GameRow> {
     let db = rusqlite::Connection::open(data.join("event.sqlite")).unwrap();
     let mut statement = db
         .prepare(
-            "SELECT s.game, s.version, COALESCE(s.deploy, 0), s.points, s.luck, g.luck
+            "SELECT s.game, COALESCE(s.version, 'Unknown'), COALESCE(s.deploy, 0), s.points, s.luck, g.luck
              FROM standings s JOIN games g ON g.number = s.game
              WHERE s.player_id = ?1 AND s.absent IS NULL AND g.state = 'finished'
              ORDER BY s.game",
@@ -139,6 +139,26 @@ pub(crate) fn check_against_rows(team: &Value, rows: &[GameRow]) {
             .entry((&row.version, row.deploy))
             .or_default()
             .push(row);
+    }
+    // A game whose version was never reported counts for its deploy's most played version.
+    let unknown: Vec<(&str, i64)> = by_version
+        .keys()
+        .filter(|(version, _)| *version == "Unknown")
+        .copied()
+        .collect();
+    for key in unknown {
+        let known = by_version
+            .iter()
+            .filter(|((version, deploy), _)| *deploy == key.1 && *version != "Unknown")
+            .max_by_key(|((version, _), games)| (games.len(), std::cmp::Reverse(*version)))
+            .map(|(known, _)| *known);
+        if let Some(known) = known {
+            let games = by_version.remove(&key).unwrap();
+            by_version.get_mut(&known).unwrap().extend(games);
+        }
+    }
+    for games in by_version.values_mut() {
+        games.sort_by_key(|game| game.game);
     }
     let versions = team["versions"].as_array().unwrap();
     assert_eq!(versions.len(), by_version.len(), "{team}");

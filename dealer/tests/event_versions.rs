@@ -17,10 +17,18 @@
 
 use crate::event_serve::{Server, TOKEN};
 use crate::event_team_view::{adjusted_points, check_against_rows, redeploy, rows_of, GameRow};
+use crate::support::misbehaving::{
+    spawn_player_at, spawn_player_with, Misbehaviour, PlayerOptions,
+};
 use crate::support::wait::{until_async, DEADLINE};
 use dealer::engine::stats::{unpaired_difference, Interval};
+use dealer::event::luck::value_waiting;
+use dealer::event::versions::{team_versions, VersionVerdict};
+use dealer::event::Event;
 use dealer::house::BotKind;
+use dealer::runner::StopSignal;
 use serde_json::{json, Value};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The difference the arena measured at this table over 6,000 games a version, luck taken
@@ -215,4 +223,104 @@ async fn a_version_whose_games_all_wait_to_be_valued_is_read() {
     );
     assert!(version.adjusted.is_none() && version.games >= 2, "{team:?}");
     assert!(team.comparison.is_none());
+}
+
+/// A team that redeploys without changing its version string (the template's string often
+/// stays all day): its player goes down, the health check sees it, and it comes back at the
+/// same address with the same string. The team view shows two versions, the new one named by
+/// its first game, and compares them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_redeploy_that_keeps_its_version_string_is_a_version_of_its_own() {
+    const VERSION: &str = "Default Rust player";
+    let options = || PlayerOptions {
+        version: VERSION.into(),
+        ..PlayerOptions::default()
+    };
+    let first = spawn_player_with(Misbehaviour::Healthy, options()).await;
+    let address = first
+        .url()
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let config = format!(
+        "seed = 38\nhand_limit = 20\npause_ms = 1\nrecheck_ms = 100\n\
+         [[player]]\nname = \"pat\"\nurl = \"{}\"\n\
+         [[bot]]\nname = \"tess\"\nkind = \"tight\"\n\
+         [[bot]]\nname = \"lou\"\nkind = \"loose\"\n",
+        first.url()
+    );
+    let event = crate::support::event::open(dir.path(), &config);
+    let pat = |event: &Event| {
+        event
+            .store()
+            .players()
+            .unwrap()
+            .into_iter()
+            .find(|p| p.name == "pat")
+            .unwrap()
+    };
+    let id = pat(&event).id;
+    let games_of = |event: &Event, deploy: i64| {
+        team_versions(event.store(), id)
+            .unwrap()
+            .and_then(|team| team.versions.into_iter().find(|v| v.deploy == deploy))
+            .map_or(0, |v| v.games)
+    };
+    // As `dealer serve` does: the players checked once, then in the background.
+    dealer::event::health::check_all(&event).await;
+    let (handle, stop) = dealer::runner::stop_signal();
+    let checks = tokio::spawn(dealer::event::health::run_health_checks(
+        Arc::clone(&event),
+        stop.clone(),
+    ));
+    let rounds = tokio::spawn(dealer::event::scheduler::run_rounds(
+        Arc::clone(&event),
+        stop,
+    ));
+    until_async("4 games of the first deploy", || games_of(&event, 0) >= 4).await;
+
+    // The redeploy: the player stops, the dealer sees it down, it starts again.
+    first.stop().await;
+    until_async("pat seen down", || pat(&event).down_reason.is_some()).await;
+    let second = spawn_player_at(&address, Misbehaviour::Healthy, options()).await;
+    until_async("4 games of the second deploy", || games_of(&event, 1) >= 4).await;
+    handle.stop();
+    rounds.await.unwrap();
+    checks.await.unwrap();
+    value_waiting(event.store(), &StopSignal::never()).unwrap();
+    second.stop().await;
+
+    assert_eq!(pat(&event).deploys, 1);
+    let team = team_versions(event.store(), id).unwrap().unwrap();
+    assert_eq!(team.versions.len(), 2, "{team:?}");
+    let (newest, previous) = (&team.versions[0], &team.versions[1]);
+    assert_eq!((newest.deploy, previous.deploy), (1, 0));
+    assert_eq!(newest.version, VERSION);
+    assert_eq!(
+        newest.label,
+        format!("{VERSION}, since game {}", newest.first_game)
+    );
+    assert_eq!(previous.label, VERSION);
+    assert!(previous.last_game < newest.first_game, "{team:?}");
+    let comparison = team.comparison.clone().expect("the two deploys compared");
+    assert!(
+        comparison.summary.starts_with(&format!(
+            "{VERSION}, since game {} against {VERSION}: ",
+            newest.first_game
+        )),
+        "{}",
+        comparison.summary
+    );
+    // The same player twice: nothing to tell apart in so few games.
+    assert_eq!(
+        comparison.verdict,
+        VersionVerdict::CantTellYet,
+        "{comparison:?}"
+    );
+    // The game it went down in (its version never reported) counts for the first deploy.
+    check_against_rows(
+        &serde_json::to_value(&team).unwrap(),
+        &rows_of(dir.path(), id),
+    );
 }

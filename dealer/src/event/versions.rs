@@ -50,6 +50,9 @@ use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
+/// The version of a game whose player never said it (`standings.version`'s "Unknown").
+const UNKNOWN_VERSION: &str = "Unknown";
+
 /// What the comparison of a team's newest version with the one before says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -381,6 +384,29 @@ fn version_rows(
         sums.waiting += row.get::<_, i64>(18)?.max(0) as u64;
         sums.luck += row.get::<_, f64>(19)?;
     }
+    // A game whose version the player never reported (it was down at the game's end: the
+    // game it went down in) counts for the version its deploy showed, the one with the most
+    // games when it showed several.
+    let unknown: Vec<(i64, String, i64)> = groups
+        .keys()
+        .filter(|(_, version, _)| version == UNKNOWN_VERSION)
+        .cloned()
+        .collect();
+    for key in unknown {
+        let (player, _, deploy) = key;
+        let known = groups
+            .iter()
+            .filter(|((p, v, d), _)| *p == player && *d == deploy && v != UNKNOWN_VERSION)
+            .max_by_key(|((_, v, _), sums)| (sums.games, std::cmp::Reverse(v.clone())))
+            .map(|(known, _)| known.clone());
+        if let Some(known) = known {
+            if let Some(sums) = groups.remove(&key) {
+                if let Some(into) = groups.get_mut(&known) {
+                    into.absorb(sums);
+                }
+            }
+        }
+    }
     let mut by_team: HashMap<i64, Vec<VersionFigures>> = HashMap::new();
     for ((player, version, deploy), sums) in groups {
         by_team
@@ -408,6 +434,21 @@ struct VersionSums {
 }
 
 impl VersionSums {
+    /// Adds another group's games to these.
+    fn absorb(&mut self, other: VersionSums) {
+        self.games += other.games;
+        self.first_game = self.first_game.min(other.first_game);
+        self.last_game = self.last_game.max(other.last_game);
+        self.wins += other.wins;
+        self.bans += other.bans;
+        self.points += other.points;
+        self.points_squared += other.points_squared;
+        self.folds.absorb(&other.folds);
+        self.counted_raw += other.counted_raw;
+        self.waiting += other.waiting;
+        self.luck += other.luck;
+    }
+
     fn figures(self, version: String, deploy: i64) -> VersionFigures {
         let raw_summary = Summary::from_sums(self.games, self.points, self.points_squared);
         let adjustment = self.folds.adjust();

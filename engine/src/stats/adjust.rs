@@ -151,6 +151,13 @@ impl Folds {
         *slot = slot.plus(sums);
     }
 
+    /// Adds another set's samples, fold by fold.
+    pub fn absorb(&mut self, other: &Folds) {
+        for (fold, sums) in other.folds.iter().enumerate() {
+            self.add_sums(fold, sums);
+        }
+    }
+
     /// Every fold together.
     pub fn total(&self) -> Moments {
         self.folds

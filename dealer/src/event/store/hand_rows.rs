@@ -187,7 +187,8 @@ impl EventStore {
     }
 
     /// Team `player_id`'s version `version` in its deploy `deploy` (`event::versions`; named
-    /// `label` on the page): its `limit` costliest hands with the luck taken out, and its newest
+    /// `label` on the page; with the deploy's games whose version was never reported): its
+    /// `limit` costliest hands with the luck taken out, and its newest
     /// `limit` answers worth a second look, with how many of each kind it has in all. Empty for
     /// games valued before the event's database had notes.
     ///
@@ -205,7 +206,7 @@ impl EventStore {
         self.read(|c| {
             let of_version = "FROM hand_notes n
                  JOIN standings s ON s.game = n.game AND s.seat = n.seat
-                 WHERE s.player_id = ?1 AND COALESCE(s.version, 'Unknown') = ?2
+                 WHERE s.player_id = ?1 AND COALESCE(s.version, 'Unknown') IN (?2, 'Unknown')
                    AND COALESCE(s.deploy, 0) = ?3";
             let costly = c
                 .prepare_cached(&format!(
