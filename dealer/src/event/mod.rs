@@ -26,13 +26,16 @@
 //! - [`luck`]: every finished game's luck of the cards by seat, valued from its record in the
 //!   background;
 //! - [`versions`]: each team's points by version, raw and with the luck taken out, and its
-//!   newest version against the one before.
+//!   newest version against the one before;
+//! - [`hand_histories`]: the finished games as PHH hand histories, replayed from their records
+//!   and streamed gzip'd (`GET /api/event/hands`).
 //!
 //! [`Event`] is the state the scheduler, the health checker and the web API share.
 
 pub mod archive;
 pub mod cut_files;
 pub mod form;
+pub mod hand_histories;
 pub mod health;
 pub mod lookups;
 pub mod luck;
@@ -252,7 +255,11 @@ impl Event {
     ///
     /// # Errors
     /// `data` has no event database, or it cannot be read (see [`EventStore::open_read_only`]).
-    pub fn open_read_only(data: PathBuf) -> Result<Arc<Event>, EventError> {
+    /// `hand_histories` says whether its finished games are served as hand histories.
+    pub fn open_read_only(
+        data: PathBuf,
+        hand_histories: settings::HandHistories,
+    ) -> Result<Arc<Event>, EventError> {
         let store = EventStore::open_read_only(&data)?;
         let seed = store
             .meta("seed")?
@@ -266,6 +273,7 @@ impl Event {
             .and_then(|size| usize::try_from(size).ok());
         let flags = settings::EventFlags {
             data: Some(data),
+            hand_histories: Some(hand_histories),
             ..settings::EventFlags::default()
         };
         let mut settings = settings::resolve_event(flags, settings::EventFile::default())
