@@ -184,6 +184,9 @@ pub struct EventStatus {
     /// The disk budget, and how often it forced old games' files smaller early (`None`:
     /// no budget, or served read-only).
     pub disk_budget: Option<retention::DiskBudgetStatus>,
+    /// Whether the finished games are served as hand histories (`GET /api/event/hands`, what
+    /// `cargo arena --field-from` fetches), or the organiser turned them off.
+    pub hand_histories: bool,
 }
 
 /// The leaderboard: players (removed ones left out) in order.
@@ -509,6 +512,7 @@ impl Event {
             } else {
                 retention::budget_status(self)
             },
+            hand_histories: self.settings.hand_histories.served(),
         }
     }
 
