@@ -27,7 +27,7 @@ use flate2::write::GzEncoder;
 use flate2::Compression;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::io::{BufWriter, Read as _, Write};
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -684,11 +684,6 @@ fn count_segment(
     teams: usize,
 ) -> SegmentCounts {
     let path = cache.folder().join(&segment.file);
-    let mut text = String::new();
-    std::fs::File::open(&path)
-        .map(flate2::read::GzDecoder::new)
-        .and_then(|mut gzip| gzip.read_to_string(&mut text))
-        .map_err(|error| format!("{}: {error}", path.display()))?;
     let counts = std::cell::RefCell::new(
         (0..teams)
             .map(|_| (TeamCounts::default(), StyleMeter::default()))
@@ -697,32 +692,60 @@ fn count_segment(
     // Each listed player's team, for the hand being read (`None`: not wanted).
     let seated = std::cell::RefCell::new(HashMap::<String, usize>::new());
     let hand_number = std::cell::Cell::new(0u64);
-    read_event_hands(
-        &text,
-        |hand| {
-            hand_number.set(hand_number.get() + 1);
-            let mut seated = seated.borrow_mut();
-            seated.clear();
-            for (name, version) in versions_of(hand) {
-                if let Some(&team) = wanted.get(&(name, version)) {
-                    seated.insert(name.to_string(), team);
+    let count_game = |text: &str| {
+        read_event_hands(
+            text,
+            |hand| {
+                hand_number.set(hand_number.get() + 1);
+                let mut seated = seated.borrow_mut();
+                seated.clear();
+                for (name, version) in versions_of(hand) {
+                    if let Some(&team) = wanted.get(&(name, version)) {
+                        seated.insert(name.to_string(), team);
+                    }
                 }
-            }
-        },
-        |name| {
-            if let Some(&team) = seated.borrow().get(name) {
-                counts.borrow_mut()[team].0.hands += 1;
-            }
-        },
-        |decision| {
-            if let Some(&team) = seated.borrow().get(decision.player) {
-                let (counts, style) = &mut counts.borrow_mut()[team];
-                if counts.decisions.add_answer(decision.state, decision.answer) {
-                    style.observe(hand_number.get(), decision.state, decision.answer);
+            },
+            |name| {
+                if let Some(&team) = seated.borrow().get(name) {
+                    counts.borrow_mut()[team].0.hands += 1;
                 }
+            },
+            |decision| {
+                if let Some(&team) = seated.borrow().get(decision.player) {
+                    let (counts, style) = &mut counts.borrow_mut()[team];
+                    if counts.decisions.add_answer(decision.state, decision.answer) {
+                        style.observe(hand_number.get(), decision.state, decision.answer);
+                    }
+                }
+            },
+        );
+    };
+    // Game by game: a segment's text is tens of megabytes, a game's tens of kilobytes.
+    let file =
+        std::fs::File::open(&path).map_err(|error| format!("{}: {error}", path.display()))?;
+    let mut lines = std::io::BufReader::new(flate2::read::GzDecoder::new(file));
+    let mut game: Option<u32> = None;
+    let mut text = String::new();
+    let mut line = String::new();
+    loop {
+        line.clear();
+        let read = std::io::BufRead::read_line(&mut lines, &mut line)
+            .map_err(|error| format!("{}: {error}", path.display()))?;
+        let number = line
+            .strip_prefix('[')
+            .and_then(|name| game_of_table(name.split(']').next().unwrap_or("")));
+        if read == 0 || (number.is_some() && number != game) {
+            if !text.is_empty() {
+                count_game(&text);
+                text.clear();
             }
-        },
-    );
+            game = number;
+        }
+        if read == 0 {
+            break;
+        }
+        text.push_str(&line);
+    }
     Ok(counts
         .into_inner()
         .into_iter()

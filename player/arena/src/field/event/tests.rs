@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::field::{fit, Fit};
+use std::io::Read as _;
 
 fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/event-hands.phhs.gz")
