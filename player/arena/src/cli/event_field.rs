@@ -618,7 +618,10 @@ impl EventField {
             } else {
                 "not seated".to_string()
             };
-            let version = choice.versions.first().map_or("", String::as_str);
+            let version = match choice.versions.first().map_or("", String::as_str) {
+                "" => "(no version)",
+                version => version,
+            };
             let version = if choice.versions.len() > 1 {
                 format!("{version} +{} earlier", choice.versions.len() - 1)
             } else {

@@ -356,6 +356,20 @@ fn opponents(
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let fitted = field::fitted_field(&options.field_from, &arena_dir.join("fields"), threads)?;
+    if let Some(me) = &options.me {
+        if !fitted.fit.players.iter().any(|p| &p.profile.name == me) {
+            let names: Vec<&str> = fitted
+                .fit
+                .players
+                .iter()
+                .map(|p| p.profile.name.as_str())
+                .collect();
+            return Err(format!(
+                "--me {me:?} is not a recorded player (they are: {})",
+                names.join(", ")
+            ));
+        }
+    }
     let profile = |name: &str| {
         fitted
             .fit
@@ -556,6 +570,16 @@ mod tests {
         assert!(error("--vs raiser,,folder").contains("an empty name"));
         assert!(error("--bogus").contains("--bogus"));
         assert!(error("--games").contains("missing"));
+        assert!(error("--me").contains("missing"));
+        let blank = parse(vec![OsString::from("--me"), OsString::from(" ")]);
+        assert!(blank.err().unwrap().contains("empty"));
+        let lonely = |text: &str| {
+            let options = parse(args(text)).unwrap().unwrap();
+            opponents(&options, Path::new("unused"), "").err().unwrap()
+        };
+        assert!(lonely("--me ann").contains("it needs --field-from"));
+        assert!(lonely("--field-from http://a:1/ --field-from games").contains("not both"));
+        assert!(lonely("--field-from https://event.example/").contains("plain http only"));
     }
 
     /// The SDK's fixture: a `dealer run` folder of two games (players a, b and c).
@@ -596,6 +620,13 @@ mod tests {
         assert!(opponents(&alone, &arena_dir, "")
             .unwrap_err()
             .contains("no recorded player has"));
+        alone.me = Some("zed".to_string());
+        let error = opponents(&alone, &arena_dir, "").unwrap_err();
+        assert!(
+            error.contains("--me \"zed\" is not a recorded player (they are: a, b, c)"),
+            "{error}"
+        );
+        alone.me = None;
         alone.vs = Some(vec!["zed".to_string()]);
         let error = opponents(&alone, &arena_dir, "").unwrap_err();
         assert!(
