@@ -23,6 +23,7 @@ mod event_broadcast;
 mod event_disk;
 mod event_form;
 mod event_full_disk;
+mod event_hand_histories;
 mod event_hands;
 mod event_luck;
 mod event_retention;

@@ -21,11 +21,24 @@ pub(crate) struct Server {
 
 impl Server {
     pub(crate) fn start(data: &Path, config: &str) -> Server {
+        Server::start_with(data, config, "127.0.0.1", &[])
+    }
+
+    /// [`Server::start`] on another loopback address (`127.0.0.x`), with more arguments
+    /// (`-v` for the info lines, a setting's flag).
+    pub(crate) fn start_with(data: &Path, config: &str, ip: &str, more: &[&str]) -> Server {
         let config_path = data.with_extension("toml");
         std::fs::write(&config_path, config).unwrap();
         let mut command = Command::new(env!("CARGO_BIN_EXE_dealer"));
         command
-            .args(["serve", "--bind", "127.0.0.1:0", "--admin-token", TOKEN])
+            .args([
+                "serve",
+                "--bind",
+                &format!("{ip}:0"),
+                "--admin-token",
+                TOKEN,
+            ])
+            .args(more)
             .arg("--config")
             .arg(&config_path)
             .arg("--data")
@@ -35,10 +48,16 @@ impl Server {
 
     /// `dealer serve --out DIR`: the read-only server of a folder.
     pub(crate) fn read_only(out: &Path) -> Server {
+        Server::read_only_with(out, &[])
+    }
+
+    /// [`Server::read_only`] with more arguments.
+    pub(crate) fn read_only_with(out: &Path, more: &[&str]) -> Server {
         let mut command = Command::new(env!("CARGO_BIN_EXE_dealer"));
         command
             .args(["serve", "--bind", "127.0.0.1:0", "--out"])
-            .arg(out);
+            .arg(out)
+            .args(more);
         Server::launch(command, out.with_extension("read-only.log"))
     }
 
@@ -147,7 +166,13 @@ impl Server {
         }
     }
 
-    fn log_text(&self) -> String {
+    /// The server's address, `http://IP:PORT` (no trailing slash).
+    pub(crate) fn base(&self) -> &str {
+        &self.base
+    }
+
+    /// What the server logged so far.
+    pub(crate) fn log_text(&self) -> String {
         std::fs::read_to_string(&self.log).unwrap_or_default()
     }
 }

@@ -5,7 +5,9 @@
 
 use super::args::ServeArgs;
 use super::{signals, Failure};
-use crate::event::settings::{read_event_file, resolve_event, EventFile, EventFlags};
+use crate::event::settings::{
+    read_event_file, resolve_event, EventFile, EventFlags, HandHistories,
+};
 use crate::event::store::DATABASE_FILE;
 use crate::event::{health, luck, retention, scheduler, Event};
 use crate::progress::Screen;
@@ -19,7 +21,7 @@ use std::path::PathBuf;
 /// A [`Failure`]: bad settings (2), a folder, database or address that cannot be used (1).
 pub async fn serve(args: ServeArgs, screen: &Screen) -> Result<(), Failure> {
     match args.out.clone() {
-        Some(out) => serve_read_only(out, args.bind, screen).await,
+        Some(out) => serve_read_only(out, args.bind, args.hand_histories, screen).await,
         None => serve_event(args, screen).await,
     }
 }
@@ -44,6 +46,7 @@ fn network_note(bind: SocketAddr, screen: &Screen, what: &str) {
 async fn serve_read_only(
     out: PathBuf,
     bind: Option<SocketAddr>,
+    hand_histories: Option<HandHistories>,
     screen: &Screen,
 ) -> Result<(), Failure> {
     let bind = bind.unwrap_or_else(default_bind);
@@ -54,8 +57,8 @@ async fn serve_read_only(
     // An event's folder: its standings and chart too, from its database opened read-only.
     let is_event = out.join(DATABASE_FILE).is_file();
     let server = if is_event {
-        let event =
-            Event::open_read_only(out.clone()).map_err(|error| Failure::run(error.to_string()))?;
+        let event = Event::open_read_only(out.clone(), hand_histories.unwrap_or_default())
+            .map_err(|error| Failure::run(error.to_string()))?;
         let archive = event_api::EventArchive::shared(event.clone());
         serve_results_archived(
             out.clone(),
@@ -121,6 +124,7 @@ async fn serve_event(args: ServeArgs, screen: &Screen) -> Result<(), Failure> {
         keep_games: args.keep_games,
         disk_budget: args.disk_budget,
         min_free_space: args.min_free_space,
+        hand_histories: args.hand_histories,
     };
     let settings = resolve_event(flags, file).map_err(settings_failure)?;
     let (data, bind) = (settings.data.clone(), settings.bind);

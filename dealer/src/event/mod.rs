@@ -26,13 +26,16 @@
 //! - [`luck`]: every finished game's luck of the cards by seat, valued from its record in the
 //!   background;
 //! - [`versions`]: each team's points by version, raw and with the luck taken out, and its
-//!   newest version against the one before.
+//!   newest version against the one before;
+//! - [`hand_histories`]: the finished games as PHH hand histories, replayed from their records
+//!   and streamed gzip'd (`GET /api/event/hands`).
 //!
 //! [`Event`] is the state the scheduler, the health checker and the web API share.
 
 pub mod archive;
 pub mod cut_files;
 pub mod form;
+pub mod hand_histories;
 pub mod health;
 pub mod lookups;
 pub mod luck;
@@ -181,6 +184,9 @@ pub struct EventStatus {
     /// The disk budget, and how often it forced old games' files smaller early (`None`:
     /// no budget, or served read-only).
     pub disk_budget: Option<retention::DiskBudgetStatus>,
+    /// Whether the finished games are served as hand histories (`GET /api/event/hands`, what
+    /// `cargo arena --field-from` fetches), or the organiser turned them off.
+    pub hand_histories: bool,
 }
 
 /// The leaderboard: players (removed ones left out) in order.
@@ -252,7 +258,11 @@ impl Event {
     ///
     /// # Errors
     /// `data` has no event database, or it cannot be read (see [`EventStore::open_read_only`]).
-    pub fn open_read_only(data: PathBuf) -> Result<Arc<Event>, EventError> {
+    /// `hand_histories` says whether its finished games are served as hand histories.
+    pub fn open_read_only(
+        data: PathBuf,
+        hand_histories: settings::HandHistories,
+    ) -> Result<Arc<Event>, EventError> {
         let store = EventStore::open_read_only(&data)?;
         let seed = store
             .meta("seed")?
@@ -266,6 +276,7 @@ impl Event {
             .and_then(|size| usize::try_from(size).ok());
         let flags = settings::EventFlags {
             data: Some(data),
+            hand_histories: Some(hand_histories),
             ..settings::EventFlags::default()
         };
         let mut settings = settings::resolve_event(flags, settings::EventFile::default())
@@ -501,6 +512,7 @@ impl Event {
             } else {
                 retention::budget_status(self)
             },
+            hand_histories: self.settings.hand_histories.served(),
         }
     }
 

@@ -287,6 +287,36 @@
     ];
   }
 
+  // ---------- The arena against this event ----------
+  // `cargo arena --field-from` this event's address, this team left out by name: the command a
+  // team copies to play its bot against profiles of the other teams' newest versions. Hidden,
+  // with why, when the organiser turned the event's hand histories off (read once a page).
+  let handHistoriesServed = null;
+  function arenaSection(view) {
+    const plain = /^[A-Za-z0-9._-]+$/.test(view.name);
+    const me = plain ? view.name : `'${view.name.replace(/'/g, "'\\''")}'`;
+    const command = `cargo arena --field-from ${location.origin}/ --me ${me}`;
+    const section = el('section', { class: 'arena-command', 'data-testid': 'arena-section' });
+    const fill = () => {
+      if (handHistoriesServed === false) {
+        replace(section, el('h2', { text: 'Your bot against this event' }),
+          el('p', { class: 'muted', 'data-testid': 'arena-off', text: 'The organiser turned this event\'s hand histories off, so cargo arena cannot fit its teams.' }));
+        return;
+      }
+      replace(section, el('h2', { text: 'Your bot against this event' }),
+        el('pre', { class: 'command mono', 'data-testid': 'arena-command', text: command }),
+        el('p', { class: 'muted legend-note', text: 'Run it in your repository: cargo arena fetches this event\'s games (the next run only the newer ones), fits one profile a team from its newest version, leaves your team out and plays your bot against them.' }));
+    };
+    fill();
+    if (handHistoriesServed === null) {
+      getJson('/api/event').then((status) => {
+        handHistoriesServed = status.hand_histories !== false;
+        fill();
+      }).catch(() => {});
+    }
+    return section;
+  }
+
   function renderTeam(view) {
     document.title = `${view.name} · Lean Poker event`;
     replace(teamView,
@@ -298,7 +328,8 @@
         el('thead', {}, el('tr', {}, ['Version', 'Games', 'Game numbers', 'Wins / bans', 'Points a game', 'Luck taken out', 'Luck of the cards', ''].map((h) => el('th', { text: h })))),
         el('tbody', {}, view.versions.map(versionRow)))),
       el('p', { class: 'muted legend-note', 'data-testid': 'versions-note', text: 'Newest first. Points a game with their 95% interval. Luck taken out: each game\'s points less what its cards gave the team beyond their expectation (a correction of zero mean, so the figure keeps its expectation and loses most of the cards\' noise); the verdict compares the newest version with the one before on it, at 95% confidence, so it is wrong about one time in twenty when the versions are equal. Versions play different games against opponents that change too. Luck of the cards: its sum over the version\'s games, in points; the share of it taken out (luck weighed) is fitted to the version\'s own games, less than 1 for a style whose points follow its chips less than the cards\' value says. A version is a version string and a deploy: when the player comes back after being down (a failed check, a game it missed or was banned from because nothing answered) or after being removed, its next games are a new version, named by its first game when the string did not change.' }),
-      handsSection(view));
+      handsSection(view),
+      arenaSection(view));
   }
 
   async function refreshTeam(id) {

@@ -302,6 +302,48 @@ fn player_number(text: &str, count: usize) -> Result<usize, String> {
         .ok_or_else(|| format!("no player {text:?} among {count}"))
 }
 
+/// What the event's hand-history stream (`GET /api/event/hands`, written by
+/// `dealer::observe::phh` in its event form) says of a hand besides its actions.
+pub(crate) struct EventHand<'a> {
+    /// `players`, as listed.
+    pub players: Vec<&'a str>,
+    /// `_lean_versions`: each listed player's version (empty without the field).
+    pub versions: Vec<&'a str>,
+}
+
+/// [`read_hands`] for the event's hand-history stream: `hand` is told each readable hand's
+/// [`EventHand`] before its players and decisions.
+pub(crate) fn read_event_hands(
+    text: &str,
+    mut hand: impl FnMut(&EventHand<'_>),
+    mut dealt_in: impl FnMut(&str),
+    mut decision: impl FnMut(PhhDecision<'_>),
+) -> (PhhCounts, Vec<String>) {
+    let mut counts = PhhCounts::default();
+    let mut problems = Vec::new();
+    for (table, fields) in tables(text) {
+        let replayed = fields.and_then(|fields| {
+            let texts = |key: &str| fields.get(key).and_then(Value::texts).unwrap_or_default();
+            hand(&EventHand {
+                players: texts("players"),
+                versions: texts("_lean_versions"),
+            });
+            replay(&fields, &mut dealt_in, &mut decision)
+        });
+        match replayed {
+            Ok(()) => counts.hands += 1,
+            Err(problem) => {
+                counts.unreadable += 1;
+                problems.push(match table {
+                    Some(name) => format!("hand [{name}]: {problem}"),
+                    None => problem,
+                });
+            }
+        }
+    }
+    (counts, problems)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
