@@ -791,3 +791,35 @@ async fn a_disk_filled_during_play_pauses_play_until_there_is_room_and_cut_files
     }
     assert_eq!(integrity(&data), "ok");
 }
+
+/// A compression a full disk cuts leaves no partial `X.gz.tmp` behind: it would hold the space
+/// a record needs until the next start repairs the folder.
+#[test]
+fn a_compression_a_full_disk_cuts_leaves_no_partial_file() {
+    let disk = match SmallDisk::mount("4m") {
+        Ok(disk) => disk,
+        Err(reason) => {
+            eprintln!("skipped: cannot mount a small tmpfs to fill ({reason}); run as root");
+            return;
+        }
+    };
+    let game = disk.path().join("game-1");
+    std::fs::create_dir(&game).unwrap();
+    // 2.5 MB that gzip cannot make smaller: with it, the disk has no room for its copy.
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let noise: Vec<u8> = (0..2_500_000)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state as u8
+        })
+        .collect();
+    std::fs::write(game.join("log.json"), &noise).unwrap();
+    let free = dealer::event::space::free_bytes(disk.path()).unwrap();
+    let error = dealer::event::retention::compress_game(&game, &StopSignal::never()).unwrap_err();
+    assert!(error.to_string().contains("No space left"), "{error}");
+    assert!(!game.join("log.json.gz.tmp").exists());
+    assert_eq!(std::fs::read(game.join("log.json")).unwrap(), noise);
+    assert_eq!(dealer::event::space::free_bytes(disk.path()).unwrap(), free);
+}
