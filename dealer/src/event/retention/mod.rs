@@ -28,6 +28,11 @@
 //!    its `log.json.gz` and `hands/` deleted only after [`crate::replay::regenerate`]
 //!    reproduced them), and those are pruned last, after every cache.
 //!
+//! Outside the passes, **the record first**: when a finished game's record cannot be written
+//! even with the event's reserve, the folders records regenerate are deleted one at a time
+//! until it can, whatever the budget and the margin say (`for_records`, called by the
+//! scheduler as the game ends, and at the stop).
+//!
 //! A game's rows, standings, points and record stay in the database in every state; the
 //! viewer reads compressed logs as if they were not (`web::store`) and regenerates the others.
 //! Each game folder's disk blocks are measured (`disk_bytes` in the database) when it ends
@@ -49,6 +54,7 @@
 
 mod budget;
 mod caches;
+mod for_records;
 mod memory;
 
 pub use budget::{
@@ -57,6 +63,8 @@ pub use budget::{
 };
 
 pub use memory::{limit_malloc_arenas, return_freed_memory, MALLOC_ARENAS, TRIM_EVERY};
+
+pub(crate) use for_records::CacheForRecords;
 
 use super::store::{GameFiles, RetentionCandidate, StoreError, DATABASE_FILE, GAMES_DIR};
 use super::Event;
