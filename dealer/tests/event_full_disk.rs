@@ -1,6 +1,8 @@
-//! A full disk on the event's day (issues 26 and 34): a small tmpfs filled during play, by a
+//! A full disk on the event's day (issues 26, 34 and 40): a small tmpfs filled during play, by a
 //! file the test writes until the disk has no byte left. No finished game is lost, whether the
-//! server then goes on, is stopped by SIGTERM or killed by `kill -9` while the disk is full;
+//! server then goes on, is stopped by SIGTERM or killed by `kill -9` while the disk is full,
+//! even with no disk budget and no margin (the files records regenerate make room; only a
+//! database whose disk has nothing left to delete loses games, and the stop names them);
 //! play pauses with its reason (said once) and resumes by itself when space is back. Files a
 //! full disk cut are a broken cache: restarted on a disk that never gets back above its
 //! margin, every finished game opens whole in the viewer (from its record) and `dealer
