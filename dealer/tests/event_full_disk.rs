@@ -979,7 +979,7 @@ fn a_full_disk_and_a_stop_lose_no_finished_game_while_cached_files_can_go() {
     std::fs::remove_file(&ballast_file).unwrap();
     let log = logs.path().join("second.log");
     let (mut server, _url) = serve_with(&config, &data, &log, &NO_LIMITS);
-    // Stopped once it plays again (its signal handlers are set by then).
+    // Stopped once it plays again.
     until("a round started after the restart", || {
         lines_with(&log, "round starts") >= 1
     });

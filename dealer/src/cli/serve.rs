@@ -144,6 +144,12 @@ async fn serve_event(args: ServeArgs, screen: &Screen) -> Result<(), Failure> {
         Some(event_api::EventArchive::shared(event.clone())),
     )
     .map_err(|error| Failure::run(error.to_string()))?;
+    // Listening before the address is printed: a stop sent as soon as it is (by a script or a
+    // supervisor) is a clean one.
+    let stop = signals::stop_on_signal(
+        screen,
+        "stopping: the games in progress are recorded as abandoned",
+    );
     super::report::print(&format!(
         "event {} at {}event (Ctrl-C to stop)\n",
         data.display(),
@@ -155,10 +161,6 @@ async fn serve_event(args: ServeArgs, screen: &Screen) -> Result<(), Failure> {
             "note: no organiser token (--admin-token or DEALER_ADMIN_TOKEN): players can only come from the config file",
         );
     }
-    let stop = signals::stop_on_signal(
-        screen,
-        "stopping: the games in progress are recorded as abandoned",
-    );
     // Know who is up before the first round, so a dead URL does not hold up the first games.
     health::check_all(&event).await;
     let checks = tokio::spawn(health::run_health_checks(event.clone(), stop.clone()));
