@@ -82,11 +82,14 @@ pub struct Event {
     tournament_id: String,
     client: HttpClient,
     history: Mutex<History>,
-    storage_error: Mutex<Option<String>>,
+    storage_error: Mutex<Option<StorageError>>,
     /// Why play is paused (free space below the margin), and the last pause that ended.
     play: Mutex<PlayState>,
     /// The reserve that gives a full disk's last space to the games' records.
     reserve: space::Reserve,
+    /// Held while a record makes room on a full disk ([`retention::CacheForRecords`]), so
+    /// that two games ending together do not both delete cached files for one record's room.
+    making_room: Mutex<()>,
     /// Games that ended while the database could not be written, oldest first.
     unrecorded: Mutex<Vec<scheduler::Unrecorded>>,
     /// Woken when the players change (added, resumed...), so the scheduler and the health
@@ -124,6 +127,15 @@ pub struct Event {
     playing: Mutex<std::collections::HashSet<u32>>,
     /// What the disk budget holds back for the games in play, and what it forced.
     budget: retention::BudgetState,
+}
+
+/// Why games cannot be recorded or started, as the page shows it, and whether the disk was
+/// full (at a stop that lost no game, a full disk's error is no failure: `dealer serve`
+/// exits 0).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct StorageError {
+    message: String,
+    disk_full: bool,
 }
 
 /// `now` in ms since the epoch.
@@ -309,6 +321,7 @@ impl Event {
             client,
             history: Mutex::new(history),
             storage_error: Mutex::new(None),
+            making_room: Mutex::new(()),
             unrecorded: Mutex::new(Vec::new()),
             changed: Notify::new(),
             games_ended: Notify::new(),
@@ -352,23 +365,41 @@ impl Event {
         self.storage_error
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .clone()
+            .as_ref()
+            .map(|error| error.message.clone())
+    }
+
+    /// The write error still unresolved, unless it is a full disk's: at a stop that lost no
+    /// game (every waiting record written, [`scheduler::record_unrecorded`]), a disk still
+    /// full only kept new games from starting.
+    pub fn unresolved_write_error(&self) -> Option<String> {
+        self.storage_error
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_ref()
+            .filter(|error| !error.disk_full)
+            .map(|error| error.message.clone())
     }
 
     /// Records why games cannot be recorded (shown on the page and in `/api/event`); `None`
     /// clears it. Logged once per message, and once when it clears, not at every retry.
     pub fn set_storage_error(&self, error: Option<String>) {
+        self.set_storage_error_of(error, false);
+    }
+
+    /// [`Event::set_storage_error`] for a write that failed for want of space (`disk_full`).
+    pub(crate) fn set_storage_error_of(&self, error: Option<String>, disk_full: bool) {
         let mut current = self
             .storage_error
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
         match (&error, current.as_ref()) {
-            (Some(message), Some(old)) if message == old => {}
+            (Some(message), Some(old)) if *message == old.message => {}
             (Some(message), _) => tracing::error!("{message}"),
             (None, Some(_)) => tracing::info!("the event's database takes writes again"),
             (None, None) => {}
         }
-        *current = error;
+        *current = error.map(|message| StorageError { message, disk_full });
     }
 
     /// A write that is not a game's (a player's health, a status) failed: shown and logged
@@ -385,7 +416,10 @@ impl Event {
         }
         let message = format!("{what}: {error}");
         tracing::error!("{message}");
-        *current = Some(message);
+        *current = Some(StorageError {
+            message,
+            disk_full: error.is_disk_full(),
+        });
     }
 
     /// Whether play is paused for want of free space, and why.
