@@ -157,26 +157,35 @@ async fn the_verdict_at_a_table_of_real_team_bots() {
             config.push_str(&config_entry(&kind.replace("real", "team"), &contact(kind)));
         }
         let event = crate::support::event::open(dir.path(), &config);
+        // As `dealer serve` does: players over HTTP are seated once their `check` answers.
+        dealer::event::health::check_all(&event).await;
         let (handle, stop) = dealer::runner::stop_signal();
+        let checks = tokio::spawn(dealer::event::health::run_health_checks(
+            Arc::clone(&event),
+            stop.clone(),
+        ));
         let rounds = tokio::spawn(dealer::event::scheduler::run_rounds(
             Arc::clone(&event),
             stop,
         ));
-        until_async("the games before the switch", || {
-            event.status().games_finished >= before
-        })
-        .await;
-        event.set_status(1, Enrollment::Removed).unwrap();
-        assert_eq!(event.add_player("sam", to.clone()).unwrap(), 1);
-        until_async("the games after the switch", || {
+        let games_of = |deploy: i64| {
             dealer::event::versions::team_versions(event.store(), 1)
                 .unwrap()
-                .and_then(|team| team.versions.into_iter().find(|v| v.deploy == 1))
-                .is_some_and(|v| v.games as usize >= after)
-        })
-        .await;
+                .map_or(0, |team| {
+                    team.versions
+                        .iter()
+                        .filter(|v| v.deploy == deploy)
+                        .map(|v| v.games as usize)
+                        .sum()
+                })
+        };
+        until_async("the games before the switch", || games_of(0) >= before).await;
+        event.set_status(1, Enrollment::Removed).unwrap();
+        assert_eq!(event.add_player("sam", to.clone()).unwrap(), 1);
+        until_async("the games after the switch", || games_of(1) >= after).await;
         handle.stop();
         rounds.await.unwrap();
+        checks.await.unwrap();
         dealer::event::luck::value_waiting(event.store(), &dealer::runner::StopSignal::never())
             .unwrap();
 
