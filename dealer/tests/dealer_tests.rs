@@ -21,6 +21,7 @@ mod engine_ranking;
 mod event_archive;
 mod event_broadcast;
 mod event_disk;
+mod event_field_prediction;
 mod event_form;
 mod event_full_disk;
 mod event_hand_histories;
