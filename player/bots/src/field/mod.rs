@@ -16,11 +16,20 @@
 //! - [`ShoverBot`]: what many teams deploy first: all-in with the best quarter of hands, all-in
 //!   after the flop with two pair or better, check or fold everything else.
 
-/// The `Player` of a bot of the field whose module has `preflop(&Spot) -> Chips` and
-/// `postflop(&Spot, seed) -> Chips`: reads the spot (nothing to decide: check or fold), then
-/// decides by street.
+/// A bot of the field whose module has `preflop(&Spot) -> Chips` and
+/// `postflop(&Spot, seed) -> Chips`: its struct (given with its docs and its `seed` field,
+/// derived alike for every bot) and its `Player`, which reads the spot (nothing to decide: check
+/// or fold), then decides by street.
 macro_rules! street_player {
-    ($bot:ident, $version:literal) => {
+    (
+        $(#[$attr:meta])*
+        pub struct $bot:ident { $($field:tt)* }
+        version $version:literal
+    ) => {
+        $(#[$attr])*
+        #[derive(Debug, Clone, Copy, Default)]
+        pub struct $bot { $($field)* }
+
         impl player::Player for $bot {
             fn bet_request(&self, state: &player::GameState) -> player::Chips {
                 match crate::spot::Spot::read(state) {
