@@ -14,10 +14,7 @@ street_player! {
     ///   raises three quarters of the pot; checked to, bets half the pot with a fair share and a
     ///   bit, or as a bluff one time in three (against at most two opponents); facing a bet, raises
     ///   with 80%, calls when its equity is within 2 points of the price; else checks or folds.
-    pub struct LooseBot {
-        /// Seeds its bluffs and the deals of its equity estimates.
-        pub seed: u64,
-    }
+    LooseBot,
     version "loose 1"
 }
 

@@ -17,18 +17,18 @@
 //!   after the flop with two pair or better, check or fold everything else.
 
 /// A bot of the field whose module has `preflop(&Spot) -> Chips` and
-/// `postflop(&Spot, seed) -> Chips`: its struct (given with its docs and its `seed` field,
-/// derived alike for every bot) and its `Player`, which reads the spot (nothing to decide: check
-/// or fold), then decides by street.
+/// `postflop(&Spot, seed) -> Chips`: its struct (the bot's docs given, a `seed` the same for
+/// every bot) and its `Player`, which reads the spot (nothing to decide: check or fold), then
+/// decides by street.
 macro_rules! street_player {
-    (
-        $(#[$attr:meta])*
-        pub struct $bot:ident { $($field:tt)* }
-        version $version:literal
-    ) => {
-        $(#[$attr])*
+    ($(#[$doc:meta])* $bot:ident, version $version:literal) => {
+        $(#[$doc])*
         #[derive(Debug, Clone, Copy, Default)]
-        pub struct $bot { $($field)* }
+        pub struct $bot {
+            /// Seeds its random choices: the deals of its equity estimates, and its bluffs if it
+            /// bluffs.
+            pub seed: u64,
+        }
 
         impl player::Player for $bot {
             fn bet_request(&self, state: &player::GameState) -> player::Chips {

@@ -14,10 +14,7 @@ street_player! {
     ///   folds the rest;
     /// - **after the flop**: all-in with equity 40% of the way from a fair share to certain;
     ///   checks when it can, calls when the price is right, else folds.
-    pub struct PushFoldBot {
-        /// Seeds the deals of its equity estimates.
-        pub seed: u64,
-    }
+    PushFoldBot,
     version "push-fold 1"
 }
 
@@ -38,15 +35,5 @@ fn preflop(spot: &Spot) -> Chips {
 }
 
 fn postflop(spot: &Spot, seed: u64) -> Chips {
-    let fair = spot.fair_share();
-    let strong = fair + (1.0 - fair) * 0.4;
-    let price = spot.price();
-    let equity = spot.equity(seed, &[strong, price]);
-    if equity >= strong {
-        return spot.shove();
-    }
-    if !spot.call.is_zero() && equity >= price {
-        return spot.call();
-    }
-    Chips::ZERO
+    spot.strong_or_priced(seed, 0.4, Spot::shove)
 }

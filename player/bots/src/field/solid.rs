@@ -14,10 +14,7 @@ street_player! {
     /// - **after the flop**: with equity 40% of the way from a fair share to certain, bets or
     ///   raises three quarters of the pot; calls when its equity beats the price by 4 points (a
     ///   bettor's hand is better than a random one); else checks or folds.
-    pub struct SolidBot {
-        /// Seeds the deals of its equity estimates.
-        pub seed: u64,
-    }
+    SolidBot,
     version "solid 1"
 }
 
@@ -39,15 +36,5 @@ fn preflop(spot: &Spot) -> Chips {
 }
 
 fn postflop(spot: &Spot, seed: u64) -> Chips {
-    let fair = spot.fair_share();
-    let strong = fair + (1.0 - fair) * 0.4;
-    let price = spot.price();
-    let equity = spot.equity(seed, &[strong, price]);
-    if equity >= strong {
-        return spot.pot_bet(0.75);
-    }
-    if !spot.call.is_zero() && equity >= price {
-        return spot.call();
-    }
-    Chips::ZERO
+    spot.strong_or_priced(seed, 0.4, |spot| spot.pot_bet(0.75))
 }

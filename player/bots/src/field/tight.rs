@@ -15,10 +15,7 @@ street_player! {
     ///   from a fair share to certain, bets or raises two thirds of the pot; heads-up and checked
     ///   to with 50%, bets half the pot; calls when its equity beats the price by 5 points; else
     ///   checks or folds.
-    pub struct TightBot {
-        /// Seeds the deals of its equity estimates.
-        pub seed: u64,
-    }
+    TightBot,
     version "tight 1"
 }
 
