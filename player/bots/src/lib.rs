@@ -242,6 +242,29 @@ pub enum BotKind {
     RealF,
 }
 
+/// `first` then `then`, as one array: a list that ends with another is written from it.
+/// `N` must be `A + B` (checked when compiled, as a constant's value).
+const fn joined<const A: usize, const B: usize, const N: usize>(
+    first: [BotKind; A],
+    then: [BotKind; B],
+) -> [BotKind; N] {
+    assert!(
+        A + B == N,
+        "the joined list's length is the sum of its parts'"
+    );
+    let mut all = [BotKind::Folder; N];
+    let mut index = 0;
+    while index < N {
+        all[index] = if index < A {
+            first[index]
+        } else {
+            then[index - A]
+        };
+        index += 1;
+    }
+    all
+}
+
 /// A name that is no [`BotKind`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown bot kind {kind:?} (known kinds: {known})", known = BotKind::names().join(", "))]
@@ -253,25 +276,22 @@ pub struct UnknownBotKind {
 impl BotKind {
     /// Every kind: the teaching bots in order of sophistication, the house field, then the
     /// real field.
-    pub const ALL: [BotKind; 17] = [
-        BotKind::Folder,
-        BotKind::CallingStation,
-        BotKind::Raiser,
-        BotKind::AllIn,
-        BotKind::Random,
-        BotKind::Equity,
-        BotKind::Shover,
-        BotKind::Solid,
-        BotKind::Tight,
-        BotKind::Loose,
-        BotKind::PushFold,
-        BotKind::RealA,
-        BotKind::RealB,
-        BotKind::RealC,
-        BotKind::RealD,
-        BotKind::RealE,
-        BotKind::RealF,
-    ];
+    pub const ALL: [BotKind; 17] = joined(
+        [
+            BotKind::Folder,
+            BotKind::CallingStation,
+            BotKind::Raiser,
+            BotKind::AllIn,
+            BotKind::Random,
+            BotKind::Equity,
+            BotKind::Shover,
+            BotKind::Solid,
+            BotKind::Tight,
+            BotKind::Loose,
+            BotKind::PushFold,
+        ],
+        BotKind::REAL_FIELD,
+    );
 
     /// Six real team bots from past Lean Poker events, each played by the profile fitted from
     /// its recorded games ([`profile`]): the arena's default opponents.
