@@ -29,10 +29,9 @@ mod our_loops;
 use our_loops::{enumerate_all, random_hand_key, random_seven_cards_strength, random_strength_of};
 #[path = "support/cpu_time.rs"]
 mod cpu_time;
-use cpu_time::load_average;
 #[path = "support/timed_cases.rs"]
 mod timed_cases;
-use timed_cases::{speed_ratios, Case};
+use timed_cases::{print_cases, print_rounds, speed_ratios, Case};
 
 /// The same enumeration with `rs_poker`'s `SevenCardAccum`, one card per level.
 #[inline(never)]
@@ -150,10 +149,7 @@ fn main() {
             case.time_once();
         }
     }
-    println!(
-        "{rounds} rounds, on-CPU time of the thread; min / median / max; load average {}",
-        load_average()
-    );
+    print_rounds(rounds);
     // Speed-ups against `rs_poker`, round by round.
     for (ours, yardstick) in [
         (RANDOM_STRENGTH_OF, RANDOM_RS_POKER),
@@ -166,18 +162,5 @@ fn main() {
             println!("speed-up {ours:<46} {low:>5.2} / {median:>5.2} / {high:>5.2} x rs_poker's");
         }
     }
-    for case in &cases {
-        let [fast, median, slow] = case.spread();
-        println!(
-            "{:<46} {:>9.3} / {:>9.3} / {:>9.3} ms   {:>7.1} / {:>7.1} / {:>7.1} {}",
-            case.name,
-            fast * 1e3,
-            median * 1e3,
-            slow * 1e3,
-            case.rate(slow),
-            case.rate(median),
-            case.rate(fast),
-            case.unit
-        );
-    }
+    print_cases(&cases, 46, 3);
 }

@@ -4,7 +4,7 @@
 //! once so that the two benches summarise their rounds alike. Each bench keeps its own order of
 //! the cases in a round and its own report.
 
-use crate::cpu_time::thread_cpu_seconds;
+use crate::cpu_time::{load_average, thread_cpu_seconds};
 use std::hint::black_box;
 
 /// One timed loop and the on-CPU seconds of each of its runs.
@@ -50,6 +50,34 @@ impl Case {
     /// Its rate for a run of `seconds`, in millions of items a second.
     pub fn rate(&self, seconds: f64) -> f64 {
         self.items / seconds / 1e6
+    }
+}
+
+/// The report's head: how many rounds, of what time, and how busy the machine was.
+pub fn print_rounds(rounds: usize) {
+    println!(
+        "{rounds} rounds, on-CPU time of the thread; min / median / max; load average {}",
+        load_average()
+    );
+}
+
+/// A line a case: its fastest, median and slowest run in milliseconds (with `decimals`), then
+/// its rate at each (slowest first), names padded to `width`.
+pub fn print_cases(cases: &[Case], width: usize, decimals: usize) {
+    for case in cases {
+        let [fast, median, slow] = case.spread();
+        let ms = |seconds: f64| format!("{:>9.decimals$}", seconds * 1e3);
+        println!(
+            "{:<width$} {} / {} / {} ms   {:>7.1} / {:>7.1} / {:>7.1} {}",
+            case.name,
+            ms(fast),
+            ms(median),
+            ms(slow),
+            case.rate(slow),
+            case.rate(median),
+            case.rate(fast),
+            case.unit,
+        );
     }
 }
 

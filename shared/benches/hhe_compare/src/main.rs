@@ -30,11 +30,10 @@ use random_hands::random_seven_cards;
 mod cpu_time;
 #[path = "../../support/our_loops.rs"]
 mod our_loops;
-use cpu_time::load_average;
 #[path = "../../support/timed_cases.rs"]
 mod timed_cases;
 use our_loops::{enumerate_all, random_hand_key, random_seven_cards_strength, random_strength_of};
-use timed_cases::{speed_ratios, Case};
+use timed_cases::{print_cases, print_rounds, speed_ratios, Case};
 
 const HANDS: usize = 10_000_000;
 const ALL_HANDS: u64 = 133_784_560;
@@ -374,24 +373,8 @@ fn main() -> ExitCode {
         }
     }
 
-    println!(
-        "{rounds} rounds, on-CPU time of the thread; min / median / max; load average {}",
-        load_average()
-    );
-    for case in &cases {
-        let [fast, median, slow] = case.spread();
-        println!(
-            "{:<50} {:>9.1} / {:>9.1} / {:>9.1} ms   {:>7.1} / {:>7.1} / {:>7.1} {}",
-            case.name,
-            fast * 1e3,
-            median * 1e3,
-            slow * 1e3,
-            case.rate(slow),
-            case.rate(median),
-            case.rate(fast),
-            case.unit,
-        );
-    }
+    print_rounds(rounds);
+    print_cases(&cases, 50, 1);
     // Ours against hhe round by round: both ran within seconds of each other, so a ratio
     // keeps what the machine's load did to both (the target is 1.0x). The two diagnostic rows
     // (no repeat test; hhe on two-byte cards) have no target: they bound `strength_of`'s.
