@@ -58,6 +58,11 @@ CREATE INDEX standings_player ON standings (player_id, game);
 /// `(version, SQL)`: what turns the previous version into `version`, in order. They run in
 /// one transaction with foreign keys off (so a table can be rebuilt, SQLite's way of changing
 /// a `CHECK`), and `foreign_key_check` must then find nothing.
+///
+/// Each entry is history, written out whole on purpose: versions 3 and 4 rebuild `games` with
+/// mostly the same columns, but a layout shared between them would tie what a version-2
+/// database gets to the next edit made for a later version. A migration's text never changes
+/// once released; a new layout is a new entry.
 pub(super) const MIGRATIONS: &[(i64, &str)] = &[
     (
         2,

@@ -189,6 +189,14 @@ impl LuckMeter {
         (0..self.hand.seats).map(|seat| self.luck(seat)).collect()
     }
 
+    /// The round and the table of the hand the meter has just taken in with its
+    /// `HandStarted`: its button, the seats dealt in and every seat's stack before the blinds
+    /// (`behind`), so that the hand ledger reads the event the meter read rather than reading
+    /// it again. The stacks are the start's only until the hand's next event moves chips.
+    fn hand_just_started(&self) -> (u64, &HandSnapshot) {
+        (self.round, &self.hand)
+    }
+
     /// Takes in the next event of the game.
     pub fn observe(&mut self, event: &GameEvent) {
         match event {
@@ -202,6 +210,8 @@ impl LuckMeter {
                 let hand = &mut self.hand;
                 hand.button = button.index();
                 hand.put_in = [0; MAX_SEATS];
+                // A seat past the event's stacks has none (the hand ledger reads them here).
+                hand.behind = [0; MAX_SEATS];
                 hand.dealt_in = 0;
                 for (seat, stack) in stacks.iter().enumerate().take(hand.seats) {
                     hand.behind[seat] = stack.get();
