@@ -12,8 +12,9 @@ street_player! {
     ///   with 10 big blinds or fewer, shoves the best 25% and calls an all-in when its equity beats
     ///   the price by 2 points; else checks or folds;
     /// - **after the flop**: with equity 40% of the way from a fair share to certain, bets or
-    ///   raises three quarters of the pot; calls when its equity beats the price by 4 points (a
-    ///   bettor's hand is better than a random one); else checks or folds.
+    ///   raises three quarters of the pot; calls when its equity at least pays the price; else
+    ///   checks or folds. (Its equity is against random hands, so it overrates a hand facing a
+    ///   bet; the field's measured styles are of this rule, kept as played.)
     SolidBot,
     version "solid 1"
 }
