@@ -24,6 +24,7 @@ use crate::support::wait::until_async;
 use dealer::engine::stats::{unpaired_difference, Interval};
 use dealer::event::players::Enrollment;
 use dealer::event::settings::Contact;
+use dealer::event::versions::MIN_GAMES_FOR_VERDICT;
 use dealer::house::BotKind;
 use std::sync::Arc;
 
@@ -71,9 +72,12 @@ enum Expect {
     Same,
 }
 
-/// The verdict on a difference: 1 better, -1 worse, 0 can't tell.
-fn verdict(difference: &Interval) -> i32 {
-    if difference.low() > 0.0 {
+/// The team view's verdict on a difference of versions of `games` games each (the fewer):
+/// 1 better, -1 worse, 0 can't tell.
+fn verdict(difference: &Interval, games: usize) -> i32 {
+    if (games as u64) < MIN_GAMES_FOR_VERDICT {
+        0
+    } else if difference.low() > 0.0 {
         1
     } else if difference.high() < 0.0 {
         -1
@@ -114,6 +118,16 @@ fn story(verdicts: &[i32], right: i32) -> Story {
 fn median(mut values: Vec<usize>) -> usize {
     values.sort_unstable();
     values[values.len() / 2]
+}
+
+/// The adjusted interval's width over the raw one's (1 when both are 0: points that never
+/// varied, and no luck taken out of them).
+fn ratio((raw, adjusted): (f64, f64)) -> f64 {
+    if raw == 0.0 && adjusted == 0.0 {
+        1.0
+    } else {
+        adjusted / raw
+    }
 }
 
 /// Half widths of a version's raw and adjusted intervals.
@@ -198,11 +212,12 @@ async fn the_verdict_at_a_table_of_real_team_bots() {
         for n in 1..=new.len().min(after) {
             let prefix = &new[..n];
             let raw: Vec<f64> = prefix.iter().map(|r| r.points).collect();
-            raw_verdicts.push(verdict(&unpaired_difference(&raw, &old_raw)));
-            adjusted_verdicts.push(verdict(&unpaired_difference(
-                &adjusted_points(prefix.iter().copied()),
-                &old_adjusted,
-            )));
+            let games = n.min(old.len());
+            raw_verdicts.push(verdict(&unpaired_difference(&raw, &old_raw), games));
+            adjusted_verdicts.push(verdict(
+                &unpaired_difference(&adjusted_points(prefix.iter().copied()), &old_adjusted),
+                games,
+            ));
         }
         let (raw, adjusted) = (
             story(&raw_verdicts, right),
@@ -229,8 +244,8 @@ async fn the_verdict_at_a_table_of_real_team_bots() {
         );
         raw_stories.push(raw);
         adjusted_stories.push(adjusted);
-        width_ratios.push(("sam before".into(), old.len(), old_widths.1 / old_widths.0));
-        width_ratios.push(("sam after".into(), new.len(), new_widths.1 / new_widths.0));
+        width_ratios.push(("sam before".into(), old.len(), ratio(old_widths)));
+        width_ratios.push(("sam after".into(), new.len(), ratio(new_widths)));
         for id in 2..=7 {
             let team = rows_of(dir.path(), id);
             let all: Vec<&GameRow> = team.iter().collect();
@@ -268,7 +283,12 @@ async fn the_verdict_at_a_table_of_real_team_bots() {
         .iter()
         .max_by(|a, b| a.2.total_cmp(&b.2))
         .unwrap();
-    let over = width_ratios.iter().filter(|w| w.2 > 1.02).count();
+    let wider: Vec<String> = width_ratios
+        .iter()
+        .filter(|w| w.2 > 1.02)
+        .map(|w| format!("{} of {} games {:.3}", w.0, w.1, w.2))
+        .collect();
+    let over = wider.len();
     eprintln!(
         "\n{seeds} seeds, {before} games before the switch, {after} after; expected: {expect:?}"
     );
@@ -298,11 +318,12 @@ async fn the_verdict_at_a_table_of_real_team_bots() {
     }
     eprintln!(
         "adjusted interval over raw, {} versions: widest {:.3} ({}, {} games); {over} wider by \
-         more than 2%; mean {:.3}; luck coefficients of sam's versions {:.2} to {:.2}",
+         more than 2% ({}); mean {:.3}; luck coefficients of sam's versions {:.2} to {:.2}",
         width_ratios.len(),
         widest.2,
         widest.0,
         widest.1,
+        wider.join(", "),
         width_ratios.iter().map(|w| w.2).sum::<f64>() / width_ratios.len() as f64,
         coefficients.iter().copied().fold(f64::INFINITY, f64::min),
         coefficients
