@@ -34,7 +34,7 @@ const KINDS: [&str; 12] = [
     "real-a",
 ];
 
-/// The HTTP dealer's CPU per request (dealer/README.md, `dealer/benches/http_cpu.sh`).
+/// The HTTP dealer's CPU per request (dealer/docs/figures.md, `dealer/benches/http_cpu.sh`).
 const HTTP_CPU_PER_REQUEST: Duration = Duration::from_micros(68);
 
 fn process_cpu() -> Duration {

@@ -1,6 +1,8 @@
-//! A full disk on the event's day (issues 26 and 34): a small tmpfs filled during play, by a
+//! A full disk on the event's day (issues 26, 34 and 40): a small tmpfs filled during play, by a
 //! file the test writes until the disk has no byte left. No finished game is lost, whether the
-//! server then goes on, is stopped by SIGTERM or killed by `kill -9` while the disk is full;
+//! server then goes on, is stopped by SIGTERM or killed by `kill -9` while the disk is full,
+//! even with no disk budget and no margin (the files records regenerate make room; only a
+//! database whose disk has nothing left to delete loses games, and the stop names them);
 //! play pauses with its reason (said once) and resumes by itself when space is back. Files a
 //! full disk cut are a broken cache: restarted on a disk that never gets back above its
 //! margin, every finished game opens whole in the viewer (from its record) and `dealer
@@ -61,26 +63,38 @@ kind = "random"
 
 /// A tmpfs mounted for one test, unmounted when dropped.
 struct SmallDisk {
-    dir: tempfile::TempDir,
+    dir: PathBuf,
+    /// The folder it is mounted on, when made for it (removed after the unmount).
+    _made: Option<tempfile::TempDir>,
 }
 
 impl SmallDisk {
     /// Mounts a `size` tmpfs, or says why not (not root, no mount permission in a container).
     fn mount(size: &str) -> Result<SmallDisk, String> {
-        let dir = tempfile::tempdir().map_err(|error| error.to_string())?;
+        let made = tempfile::tempdir().map_err(|error| error.to_string())?;
+        let mut disk = SmallDisk::mount_on(size, made.path())?;
+        disk._made = Some(made);
+        Ok(disk)
+    }
+
+    /// Mounts a `size` tmpfs on the folder `dir`.
+    fn mount_on(size: &str, dir: &Path) -> Result<SmallDisk, String> {
         let output = Command::new("mount")
             .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
-            .arg(dir.path())
+            .arg(dir)
             .output()
             .map_err(|error| format!("cannot run mount: {error}"))?;
         if !output.status.success() {
             return Err(String::from_utf8_lossy(&output.stderr).trim().to_string());
         }
-        Ok(SmallDisk { dir })
+        Ok(SmallDisk {
+            dir: dir.to_path_buf(),
+            _made: None,
+        })
     }
 
     fn path(&self) -> &Path {
-        self.dir.path()
+        &self.dir
     }
 
     /// The filler file, opened to add to it.
@@ -120,10 +134,7 @@ impl SmallDisk {
 impl Drop for SmallDisk {
     fn drop(&mut self) {
         // Lazy: a file still open (a failed test's server) does not keep it mounted.
-        let _ = Command::new("umount")
-            .arg("-l")
-            .arg(self.dir.path())
-            .status();
+        let _ = Command::new("umount").arg("-l").arg(&self.dir).status();
     }
 }
 
@@ -187,10 +198,7 @@ fn fill_during_a_game(disk: &SmallDisk, data: &Path, url: &str) -> (PathBuf, usi
         disk.fill_leaving(6 << 20);
         let mut paused = false;
         until("a game under way, or play paused", || {
-            let under_way = running(data).iter().any(|number| {
-                let log = data.join(GAMES_DIR).join(format!("game-{number}/log.json"));
-                std::fs::metadata(log).is_ok_and(|meta| meta.len() > 30_000)
-            });
+            let under_way = running(data).iter().any(|&number| under_way(data, number));
             paused = !under_way && status(url)["play_paused"].is_object();
             under_way || paused
         });
@@ -218,12 +226,18 @@ impl Drop for Server {
 /// `dealer serve` on the event, its log (info) in `log`; returns the process and the page's
 /// base URL.
 fn serve(config: &Path, data: &Path, log: &Path) -> (Server, String) {
+    serve_with(config, data, log, &[])
+}
+
+/// [`serve`] with more flags.
+fn serve_with(config: &Path, data: &Path, log: &Path, flags: &[&str]) -> (Server, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_dealer"))
         .env("RUST_LOG", "info")
         .args(["serve", "--bind", "127.0.0.1:0", "--config"])
         .arg(config)
         .arg("--data")
         .arg(data)
+        .args(flags)
         .stdout(Stdio::piped())
         .stderr(std::fs::File::create(log).unwrap())
         .spawn()
@@ -265,14 +279,20 @@ fn status(url: &str) -> serde_json::Value {
     api(url, "event")
 }
 
-fn terminate(Server(child): &mut Server) {
+/// Stops the server by SIGTERM; its exit code.
+fn terminate(Server(child): &mut Server) -> Option<i32> {
     // SAFETY: kill(2) on our own child's pid.
     unsafe {
         libc::kill(child.id() as i32, libc::SIGTERM);
     }
+    let mut code = None;
     until("the server stopped after SIGTERM", || {
-        child.try_wait().unwrap().is_some()
+        child.try_wait().unwrap().is_some_and(|status| {
+            code = status.code();
+            true
+        })
     });
+    code
 }
 
 fn lines_with(log: &Path, text: &str) -> usize {
@@ -790,4 +810,338 @@ async fn a_disk_filled_during_play_pauses_play_until_there_is_room_and_cut_files
         }
     }
     assert_eq!(integrity(&data), "ok");
+}
+
+/// Eight house bots at tables of four (two games at a time), as the organiser of issue 40 ran
+/// them; `dealer serve --disk-budget off --min-free-space off`, so that only the games
+/// themselves fill the disk and nothing but a record makes room.
+const EIGHT_BOTS: &str = r#"
+seed = 40
+pause_ms = 1
+recheck_ms = 100
+table_size = 4
+hand_limit = 60
+[[bot]]
+name = "ann"
+kind = "raiser"
+[[bot]]
+name = "bob"
+kind = "calling-station"
+[[bot]]
+name = "cy"
+kind = "random"
+[[bot]]
+name = "di"
+kind = "raiser"
+[[bot]]
+name = "ed"
+kind = "calling-station"
+[[bot]]
+name = "flo"
+kind = "random"
+[[bot]]
+name = "gus"
+kind = "loose"
+[[bot]]
+name = "hal"
+kind = "tight"
+"#;
+
+/// What the log says when game folders were deleted to record a game.
+const CACHE_GAVE_WAY: &str = "game folders deleted to record game";
+
+/// The flags the organiser of issue 40 served with.
+const NO_LIMITS: [&str; 4] = ["--disk-budget", "off", "--min-free-space", "off"];
+
+/// The games a server's log said finished: recorded (`game finished`), or finished and waiting
+/// to be recorded (`game N finished but ...`).
+fn said_finished(log: &Path) -> std::collections::BTreeSet<u32> {
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    let mut games = std::collections::BTreeSet::new();
+    for line in text.lines() {
+        if line.contains("game finished") {
+            if let Some(number) = line
+                .split_whitespace()
+                .find_map(|word| word.strip_prefix("game="))
+            {
+                games.insert(number.parse().unwrap());
+            }
+        }
+        let mut words = line.split_whitespace().peekable();
+        while let Some(word) = words.next() {
+            if word == "game" {
+                if let Some(number) = words.peek().and_then(|next| next.parse::<u32>().ok()) {
+                    let rest: Vec<&str> = words.clone().skip(1).take(2).collect();
+                    if rest == ["finished", "but"] {
+                        games.insert(number);
+                    }
+                }
+            }
+        }
+    }
+    games
+}
+
+/// Whether game `number` is past its first hands (its log over 30 KB).
+fn under_way(data: &Path, number: u32) -> bool {
+    let log = data.join(GAMES_DIR).join(format!("game-{number}/log.json"));
+    std::fs::metadata(log).is_ok_and(|meta| meta.len() > 30_000)
+}
+
+/// A reader holding a snapshot of the event's database (as a `sqlite3` shell left open in a
+/// transaction does): its write-ahead log cannot start over, so every write needs new space
+/// and the first record on a full disk is one that fails.
+fn hold_a_snapshot(data: &Path) -> rusqlite::Connection {
+    let reader = rusqlite::Connection::open_with_flags(
+        data.join("event.sqlite"),
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+    )
+    .unwrap();
+    reader.execute_batch("BEGIN").unwrap();
+    let _: i64 = reader
+        .query_row("SELECT count(*) FROM games", [], |row| row.get(0))
+        .unwrap();
+    reader
+}
+
+/// A server's log, also shown with `--nocapture` when `SHOW_LOG` is set.
+fn server_log(log: &Path) -> String {
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    if std::env::var_os("SHOW_LOG").is_some() {
+        eprintln!("{text}");
+    }
+    text
+}
+
+/// Writes `bytes` of ballast in `path` (as the organiser of issue 40 had 6 MB of other files
+/// on the disk).
+fn ballast(path: &Path, bytes: usize) {
+    let mut file = std::fs::File::create(path).unwrap();
+    file.write_all(&vec![9u8; bytes]).unwrap();
+    file.sync_all().unwrap();
+}
+
+/// Issue 40 as tried: a 24 MB tmpfs with 6 MB of ballast, eight house bots, no disk budget
+/// and no free-space margin. The games fill the disk; the reserve is spent on a record; the
+/// next finished games can be recorded only by deleting the files of games already recorded
+/// (a cache their records regenerate). The organiser stops the server by SIGTERM: it exits 0,
+/// and after the ballast is removed and the server restarted, every game it said finished is
+/// finished and `dealer replay` reproduces it.
+#[test]
+fn a_full_disk_and_a_stop_lose_no_finished_game_while_cached_files_can_go() {
+    let disk = match SmallDisk::mount("24m") {
+        Ok(disk) => disk,
+        Err(reason) => {
+            eprintln!("skipped: cannot mount a small tmpfs to fill ({reason}); run as root");
+            return;
+        }
+    };
+    let logs = tempfile::tempdir().unwrap();
+    let config = logs.path().join("event.toml");
+    std::fs::write(&config, EIGHT_BOTS).unwrap();
+    let ballast_file = disk.path().join("ballast");
+    ballast(&ballast_file, 6 << 20);
+    let data = disk.path().join("event");
+    let log = logs.path().join("first.log");
+    let (mut server, url) = serve_with(&config, &data, &log, &NO_LIMITS);
+    until("3 games", || finished(&data).len() >= 3);
+    let reader = hold_a_snapshot(&data);
+    // The games fill the disk; it is kept full while a game is under way (as a runaway log
+    // would), until a finished game needs more room than the reserve: recorded by deleting
+    // cached files (before issue 40: left waiting). A round that could not start on the full
+    // disk gets room back.
+    until("a finished game that the reserve could not record", || {
+        if lines_with(&log, CACHE_GAVE_WAY) >= 1 {
+            return true;
+        }
+        let error = status(&url)["storage_error"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        if error.contains("finished but") {
+            return true;
+        }
+        let playing = running(&data);
+        if playing.iter().any(|&number| under_way(&data, number)) {
+            disk.fill();
+        } else if playing.is_empty() && error.contains("cannot record a new game") {
+            let _ = std::fs::remove_file(disk.path().join("filler"));
+        }
+        false
+    });
+    let code = terminate(&mut server);
+    drop(reader);
+    let first = server_log(&log);
+    assert_eq!(code, Some(0), "the stop lost nothing: {first}");
+    let said = said_finished(&log);
+    assert!(said.len() >= 3, "{said:?}: {first}");
+
+    std::fs::remove_file(&ballast_file).unwrap();
+    let log = logs.path().join("second.log");
+    let (mut server, _url) = serve_with(&config, &data, &log, &NO_LIMITS);
+    // Stopped once it plays again.
+    until("a round started after the restart", || {
+        lines_with(&log, "round starts") >= 1
+    });
+    assert_eq!(terminate(&mut server), Some(0));
+    let recorded: Vec<u32> = finished(&data).iter().map(|game| game.0).collect();
+    for number in &said {
+        assert!(
+            recorded.contains(number),
+            "game {number} was said finished and is not: {recorded:?}; {first}"
+        );
+        replay_passes(&data, *number);
+    }
+    assert_eq!(integrity(&data), "ok");
+}
+
+/// The finished games `dealer serve`'s last words (`error: finished games 7, 8 could not be
+/// recorded and are lost: ...`) name as lost.
+fn named_lost(log: &Path) -> std::collections::BTreeSet<u32> {
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    let Some(line) = text
+        .lines()
+        .find(|line| line.starts_with("error: ") && line.contains("could not be recorded and"))
+    else {
+        return std::collections::BTreeSet::new();
+    };
+    let after = line
+        .split_once("finished game")
+        .map_or("", |(_, rest)| rest);
+    let numbers = after.split(" could not").next().unwrap_or_default();
+    numbers
+        .trim_start_matches('s')
+        .split(',')
+        .map(|number| number.trim().parse().unwrap())
+        .collect()
+}
+
+/// The state the database gives game `number`, and why it was abandoned.
+fn game_state(data: &Path, number: u32) -> (String, Option<String>) {
+    let db = rusqlite::Connection::open_with_flags(
+        data.join("event.sqlite"),
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+    )
+    .unwrap();
+    db.query_row(
+        "SELECT state, reason FROM games WHERE number = ?1",
+        [number],
+        |row| Ok((row.get(0)?, row.get(1)?)),
+    )
+    .unwrap()
+}
+
+/// Issue 40's second case: nothing can be freed. The event's database is on a small disk and
+/// its games' folders on another (a tmpfs mounted on `DATA/games`), so deleting them would
+/// give the database no room: none is deleted. The database's disk fills during a game (with
+/// less free than the reserve needs, so there is none, and a reader holding a snapshot, as a
+/// `sqlite3` shell left open does, so its write-ahead log cannot start over and the first
+/// write after the fill is the finished game's record); the game waits in memory; SIGTERM
+/// exits 1 naming the finished games lost. After a restart with room, exactly those are
+/// abandoned, and every other game the server said finished is finished and replays.
+#[test]
+fn a_stop_that_cannot_make_room_exits_1_naming_the_finished_games_it_loses() {
+    let disk = match SmallDisk::mount("16m") {
+        Ok(disk) => disk,
+        Err(reason) => {
+            eprintln!("skipped: cannot mount a small tmpfs to fill ({reason}); run as root");
+            return;
+        }
+    };
+    let data = disk.path().join("event");
+    let games = data.join(GAMES_DIR);
+    std::fs::create_dir_all(&games).unwrap();
+    let _games_disk = SmallDisk::mount_on("64m", &games).unwrap();
+    // Less free than the reserve and the write-ahead log take: no reserve is made.
+    disk.fill_leaving(3 << 20);
+    let logs = tempfile::tempdir().unwrap();
+    let config = logs.path().join("event.toml");
+    std::fs::write(&config, EIGHT_BOTS).unwrap();
+    let log = logs.path().join("first.log");
+    let (mut server, url) = serve_with(&config, &data, &log, &NO_LIMITS);
+    until("3 games", || finished(&data).len() >= 3);
+    assert!(
+        !data.join(dealer::event::space::RESERVE_FILE).exists(),
+        "a reserve on a disk without room for it"
+    );
+    let reader = hold_a_snapshot(&data);
+    until("a game under way", || !running(&data).is_empty());
+    disk.fill();
+    until("a finished game waiting to be recorded", || {
+        status(&url)["storage_error"].as_str().is_some_and(|error| {
+            error.contains("finished but")
+                || (error.contains("wait to be recorded (finished: ")
+                    && !error.contains("finished: none"))
+        })
+    });
+    let code = terminate(&mut server);
+    let first = server_log(&log);
+    assert_eq!(code, Some(1), "{first}");
+    let named = named_lost(&log);
+    assert!(!named.is_empty(), "no game named lost: {first}");
+    assert!(
+        first.contains("count for nobody") || first.contains("counts for nobody"),
+        "{first}"
+    );
+    // Nothing was deleted for nothing: every recorded game keeps its folder.
+    for (number, _, _, files) in finished(&data) {
+        assert!(
+            games.join(format!("game-{number}")).is_dir(),
+            "game {number}'s folder ({files}) was deleted, though that gave the database no room"
+        );
+    }
+    let said = said_finished(&log);
+    drop(reader);
+
+    std::fs::remove_file(disk.path().join("filler")).unwrap();
+    let log = logs.path().join("second.log");
+    let (mut server, _url) = serve_with(&config, &data, &log, &NO_LIMITS);
+    until("a round started after the restart", || {
+        lines_with(&log, "round starts") >= 1
+    });
+    assert_eq!(terminate(&mut server), Some(0));
+    let recorded: std::collections::BTreeSet<u32> =
+        finished(&data).iter().map(|game| game.0).collect();
+    let lost: std::collections::BTreeSet<u32> = said.difference(&recorded).copied().collect();
+    assert_eq!(lost, named, "the games lost are the games named: {first}");
+    for number in &named {
+        let (state, reason) = game_state(&data, *number);
+        assert_eq!(state, "abandoned", "game {number}: {reason:?}");
+    }
+    for number in said.intersection(&recorded) {
+        replay_passes(&data, *number);
+    }
+    assert_eq!(integrity(&data), "ok");
+}
+
+/// A compression a full disk cuts leaves no partial `X.gz.tmp` behind: it would hold the space
+/// a record needs until the next start repairs the folder.
+#[test]
+fn a_compression_a_full_disk_cuts_leaves_no_partial_file() {
+    let disk = match SmallDisk::mount("4m") {
+        Ok(disk) => disk,
+        Err(reason) => {
+            eprintln!("skipped: cannot mount a small tmpfs to fill ({reason}); run as root");
+            return;
+        }
+    };
+    let game = disk.path().join("game-1");
+    std::fs::create_dir(&game).unwrap();
+    // 2.5 MB that gzip cannot make smaller: with it, the disk has no room for its copy.
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let noise: Vec<u8> = (0..2_500_000)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state as u8
+        })
+        .collect();
+    std::fs::write(game.join("log.json"), &noise).unwrap();
+    let free = dealer::event::space::free_bytes(disk.path()).unwrap();
+    let error = dealer::event::retention::compress_game(&game, &StopSignal::never()).unwrap_err();
+    assert!(error.to_string().contains("No space left"), "{error}");
+    assert!(!game.join("log.json.gz.tmp").exists());
+    assert_eq!(std::fs::read(game.join("log.json")).unwrap(), noise);
+    assert_eq!(dealer::event::space::free_bytes(disk.path()).unwrap(), free);
 }

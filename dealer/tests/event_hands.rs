@@ -149,7 +149,12 @@ async fn an_event_from_before_the_notes_keeps_its_luck_and_notes_its_new_games()
     drop(event);
     rusqlite::Connection::open(dir.path().join(DATABASE_FILE))
         .unwrap()
-        .execute_batch("DROP TABLE hand_notes; PRAGMA user_version = 5;")
+        .execute_batch(
+            "DROP TABLE hand_notes;
+             ALTER TABLE players DROP COLUMN deploys;
+             ALTER TABLE standings DROP COLUMN deploy;
+             PRAGMA user_version = 5;",
+        )
         .unwrap();
 
     let event = crate::support::event::open(dir.path(), &text);
@@ -335,7 +340,9 @@ async fn timeouts_and_bans_are_noted_with_their_hand() {
             .find(|player| player.name == "slow")
             .unwrap()
             .id;
-        let hands = store.hands_to_look_at(id, "slow 1", 10).unwrap();
+        let hands = store
+            .hands_to_look_at(id, "slow 1", 0, "slow 1", 10)
+            .unwrap();
         let expected = if forgiving {
             HandNoteKind::Timeout
         } else {

@@ -8,7 +8,10 @@ use crate::support::wait::until_async;
 use dealer::engine::luck::LuckMeter;
 use dealer::engine::Game;
 use dealer::event::luck::{spawn_valuer, value_game, value_next, value_waiting};
+use dealer::event::players::Enrollment;
+use dealer::event::settings::Contact;
 use dealer::event::store::{GameLuck, LuckState, StoredRecord, DATABASE_FILE};
+use dealer::event::versions::{team_versions, VersionVerdict};
 use dealer::event::{archive, Event};
 use dealer::game_event::GameEvent;
 use dealer::observe::Observer;
@@ -162,6 +165,8 @@ async fn an_old_event_is_upgraded_and_back_filled_across_a_restart() {
                  DROP INDEX games_unvalued;
                  ALTER TABLE games DROP COLUMN luck;
                  ALTER TABLE standings DROP COLUMN luck;
+                 ALTER TABLE players DROP COLUMN deploys;
+                 ALTER TABLE standings DROP COLUMN deploy;
                  DELETE FROM game_records WHERE game = {no_record};
                  PRAGMA user_version = 4;"
             ))
@@ -331,6 +336,11 @@ const PROOF_GAMES: usize = 40;
 /// scheduler (one table of four a round, seated anew each round, each game from its own seed),
 /// recorded, and valued by the valuer's own function, from the database's records (no game
 /// files written: the valuer reads none).
+///
+/// Halfway through, every team is redeployed as it was (removed and added again: a new
+/// version of the same bot), so the team view compares two versions that play alike: its
+/// verdict, luck taken out with the fitted coefficient, must be BETTER or WORSE in about 5% of
+/// them (an A/A of the verdict), and the raw one too.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "8,000 event games: cargo test -p lean-poker-dealer --test dealer_tests -- --ignored event_luck::each_teams --nocapture"]
 async fn each_teams_mean_luck_covers_zero_in_about_95_percent_of_events() {
@@ -338,6 +348,7 @@ async fn each_teams_mean_luck_covers_zero_in_about_95_percent_of_events() {
     let mut covered: std::collections::BTreeMap<String, u32> = Default::default();
     let mut intervals = 0;
     let mut pooled: std::collections::HashMap<String, Vec<f64>> = Default::default();
+    let (mut comparisons, mut false_verdicts) = (0u32, (0u32, 0u32));
     for seed in 0..PROOF_EVENTS {
         let dir = tempfile::tempdir().unwrap();
         let mut config = format!(
@@ -348,8 +359,21 @@ async fn each_teams_mean_luck_covers_zero_in_about_95_percent_of_events() {
             config.push_str(&format!("[[bot]]\nname = \"{kind}\"\nkind = \"{kind}\"\n"));
         }
         let event = crate::support::event::open(dir.path(), &config);
+        play_games(&event, PROOF_GAMES / 2).await;
+        for (id, kind) in (1..).zip(teams) {
+            event.set_status(id, Enrollment::Removed).unwrap();
+            let contact = Contact::Bot(kind.parse().unwrap());
+            assert_eq!(event.add_player(kind, contact).unwrap(), id);
+        }
         play_games(&event, PROOF_GAMES).await;
         value_waiting(event.store(), &StopSignal::never()).unwrap();
+        for id in 1..=teams.len() as i64 {
+            let team = team_versions(event.store(), id).unwrap().unwrap();
+            let comparison = team.comparison.expect("two versions, both valued");
+            comparisons += 1;
+            false_verdicts.0 += u32::from(comparison.verdict != VersionVerdict::CantTellYet);
+            false_verdicts.1 += u32::from(comparison.raw_verdict != VersionVerdict::CantTellYet);
+        }
         let mut by_team: std::collections::HashMap<String, Vec<f64>> = Default::default();
         let page = dealer::event::queries::games_page(event.store(), 1, 1000).unwrap();
         for game in page.games.iter().filter(|game| !game.standings.is_empty()) {
@@ -394,6 +418,22 @@ async fn each_teams_mean_luck_covers_zero_in_about_95_percent_of_events() {
         (f64::from(all_covered) - expected).abs() <= 3.4 * sd,
         "{all_covered} of {intervals}"
     );
+    // The verdict on two versions of the same bot: BETTER or WORSE about one time in twenty.
+    // Binomial(800, 0.05): 40 expected, standard deviation 6.2 (Welch's t on 20 and 20 games
+    // of skewed points is close to its level, not exactly at it).
+    eprintln!(
+        "{comparisons} redeploys that changed nothing: called BETTER or WORSE in {} with the \
+         luck taken out, {} raw",
+        false_verdicts.0, false_verdicts.1
+    );
+    let expected = 0.05 * f64::from(comparisons);
+    let sd = (f64::from(comparisons) * 0.05 * 0.95).sqrt();
+    for (measure, count) in [("adjusted", false_verdicts.0), ("raw", false_verdicts.1)] {
+        assert!(
+            (f64::from(count) - expected).abs() <= 3.4 * sd,
+            "{measure}: {count} false verdicts of {comparisons}"
+        );
+    }
     // No bias for any team (the seats' luck sums to 0 in every game, so only a team's own
     // mean says anything): each within 3.5 standard errors of 0.
     for (team, values) in &pooled {

@@ -48,6 +48,7 @@ fn seat(seat: usize, player_id: Option<i64>, name: &str, place: usize) -> SeatRe
         banned: None,
         absent: None,
         version: format!("{name} v1"),
+        deploy: 0,
     }
 }
 

@@ -6,6 +6,7 @@
 
 use crate::event_serve::{Server, TOKEN};
 use crate::support::wait::DEADLINE;
+use dealer::engine::stats::adjust::{fold_of, Folds};
 use dealer::engine::stats::Interval;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -34,10 +35,13 @@ async fn poll(server: &Server, path: &str, what: &str, done: impl Fn(&Value) -> 
 
 /// One game of a team as the database has it.
 pub(crate) struct GameRow {
+    pub(crate) game: u32,
     pub(crate) version: String,
+    pub(crate) deploy: i64,
     pub(crate) points: f64,
-    /// `None` while the game waits to be valued; its points when it counts raw.
-    pub(crate) adjusted: Option<f64>,
+    /// What the adjustment weighs: its luck when valued, 0 when it counts raw, `None` while
+    /// it waits to be valued.
+    pub(crate) control: Option<f64>,
 }
 
 /// One team's games as the database has them, in game order.
@@ -45,29 +49,47 @@ pub(crate) fn rows_of(data: &Path, player: i64) -> Vec<GameRow> {
     let db = rusqlite::Connection::open(data.join("event.sqlite")).unwrap();
     let mut statement = db
         .prepare(
-            "SELECT s.version, s.points, s.luck, g.luck FROM standings s
-             JOIN games g ON g.number = s.game
+            "SELECT s.game, COALESCE(s.version, 'Unknown'), COALESCE(s.deploy, 0), s.points, s.luck, g.luck
+             FROM standings s JOIN games g ON g.number = s.game
              WHERE s.player_id = ?1 AND s.absent IS NULL AND g.state = 'finished'
              ORDER BY s.game",
         )
         .unwrap();
     statement
         .query_map([player], |row| {
-            let points: f64 = row.get(1)?;
-            let luck: Option<f64> = row.get(2)?;
-            let state: Option<String> = row.get(3)?;
+            let luck: Option<f64> = row.get(4)?;
+            let state: Option<String> = row.get(5)?;
             Ok(GameRow {
-                version: row.get(0)?,
-                points,
-                adjusted: match state.as_deref() {
+                game: row.get(0)?,
+                version: row.get(1)?,
+                deploy: row.get(2)?,
+                points: row.get(3)?,
+                control: match state.as_deref() {
                     None => None,
-                    Some("valued") => Some(points - luck.expect("a valued game has its luck")),
-                    Some(_) => Some(points),
+                    Some("valued") => Some(luck.expect("a valued game has its luck")),
+                    Some(_) => Some(0.0),
                 },
             })
         })
         .unwrap()
         .map(Result::unwrap)
+        .collect()
+}
+
+/// The adjusted points of the games of `rows` that have been valued (or count raw), computed
+/// here game by game: each game's points less its luck weighed by the coefficient of its
+/// fold, fitted on the others (`engine::stats::adjust`, folds by game number).
+pub(crate) fn adjusted_points<'a>(rows: impl IntoIterator<Item = &'a GameRow>) -> Vec<f64> {
+    let valued: Vec<&GameRow> = rows.into_iter().filter(|r| r.control.is_some()).collect();
+    let mut folds = Folds::new();
+    for row in &valued {
+        folds.add(u64::from(row.game), row.points, row.control.unwrap());
+    }
+    valued
+        .iter()
+        .map(|row| {
+            row.points - folds.coefficient_for(fold_of(u64::from(row.game))) * row.control.unwrap()
+        })
         .collect()
 }
 
@@ -111,17 +133,43 @@ pub(crate) async fn redeploy(server: &Server, name: &str, bot: &str) {
 
 /// The API's versions of a team against the figures computed game by game here.
 pub(crate) fn check_against_rows(team: &Value, rows: &[GameRow]) {
-    let mut by_version: BTreeMap<&str, Vec<&GameRow>> = BTreeMap::new();
+    let mut by_version: BTreeMap<(&str, i64), Vec<&GameRow>> = BTreeMap::new();
     for row in rows {
-        by_version.entry(&row.version).or_default().push(row);
+        by_version
+            .entry((&row.version, row.deploy))
+            .or_default()
+            .push(row);
+    }
+    // A game whose version was never reported counts for its deploy's most played version.
+    let unknown: Vec<(&str, i64)> = by_version
+        .keys()
+        .filter(|(version, _)| *version == "Unknown")
+        .copied()
+        .collect();
+    for key in unknown {
+        let known = by_version
+            .iter()
+            .filter(|((version, deploy), _)| *deploy == key.1 && *version != "Unknown")
+            .max_by_key(|((version, _), games)| (games.len(), std::cmp::Reverse(*version)))
+            .map(|(known, _)| *known);
+        if let Some(known) = known {
+            let games = by_version.remove(&key).unwrap();
+            by_version.get_mut(&known).unwrap().extend(games);
+        }
+    }
+    for games in by_version.values_mut() {
+        games.sort_by_key(|game| game.game);
     }
     let versions = team["versions"].as_array().unwrap();
     assert_eq!(versions.len(), by_version.len(), "{team}");
     for version in versions {
-        let name = version["version"].as_str().unwrap();
-        let games = &by_version[name];
+        let name = version["label"].as_str().unwrap();
+        let games = &by_version[&(
+            version["version"].as_str().unwrap(),
+            version["deploy"].as_i64().unwrap(),
+        )];
         let raw: Vec<f64> = games.iter().map(|g| g.points).collect();
-        let adjusted: Vec<f64> = games.iter().filter_map(|g| g.adjusted).collect();
+        let adjusted = adjusted_points(games.iter().copied());
         assert_eq!(version["games"], json!(raw.len()), "{name}");
         assert_eq!(version["adjusted_games"], json!(adjusted.len()), "{name}");
         assert_eq!(

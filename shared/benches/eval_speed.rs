@@ -29,7 +29,9 @@ mod our_loops;
 use our_loops::{enumerate_all, random_hand_key, random_seven_cards_strength, random_strength_of};
 #[path = "support/cpu_time.rs"]
 mod cpu_time;
-use cpu_time::{load_average, thread_cpu_seconds};
+#[path = "support/timed_cases.rs"]
+mod timed_cases;
+use timed_cases::{print_cases, print_rounds, speed_ratios, Case};
 
 /// The same enumeration with `rs_poker`'s `SevenCardAccum`, one card per level.
 #[inline(never)]
@@ -81,16 +83,6 @@ const ALL_RS_POKER: &str = "all 133,784,560 hands: rs_poker SevenCardAccum";
 const EQUITY_OURS: &str = "equity AhKh vs 3 random, 100k: ours";
 const EQUITY_RS_POKER: &str = "equity AhKh vs 3 random, 100k: rs_poker";
 
-struct Case {
-    name: &'static str,
-    /// What one run counts (hands, or trials), for the rate.
-    items: f64,
-    /// The unit of the rate column.
-    unit: &'static str,
-    run: Box<dyn FnMut() -> u64>,
-    seconds: Vec<f64>,
-}
-
 fn main() {
     let mut args = std::env::args().skip(1).filter(|arg| arg != "--bench");
     let rounds: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(7);
@@ -122,85 +114,43 @@ fn main() {
     let hands_b = hands;
     let mut seed = 0;
     let mut cases = vec![
-        Case {
-            name: RANDOM_STRENGTH_OF,
-            items: HANDS as f64,
-            unit: "M hands/s",
-            run: Box::new(move || u64::from(random_strength_of(black_box(&hands_a)))),
-            seconds: Vec::new(),
-        },
-        Case {
-            name: RANDOM_RS_POKER,
-            items: HANDS as f64,
-            unit: "M hands/s",
-            run: Box::new(move || u64::from(random_rs_poker_rank(black_box(&rs_poker_hands)))),
-            seconds: Vec::new(),
-        },
-        Case {
-            name: RANDOM_SEVEN_CARDS,
-            items: HANDS as f64,
-            unit: "M hands/s",
-            run: Box::new(move || u64::from(random_seven_cards_strength(black_box(&seven_cards)))),
-            seconds: Vec::new(),
-        },
-        Case {
-            name: RANDOM_HAND_KEY,
-            items: HANDS as f64,
-            unit: "M hands/s",
-            run: Box::new(move || u64::from(random_hand_key(black_box(&hands_b)))),
-            seconds: Vec::new(),
-        },
-        Case {
-            name: ALL_DEAL,
-            items: ALL_HANDS as f64,
-            unit: "M hands/s",
-            run: Box::new(move || enumerate_all(black_box(&our_deck))),
-            seconds: Vec::new(),
-        },
-        Case {
-            name: ALL_RS_POKER,
-            items: ALL_HANDS as f64,
-            unit: "M hands/s",
-            run: Box::new(move || enumerate_all_rs_poker(black_box(&rs_poker_deck))),
-            seconds: Vec::new(),
-        },
-        Case {
-            name: EQUITY_OURS,
-            items: 100_000.0,
-            unit: "M trials/s",
-            run: Box::new(move || {
-                seed += 1;
-                let result = preflop.monte_carlo(100_000, seed).expect("equity");
-                (result.equity() * 1e6) as u64
-            }),
-            seconds: Vec::new(),
-        },
-        Case {
-            name: EQUITY_RS_POKER,
-            items: 100_000.0,
-            unit: "M trials/s",
-            run: Box::new(move || {
-                let equity = rs_game.estimate_equity(100_000);
-                (equity[0] * 1e6) as u64
-            }),
-            seconds: Vec::new(),
-        },
+        Case::new(RANDOM_STRENGTH_OF, HANDS as f64, "M hands/s", move || {
+            u64::from(random_strength_of(black_box(&hands_a)))
+        }),
+        Case::new(RANDOM_RS_POKER, HANDS as f64, "M hands/s", move || {
+            u64::from(random_rs_poker_rank(black_box(&rs_poker_hands)))
+        }),
+        Case::new(RANDOM_SEVEN_CARDS, HANDS as f64, "M hands/s", move || {
+            u64::from(random_seven_cards_strength(black_box(&seven_cards)))
+        }),
+        Case::new(RANDOM_HAND_KEY, HANDS as f64, "M hands/s", move || {
+            u64::from(random_hand_key(black_box(&hands_b)))
+        }),
+        Case::new(ALL_DEAL, ALL_HANDS as f64, "M hands/s", move || {
+            enumerate_all(black_box(&our_deck))
+        }),
+        Case::new(ALL_RS_POKER, ALL_HANDS as f64, "M hands/s", move || {
+            enumerate_all_rs_poker(black_box(&rs_poker_deck))
+        }),
+        Case::new(EQUITY_OURS, 100_000.0, "M trials/s", move || {
+            seed += 1;
+            let result = preflop.monte_carlo(100_000, seed).expect("equity");
+            (result.equity() * 1e6) as u64
+        }),
+        Case::new(EQUITY_RS_POKER, 100_000.0, "M trials/s", move || {
+            let equity = rs_game.estimate_equity(100_000);
+            (equity[0] * 1e6) as u64
+        }),
     ];
     cases.retain(|case| case.name.contains(filter.as_str()));
 
     for _ in 0..rounds {
         for case in &mut cases {
-            let start = thread_cpu_seconds();
-            black_box((case.run)());
-            case.seconds.push(thread_cpu_seconds() - start);
+            case.time_once();
         }
     }
-    println!(
-        "{rounds} rounds, on-CPU time of the thread; min / median / max; load average {}",
-        load_average()
-    );
-    // Speed-ups against `rs_poker`, round by round: both ran seconds apart, so a ratio keeps
-    // what the machine's load does to both.
+    print_rounds(rounds);
+    // Speed-ups against `rs_poker`, round by round.
     for (ours, yardstick) in [
         (RANDOM_STRENGTH_OF, RANDOM_RS_POKER),
         (RANDOM_SEVEN_CARDS, RANDOM_RS_POKER),
@@ -208,45 +158,9 @@ fn main() {
         (ALL_DEAL, ALL_RS_POKER),
         (EQUITY_OURS, EQUITY_RS_POKER),
     ] {
-        let seconds = |name: &str| {
-            cases
-                .iter()
-                .find(|case| case.name == name)
-                .map(|case| case.seconds.clone())
-        };
-        if let (Some(our_seconds), Some(their_seconds)) = (seconds(ours), seconds(yardstick)) {
-            let mut ratios: Vec<f64> = their_seconds
-                .iter()
-                .zip(&our_seconds)
-                .map(|(theirs, ours)| theirs / ours)
-                .collect();
-            ratios.sort_by(f64::total_cmp);
-            println!(
-                "speed-up {ours:<46} {:>5.2} / {:>5.2} / {:>5.2} x rs_poker's",
-                ratios[0],
-                ratios[ratios.len() / 2],
-                ratios[ratios.len() - 1],
-            );
+        if let Some([low, median, high]) = speed_ratios(&cases, ours, yardstick) {
+            println!("speed-up {ours:<46} {low:>5.2} / {median:>5.2} / {high:>5.2} x rs_poker's");
         }
     }
-    for case in &mut cases {
-        case.seconds.sort_by(f64::total_cmp);
-        let [fast, median, slow] = [
-            case.seconds[0],
-            case.seconds[case.seconds.len() / 2],
-            case.seconds[case.seconds.len() - 1],
-        ];
-        let rate = |seconds: f64| case.items / seconds / 1e6;
-        println!(
-            "{:<46} {:>9.3} / {:>9.3} / {:>9.3} ms   {:>7.1} / {:>7.1} / {:>7.1} {}",
-            case.name,
-            fast * 1e3,
-            median * 1e3,
-            slow * 1e3,
-            rate(slow),
-            rate(median),
-            rate(fast),
-            case.unit
-        );
-    }
+    print_cases(&cases, 46, 3);
 }

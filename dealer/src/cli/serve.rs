@@ -5,7 +5,9 @@
 
 use super::args::ServeArgs;
 use super::{signals, Failure};
-use crate::event::settings::{read_event_file, resolve_event, EventFile, EventFlags};
+use crate::event::settings::{
+    read_event_file, resolve_event, EventFile, EventFlags, HandHistories,
+};
 use crate::event::store::DATABASE_FILE;
 use crate::event::{health, luck, retention, scheduler, Event};
 use crate::progress::Screen;
@@ -19,7 +21,7 @@ use std::path::PathBuf;
 /// A [`Failure`]: bad settings (2), a folder, database or address that cannot be used (1).
 pub async fn serve(args: ServeArgs, screen: &Screen) -> Result<(), Failure> {
     match args.out.clone() {
-        Some(out) => serve_read_only(out, args.bind, screen).await,
+        Some(out) => serve_read_only(out, args.bind, args.hand_histories, screen).await,
         None => serve_event(args, screen).await,
     }
 }
@@ -44,6 +46,7 @@ fn network_note(bind: SocketAddr, screen: &Screen, what: &str) {
 async fn serve_read_only(
     out: PathBuf,
     bind: Option<SocketAddr>,
+    hand_histories: Option<HandHistories>,
     screen: &Screen,
 ) -> Result<(), Failure> {
     let bind = bind.unwrap_or_else(default_bind);
@@ -54,8 +57,8 @@ async fn serve_read_only(
     // An event's folder: its standings and chart too, from its database opened read-only.
     let is_event = out.join(DATABASE_FILE).is_file();
     let server = if is_event {
-        let event =
-            Event::open_read_only(out.clone()).map_err(|error| Failure::run(error.to_string()))?;
+        let event = Event::open_read_only(out.clone(), hand_histories.unwrap_or_default())
+            .map_err(|error| Failure::run(error.to_string()))?;
         let archive = event_api::EventArchive::shared(event.clone());
         serve_results_archived(
             out.clone(),
@@ -121,6 +124,7 @@ async fn serve_event(args: ServeArgs, screen: &Screen) -> Result<(), Failure> {
         keep_games: args.keep_games,
         disk_budget: args.disk_budget,
         min_free_space: args.min_free_space,
+        hand_histories: args.hand_histories,
     };
     let settings = resolve_event(flags, file).map_err(settings_failure)?;
     let (data, bind) = (settings.data.clone(), settings.bind);
@@ -144,6 +148,12 @@ async fn serve_event(args: ServeArgs, screen: &Screen) -> Result<(), Failure> {
         Some(event_api::EventArchive::shared(event.clone())),
     )
     .map_err(|error| Failure::run(error.to_string()))?;
+    // Listening before the address is printed: a stop sent as soon as it is (by a script or a
+    // supervisor) is a clean one.
+    let stop = signals::stop_on_signal(
+        screen,
+        "stopping: the games in progress are recorded as abandoned",
+    );
     super::report::print(&format!(
         "event {} at {}event (Ctrl-C to stop)\n",
         data.display(),
@@ -155,10 +165,6 @@ async fn serve_event(args: ServeArgs, screen: &Screen) -> Result<(), Failure> {
             "note: no organiser token (--admin-token or DEALER_ADMIN_TOKEN): players can only come from the config file",
         );
     }
-    let stop = signals::stop_on_signal(
-        screen,
-        "stopping: the games in progress are recorded as abandoned",
-    );
     // Know who is up before the first round, so a dead URL does not hold up the first games.
     health::check_all(&event).await;
     let checks = tokio::spawn(health::run_health_checks(event.clone(), stop.clone()));
@@ -166,9 +172,9 @@ async fn serve_event(args: ServeArgs, screen: &Screen) -> Result<(), Failure> {
     let valuer = luck::spawn_valuer(event.clone(), stop.clone())
         .map_err(|error| Failure::run(format!("cannot start the luck valuer: {error}")))?;
     scheduler::run_rounds(event.clone(), stop).await;
-    // A last try for games that ended while nothing could be written; the exit code says
-    // when it fails too (the error names them).
-    scheduler::record_unrecorded(&event);
+    // A last try for games that ended while nothing could be written, making room from the
+    // files their records regenerate; what still cannot be written is lost, and said so.
+    let waiting = scheduler::record_unrecorded(&event).err();
     let _ = checks.await;
     let _ = retention.await;
     let _ = tokio::task::spawn_blocking(move || valuer.join()).await;
@@ -176,8 +182,28 @@ async fn serve_event(args: ServeArgs, screen: &Screen) -> Result<(), Failure> {
         .stop()
         .await
         .map_err(|error| Failure::run(error.to_string()))?;
-    match event.storage_error() {
-        Some(error) => Err(Failure::run(error)),
-        None => Ok(()),
+    stop_verdict(&event, waiting)
+}
+
+/// How a stop ends: exit 1 naming the finished games it lost (none while a file their records
+/// regenerate could make room), or for a write error still unresolved; a disk still full that
+/// lost nothing only kept new games from starting (said, exit 0).
+fn stop_verdict(event: &Event, waiting: Option<scheduler::StillWaiting>) -> Result<(), Failure> {
+    let data = &event.settings().data;
+    if let Some(waiting) = waiting {
+        if !waiting.finished.is_empty() {
+            return Err(Failure::run(waiting.lost(data)));
+        }
+        tracing::warn!("{}", waiting.lost(data));
     }
+    if let Some(error) = event.unresolved_write_error() {
+        return Err(Failure::run(error));
+    }
+    if let Some(error) = event.storage_error() {
+        tracing::warn!(
+            "stopped with the disk of {} full, no finished game lost: {error}",
+            data.display()
+        );
+    }
+    Ok(())
 }

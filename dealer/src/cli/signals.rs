@@ -17,11 +17,15 @@ pub fn stop_on_ctrl_c(screen: &Screen) -> StopSignal {
 pub fn stop_on_signal(screen: &Screen, stopping: &'static str) -> StopSignal {
     let (handle, signal) = stop_signal();
     let screen = screen.clone();
+    // Listened to from now on, not from the task's first turn: a SIGTERM sent as soon as the
+    // caller says it is ready (a busy machine may run the task much later) stops it cleanly
+    // instead of killing it.
+    let mut interrupts = Interrupts::listen();
     tokio::spawn(async move {
-        if interrupted().await {
+        if interrupts.next().await {
             screen.println(&format!("{stopping} (Ctrl-C again to quit now)"));
             handle.stop();
-            if interrupted().await {
+            if interrupts.next().await {
                 eprintln!("error: interrupted");
                 std::process::exit(130);
             }
@@ -30,17 +34,36 @@ pub fn stop_on_signal(screen: &Screen, stopping: &'static str) -> StopSignal {
     signal
 }
 
-/// Waits for Ctrl-C (SIGINT) or, on Unix, SIGTERM. `false` if no signal can be listened to.
-async fn interrupted() -> bool {
+/// Ctrl-C (SIGINT) and, on Unix, SIGTERM, listened to from [`Interrupts::listen`] on.
+struct Interrupts {
     #[cfg(unix)]
-    {
-        use tokio::signal::unix::{signal, SignalKind};
-        if let Ok(mut terminate) = signal(SignalKind::terminate()) {
+    unix: Option<(tokio::signal::unix::Signal, tokio::signal::unix::Signal)>,
+}
+
+impl Interrupts {
+    fn listen() -> Interrupts {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{signal, SignalKind};
+            let terminate = signal(SignalKind::terminate()).ok();
+            let interrupt = signal(SignalKind::interrupt()).ok();
+            Interrupts {
+                unix: terminate.zip(interrupt),
+            }
+        }
+        #[cfg(not(unix))]
+        Interrupts {}
+    }
+
+    /// Waits for the next one; `false` if no signal can be listened to.
+    async fn next(&mut self) -> bool {
+        #[cfg(unix)]
+        if let Some((terminate, interrupt)) = &mut self.unix {
             return tokio::select! {
-                _ = terminate.recv() => true,
-                result = tokio::signal::ctrl_c() => result.is_ok(),
+                received = terminate.recv() => received.is_some(),
+                received = interrupt.recv() => received.is_some(),
             };
         }
+        tokio::signal::ctrl_c().await.is_ok()
     }
-    tokio::signal::ctrl_c().await.is_ok()
 }

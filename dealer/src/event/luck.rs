@@ -265,7 +265,7 @@ pub fn spawn_valuer(
 }
 
 /// The calling thread at the lowest CPU priority: the games and the page come first.
-fn lower_this_threads_priority() {
+pub(crate) fn lower_this_threads_priority() {
     #[cfg(target_os = "linux")]
     // SAFETY: setpriority takes no pointer; on Linux, PRIO_PROCESS with 0 is the calling
     // thread alone (the nice value is per thread).

@@ -26,13 +26,16 @@
 //! - [`luck`]: every finished game's luck of the cards by seat, valued from its record in the
 //!   background;
 //! - [`versions`]: each team's points by version, raw and with the luck taken out, and its
-//!   newest version against the one before.
+//!   newest version against the one before;
+//! - [`hand_histories`]: the finished games as PHH hand histories, replayed from their records
+//!   and streamed gzip'd (`GET /api/event/hands`).
 //!
 //! [`Event`] is the state the scheduler, the health checker and the web API share.
 
 pub mod archive;
 pub mod cut_files;
 pub mod form;
+pub mod hand_histories;
 pub mod health;
 pub mod lookups;
 pub mod luck;
@@ -79,11 +82,14 @@ pub struct Event {
     tournament_id: String,
     client: HttpClient,
     history: Mutex<History>,
-    storage_error: Mutex<Option<String>>,
+    storage_error: Mutex<Option<StorageError>>,
     /// Why play is paused (free space below the margin), and the last pause that ended.
     play: Mutex<PlayState>,
     /// The reserve that gives a full disk's last space to the games' records.
     reserve: space::Reserve,
+    /// Held while a record makes room on a full disk ([`retention::CacheForRecords`]), so
+    /// that two games ending together do not both delete cached files for one record's room.
+    making_room: Mutex<()>,
     /// Games that ended while the database could not be written, oldest first.
     unrecorded: Mutex<Vec<scheduler::Unrecorded>>,
     /// Woken when the players change (added, resumed...), so the scheduler and the health
@@ -121,6 +127,15 @@ pub struct Event {
     playing: Mutex<std::collections::HashSet<u32>>,
     /// What the disk budget holds back for the games in play, and what it forced.
     budget: retention::BudgetState,
+}
+
+/// Why games cannot be recorded or started, as the page shows it, and whether the disk was
+/// full (at a stop that lost no game, a full disk's error is no failure: `dealer serve`
+/// exits 0).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct StorageError {
+    message: String,
+    disk_full: bool,
 }
 
 /// `now` in ms since the epoch.
@@ -181,6 +196,9 @@ pub struct EventStatus {
     /// The disk budget, and how often it forced old games' files smaller early (`None`:
     /// no budget, or served read-only).
     pub disk_budget: Option<retention::DiskBudgetStatus>,
+    /// Whether the finished games are served as hand histories (`GET /api/event/hands`, what
+    /// `cargo arena --field-from` fetches), or the organiser turned them off.
+    pub hand_histories: bool,
 }
 
 /// The leaderboard: players (removed ones left out) in order.
@@ -252,7 +270,11 @@ impl Event {
     ///
     /// # Errors
     /// `data` has no event database, or it cannot be read (see [`EventStore::open_read_only`]).
-    pub fn open_read_only(data: PathBuf) -> Result<Arc<Event>, EventError> {
+    /// `hand_histories` says whether its finished games are served as hand histories.
+    pub fn open_read_only(
+        data: PathBuf,
+        hand_histories: settings::HandHistories,
+    ) -> Result<Arc<Event>, EventError> {
         let store = EventStore::open_read_only(&data)?;
         let seed = store
             .meta("seed")?
@@ -266,6 +288,7 @@ impl Event {
             .and_then(|size| usize::try_from(size).ok());
         let flags = settings::EventFlags {
             data: Some(data),
+            hand_histories: Some(hand_histories),
             ..settings::EventFlags::default()
         };
         let mut settings = settings::resolve_event(flags, settings::EventFile::default())
@@ -298,6 +321,7 @@ impl Event {
             client,
             history: Mutex::new(history),
             storage_error: Mutex::new(None),
+            making_room: Mutex::new(()),
             unrecorded: Mutex::new(Vec::new()),
             changed: Notify::new(),
             games_ended: Notify::new(),
@@ -341,23 +365,41 @@ impl Event {
         self.storage_error
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .clone()
+            .as_ref()
+            .map(|error| error.message.clone())
+    }
+
+    /// The write error still unresolved, unless it is a full disk's: at a stop that lost no
+    /// game (every waiting record written, [`scheduler::record_unrecorded`]), a disk still
+    /// full only kept new games from starting.
+    pub fn unresolved_write_error(&self) -> Option<String> {
+        self.storage_error
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_ref()
+            .filter(|error| !error.disk_full)
+            .map(|error| error.message.clone())
     }
 
     /// Records why games cannot be recorded (shown on the page and in `/api/event`); `None`
     /// clears it. Logged once per message, and once when it clears, not at every retry.
     pub fn set_storage_error(&self, error: Option<String>) {
+        self.set_storage_error_of(error, false);
+    }
+
+    /// [`Event::set_storage_error`] for a write that failed for want of space (`disk_full`).
+    pub(crate) fn set_storage_error_of(&self, error: Option<String>, disk_full: bool) {
         let mut current = self
             .storage_error
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
         match (&error, current.as_ref()) {
-            (Some(message), Some(old)) if message == old => {}
+            (Some(message), Some(old)) if *message == old.message => {}
             (Some(message), _) => tracing::error!("{message}"),
             (None, Some(_)) => tracing::info!("the event's database takes writes again"),
             (None, None) => {}
         }
-        *current = error;
+        *current = error.map(|message| StorageError { message, disk_full });
     }
 
     /// A write that is not a game's (a player's health, a status) failed: shown and logged
@@ -374,7 +416,10 @@ impl Event {
         }
         let message = format!("{what}: {error}");
         tracing::error!("{message}");
-        *current = Some(message);
+        *current = Some(StorageError {
+            message,
+            disk_full: error.is_disk_full(),
+        });
     }
 
     /// Whether play is paused for want of free space, and why.
@@ -501,6 +546,7 @@ impl Event {
             } else {
                 retention::budget_status(self)
             },
+            hand_histories: self.settings.hand_histories.served(),
         }
     }
 

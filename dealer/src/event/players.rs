@@ -54,6 +54,9 @@ pub struct StoredPlayer {
     pub last_seen: Option<i64>,
     /// Why it is down, while it is.
     pub down_reason: Option<String>,
+    /// How many times it came back after being down or removed (a redeploy, most often):
+    /// a game is counted under its version string and this number (`event::versions`).
+    pub deploys: i64,
     /// What it has done over the event.
     pub record: EventRecord,
 }

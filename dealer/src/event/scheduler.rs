@@ -18,13 +18,17 @@
 //! `recheck_ms`.
 //!
 //! When the database cannot take a finished game's record for want of space, the event's
-//! reserve ([`super::space`]) is deleted and the write tried again. A game that still cannot
-//! be recorded (SQLite's transaction is rolled back whole) is kept in memory
-//! ([`Unrecorded`]) and recorded first thing when writing works again, before any new round,
-//! and at the stop.
+//! reserve ([`super::space`]) is deleted and the write tried again; then, one at a time,
+//! game folders that records regenerate, whatever the disk budget and the margin say
+//! (`retention::for_records`): the record first, the cache second. A game that
+//! still cannot be recorded (SQLite's transaction is rolled back whole) is kept in memory
+//! ([`Unrecorded`]) and tried again, making room the same way, as soon as a game's task ends
+//! (its own folder may then give way), before any new round, and at the stop, where what is
+//! still waiting is named as lost ([`StillWaiting`]).
 
 use super::health::can_play;
 use super::outcome_files::{write_abandoned, write_result};
+use super::retention::CacheForRecords;
 use super::seating::{fill_count, game_seed, seat_round};
 use super::settings::Contact;
 use super::space::{room_to_play, RESERVE_BYTES};
@@ -36,7 +40,7 @@ use crate::engine::GameSetup;
 use crate::observe::compact::{CompactRecorder, COMPACT_FORMAT};
 use crate::observe::{GameOutputs, LogFlush};
 use crate::runner::{run_game_then, GameOutcome, RunError, StopSignal};
-use crate::seat::{GameEncoder, InProcessSeat, PlayerSeat};
+use crate::seat::{reason_is_unreachable, GameEncoder, InProcessSeat, PlayerSeat};
 use crate::tournament::{game_dir_name, GameEntry, InterruptedGame};
 use futures_util::future::join_all;
 use std::sync::atomic::Ordering;
@@ -52,6 +56,8 @@ struct Seated {
     player_id: Option<i64>,
     name: String,
     contact: Contact,
+    /// The event player's deploy now (`StoredPlayer::deploys`): its game counts for it.
+    deploy: i64,
 }
 
 /// Plays rounds until `stop`; the games in progress then end (stopped) and are recorded as
@@ -71,7 +77,7 @@ pub async fn run_rounds(event: Arc<Event>, stop: StopSignal) {
         let changed = event.changed.notified();
         tokio::pin!(changed);
         changed.as_mut().enable();
-        let recorded = record_unrecorded(&event);
+        let recorded = record_unrecorded(&event).is_ok();
         // Looked at even when nothing can be recorded: the page then says both why.
         let room = room_to_play(&event);
         if !recorded || !room {
@@ -106,6 +112,11 @@ pub async fn run_rounds(event: Arc<Event>, stop: StopSignal) {
             let (event, stop) = (&event, &stop);
             async move {
                 play_table(event, round, index as u32 + 1, table, stop).await;
+                // A game that could not be recorded as it ended is tried again now that its
+                // own files are closed (they may give way for its record).
+                if !event.unrecorded().is_empty() {
+                    let _ = record_unrecorded(event);
+                }
                 // Each game's files are thinned as it ends, not only after the round: the
                 // folder keeps within the budget while the round's other games play on.
                 event.games_ended.notify_one();
@@ -152,18 +163,111 @@ pub enum Unrecorded {
     },
 }
 
-/// Records the games that ended while the database could not be written, oldest first;
-/// `true` once none is left (the storage error then cleared), `false` when writing still
-/// fails (the error on the page says so). Also run at the stop.
-pub fn record_unrecorded(event: &Event) -> bool {
+/// The games still waiting to be recorded when writing fails even with room made for them:
+/// what a stop loses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StillWaiting {
+    /// The finished games, oldest first, each with its seats by place (name, points).
+    pub finished: Vec<(u32, Vec<(String, u32)>)>,
+    /// The abandoned games (a restart records them abandoned all the same: cut off).
+    pub abandoned: Vec<u32>,
+    /// Why they cannot be written.
+    pub error: String,
+    /// Whether for want of space (every file the event could delete for them is gone).
+    pub disk_full: bool,
+}
+
+impl StillWaiting {
+    /// What a stop loses, as one paragraph: the finished games by number with their points
+    /// by place, the abandoned games a restart records cut off, and why (`data`: the event's
+    /// folder).
+    pub fn lost(&self, data: &std::path::Path) -> String {
+        let numbers = |games: &[u32]| {
+            games
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let mut said = String::new();
+        if !self.finished.is_empty() {
+            let numbers_of: Vec<u32> = self.finished.iter().map(|(number, _)| *number).collect();
+            let standings: Vec<String> = self
+                .finished
+                .iter()
+                .map(|(number, seats)| {
+                    let places: Vec<String> = seats
+                        .iter()
+                        .enumerate()
+                        .map(|(index, (name, points))| format!("{}. {name} {points}", index + 1))
+                        .collect();
+                    format!("game {number}, points by place: {}", places.join(", "))
+                })
+                .collect();
+            let one = self.finished.len() == 1;
+            said.push_str(&format!(
+                "finished game{} {} could not be recorded and {} lost: {} count{} for nobody \
+                 ({}), and a restart records {} abandoned. ",
+                plural(self.finished.len()),
+                numbers(&numbers_of),
+                if one { "is" } else { "are" },
+                if one { "its result" } else { "their results" },
+                if one { "s" } else { "" },
+                standings.join("; "),
+                if one { "it" } else { "them" },
+            ));
+        }
+        if !self.abandoned.is_empty() {
+            said.push_str(&format!(
+                "Abandoned game{} {} could not be recorded so: a restart records {} cut off \
+                 (counted for nobody either way). ",
+                plural(self.abandoned.len()),
+                numbers(&self.abandoned),
+                if self.abandoned.len() == 1 {
+                    "it"
+                } else {
+                    "them"
+                },
+            ));
+        }
+        if self.disk_full {
+            said.push_str(&format!(
+                "The disk holding {} is full, with no reserve left and no game folder on it \
+                 that a record regenerates: {}",
+                data.display(),
+                self.error
+            ));
+        } else {
+            said.push_str(&format!("The database refuses the write: {}", self.error));
+        }
+        said
+    }
+}
+
+fn plural(count: usize) -> &'static str {
+    if count == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// Records the games that ended while the database could not be written, oldest first, making
+/// room for each as a record as it ends does; `Ok` once none is left (the storage error then
+/// cleared), else what still waits (the error on the page says so). Also run at the stop,
+/// where what still waits is lost.
+///
+/// # Errors
+/// The games still waiting, when one cannot be written.
+pub fn record_unrecorded(event: &Event) -> Result<(), StillWaiting> {
     let mut waiting = event.unrecorded();
     if waiting.is_empty() {
-        return true;
+        return Ok(());
     }
     while let Some(game) = waiting.first().cloned() {
         let written = match &game {
             Unrecorded::Finished(finished, entry) => {
-                record_finished(event, finished).map(|totals| {
+                record_finished(event, finished, true).map(|totals| {
                     finished_in_database(event, finished, &totals);
                     finished_files(event, entry);
                 })
@@ -173,30 +277,77 @@ pub fn record_unrecorded(event: &Event) -> bool {
                 reason,
                 hands_played,
                 ended_at,
-            } => event
-                .store()
-                .abandon_game(*number, reason, *ended_at)
-                .map(|()| abandoned_recorded(event, *number, reason, *hands_played)),
+            } => write_making_room(event, &format!("abandoned game {number}"), None, || {
+                event.store().abandon_game(*number, reason, *ended_at)
+            })
+            .map(|()| abandoned_recorded(event, *number, reason, *hands_played)),
         };
         match written {
             Ok(()) => {
                 waiting.remove(0);
             }
             Err(error) => {
-                let count = waiting.len();
+                let still = still_waiting(&waiting, &error);
                 drop(waiting);
-                event.set_storage_error(Some(format!(
-                    "{count} ended game(s) wait to be recorded (kept in memory, retried every \
-                     recheck_ms; no new game until then): {error}"
-                )));
-                return false;
+                let finished: Vec<String> = still
+                    .finished
+                    .iter()
+                    .map(|(number, _)| number.to_string())
+                    .collect();
+                event.set_storage_error_of(
+                    Some(format!(
+                        "{} ended game(s) wait to be recorded (finished: {}; kept in memory, \
+                         tried again every recheck_ms and when a game ends; no new game until \
+                         then; lost if still waiting at the stop{}): {error}",
+                        still.finished.len() + still.abandoned.len(),
+                        if finished.is_empty() {
+                            "none".to_string()
+                        } else {
+                            finished.join(", ")
+                        },
+                        if still.disk_full {
+                            ": free space on the disk holding the event's folder"
+                        } else {
+                            ""
+                        }
+                    )),
+                    still.disk_full,
+                );
+                return Err(still);
             }
         }
     }
     drop(waiting);
     tracing::info!("the games that waited are recorded");
     event.set_storage_error(None);
-    true
+    Ok(())
+}
+
+/// The games of `waiting` and why they cannot be written.
+fn still_waiting(waiting: &[Unrecorded], error: &StoreError) -> StillWaiting {
+    let mut still = StillWaiting {
+        finished: Vec::new(),
+        abandoned: Vec::new(),
+        error: error.to_string(),
+        disk_full: error.is_disk_full(),
+    };
+    for game in waiting {
+        match game {
+            Unrecorded::Finished(finished, _) => {
+                let mut seats: Vec<&SeatRecord> = finished.seats.iter().collect();
+                seats.sort_by_key(|seat| seat.place);
+                still.finished.push((
+                    finished.number,
+                    seats
+                        .into_iter()
+                        .map(|seat| (seat.name.clone(), seat.points))
+                        .collect(),
+                ));
+            }
+            Unrecorded::Abandoned { number, .. } => still.abandoned.push(*number),
+        }
+    }
+    still
 }
 
 /// The tables of a round, empty when fewer than two can play (and no house bot fills).
@@ -210,6 +361,7 @@ fn plan_round(event: &Event, round: u32) -> Result<Vec<Vec<Seated>>, super::Stor
             player_id: Some(p.id),
             name: p.name,
             contact: p.contact,
+            deploy: p.deploys,
         })
         .collect();
     let settings = event.settings();
@@ -229,6 +381,7 @@ fn plan_round(event: &Event, round: u32) -> Result<Vec<Vec<Seated>>, super::Stor
                     player_id: None,
                     name,
                     contact: Contact::Bot(kind),
+                    deploy: 0,
                 });
             }
         }
@@ -278,7 +431,10 @@ async fn play_table(event: &Event, round: u32, table: u32, seated: Vec<Seated>, 
     {
         Ok(started) => started,
         Err(error) => {
-            event.set_storage_error(Some(format!("cannot record a new game: {error}")));
+            event.set_storage_error_of(
+                Some(format!("cannot record a new game: {error}")),
+                error.is_disk_full(),
+            );
             return;
         }
     };
@@ -296,7 +452,8 @@ async fn play_table(event: &Event, round: u32, table: u32, seated: Vec<Seated>, 
                 "cannot write the game's files in {}: {error}",
                 game_dir.display()
             );
-            event.set_storage_error(Some(reason.clone()));
+            let disk_full = error.kind() == std::io::ErrorKind::StorageFull;
+            event.set_storage_error_of(Some(reason.clone()), disk_full);
             abandon(event, number, &reason);
             return;
         }
@@ -359,7 +516,12 @@ async fn play_table(event: &Event, round: u32, table: u32, seated: Vec<Seated>, 
         Err(error) => {
             if let RunError::TooFewUp { down, .. } | RunError::PlayersDown { down, .. } = &error {
                 for (name, reason) in down {
-                    mark_down(event, &seated, name, reason);
+                    mark_down(
+                        event,
+                        &seated,
+                        name,
+                        &format!("absent from a game: {reason}"),
+                    );
                 }
             }
             abandon(event, number, &error.to_string());
@@ -367,14 +529,15 @@ async fn play_table(event: &Event, round: u32, table: u32, seated: Vec<Seated>, 
     }
 }
 
+/// Marks the event player seated as `name` down for `reason`: it sits out until a `check`
+/// succeeds.
 fn mark_down(event: &Event, seated: &[Seated], name: &str, reason: &str) {
     if let Some(id) = seated
         .iter()
         .find(|s| s.name == name)
         .and_then(|s| s.player_id)
     {
-        let reason = format!("absent from a game: {reason}");
-        if let Err(error) = event.store().set_health(id, Some(&reason), now_ms()) {
+        if let Err(error) = event.store().set_health(id, Some(reason), now_ms()) {
             event.report_write_failure("cannot record a player down", &error);
         }
     }
@@ -389,10 +552,16 @@ fn abandon(event: &Event, number: u32, reason: &str) {
 fn abandon_after(event: &Event, number: u32, reason: &str, hands_played: Option<u64>) {
     tracing::warn!(game = number, reason, "game abandoned");
     let ended_at = now_ms();
-    if let Err(error) = event.store().abandon_game(number, reason, ended_at) {
-        event.set_storage_error(Some(format!(
-            "game {number} ended but cannot be recorded yet: {error}"
-        )));
+    let written = write_making_room(event, &format!("abandoned game {number}"), None, || {
+        event.store().abandon_game(number, reason, ended_at)
+    });
+    if let Err(error) = written {
+        event.set_storage_error_of(
+            Some(format!(
+                "game {number} ended but cannot be recorded yet: {error}"
+            )),
+            error.is_disk_full(),
+        );
         event.unrecorded().push(Unrecorded::Abandoned {
             number,
             reason: reason.to_string(),
@@ -447,12 +616,28 @@ fn record(
                     .map(|ban| ban.reason.clone()),
                 absent: report.and_then(|r| r.absent.clone()),
                 version: report.map_or_else(|| "Unknown".to_string(), |r| r.version.clone()),
+                deploy: seat.deploy,
             }
         })
         .collect();
     for seat in &seats {
         if let Some(reason) = &seat.absent {
-            mark_down(event, seated, &seat.name, reason);
+            mark_down(
+                event,
+                seated,
+                &seat.name,
+                &format!("absent from a game: {reason}"),
+            );
+        }
+        // Banned because nothing answered at its address: it is down (a redeploy under way,
+        // most often) until a `check` succeeds, which then starts its next deploy.
+        if let Some(reason) = seat.banned.as_deref().filter(|r| reason_is_unreachable(r)) {
+            mark_down(
+                event,
+                seated,
+                &seat.name,
+                &format!("banned from game {number}: {reason}"),
+            );
         }
     }
     let compact = recorder.take(
@@ -486,12 +671,17 @@ fn record(
         seats,
         record,
     };
-    match record_finished(event, &game) {
+    match record_finished(event, &game, false) {
         Ok(totals) => finished_in_database(event, &game, &totals),
         Err(error) => {
-            event.set_storage_error(Some(format!(
-                "game {number} finished but cannot be recorded yet (kept in memory, retried): {error}"
-            )));
+            event.set_storage_error_of(
+                Some(format!(
+                    "game {number} finished but cannot be recorded yet (kept in memory, tried \
+                     again once its files are closed, which may then give way, and every \
+                     recheck_ms; lost if still waiting at the stop): {error}"
+                )),
+                error.is_disk_full(),
+            );
             let entry = GameEntry::new(number, game_dir_name(number), outcome.clone());
             event
                 .unrecorded()
@@ -500,21 +690,80 @@ fn record(
     }
 }
 
-/// Writes a finished game to the database; when the disk is full, deletes the event's reserve
-/// to make room and tries once more.
-fn record_finished(event: &Event, game: &FinishedGame) -> Result<Vec<(i64, i64)>, StoreError> {
-    match event.store().record_finished(game) {
-        Err(error) if error.is_disk_full() && event.reserve().release() => {
-            tracing::warn!(
-                game = game.number,
-                %error,
-                "the disk is full: the event's reserve ({} MiB) was deleted to record the game",
-                RESERVE_BYTES >> 20
-            );
-            event.store().record_finished(game)
-        }
-        other => other,
+/// Writes a finished game to the database, making room for it on a full disk
+/// ([`write_making_room`]); its own folder may give way too once its game is over
+/// (`own_folder`: not while its files are being closed).
+fn record_finished(
+    event: &Event,
+    game: &FinishedGame,
+    own_folder: bool,
+) -> Result<Vec<(i64, i64)>, StoreError> {
+    let number = game.number;
+    write_making_room(
+        event,
+        &format!("game {number}"),
+        own_folder.then_some(number),
+        || event.store().record_finished(game),
+    )
+}
+
+/// Writes a record (`write`, of `what`); when the disk is full, deletes the event's reserve to
+/// make room and tries again, then deletes game folders that records regenerate one at a
+/// time, trying again after each ([`CacheForRecords`]; game `own`'s folder last), whatever
+/// the disk budget and the margin say. The games whose folders went are recorded pruned, and
+/// the reserve is made again if there is room for it now.
+fn write_making_room<T>(
+    event: &Event,
+    what: &str,
+    own: Option<u32>,
+    mut write: impl FnMut() -> Result<T, StoreError>,
+) -> Result<T, StoreError> {
+    let full =
+        |result: &Result<T, StoreError>| matches!(result, Err(error) if error.is_disk_full());
+    let mut result = write();
+    if !full(&result) {
+        return result;
     }
+    let _one_at_a_time = event
+        .making_room
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    // Another record may have made room meanwhile.
+    result = write();
+    if full(&result) && event.reserve().release() {
+        tracing::warn!(
+            "the disk is full: the event's reserve ({} MiB) was deleted to record {what}",
+            RESERVE_BYTES >> 20
+        );
+        result = write();
+    }
+    let mut cache = CacheForRecords::new(event, own);
+    while full(&result) && cache.give_way().is_some() {
+        result = write();
+    }
+    if !cache.deleted().is_empty() {
+        let games: Vec<String> = cache.deleted().iter().map(u32::to_string).collect();
+        if result.is_ok() {
+            tracing::warn!(
+                "the disk is full: game folders deleted to record {what} (their records \
+                 regenerate them; opened from them from now on): games {}",
+                games.join(", ")
+            );
+        } else {
+            tracing::warn!(
+                "the disk is full: game folders deleted for {what}, which still cannot be \
+                 recorded: games {}",
+                games.join(", ")
+            );
+        }
+        cache.note_pruned(result.is_ok());
+    }
+    if result.is_ok() {
+        if let Ok(free) = super::space::free_bytes(&event.settings().data) {
+            super::space::remake_reserve(event, free);
+        }
+    }
+    result
 }
 
 /// What follows a finished game's record: the history, the log line.
@@ -534,6 +783,16 @@ fn finished_in_database(event: &Event, game: &FinishedGame, totals: &[(i64, i64)
 /// and retention repairs its files: `event::cut_files`).
 fn finished_files(event: &Event, entry: &GameEntry) {
     let number = entry.game;
+    if !event
+        .settings()
+        .data
+        .join(GAMES_DIR)
+        .join(&entry.dir)
+        .is_dir()
+    {
+        // Deleted to make room for its record: the game is pruned, opened from its record.
+        return;
+    }
     let mut failures: Vec<String> = entry
         .observer_errors
         .iter()

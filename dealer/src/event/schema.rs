@@ -58,6 +58,11 @@ CREATE INDEX standings_player ON standings (player_id, game);
 /// `(version, SQL)`: what turns the previous version into `version`, in order. They run in
 /// one transaction with foreign keys off (so a table can be rebuilt, SQLite's way of changing
 /// a `CHECK`), and `foreign_key_check` must then find nothing.
+///
+/// Each entry is history, written out whole on purpose: versions 3 and 4 rebuild `games` with
+/// mostly the same columns, but a layout shared between them would tie what a version-2
+/// database gets to the next edit made for a later version. A migration's text never changes
+/// once released; a new layout is a new entry.
 pub(super) const MIGRATIONS: &[(i64, &str)] = &[
     (
         2,
@@ -177,5 +182,16 @@ CREATE INDEX games_unvalued ON games (number) WHERE luck IS NULL AND state = 'fi
     reason TEXT
 );
 CREATE INDEX hand_notes_seat ON hand_notes (game, seat);",
+    ),
+    (
+        7,
+        // Redeploys (`event::versions`): `players.deploys` counts the times a player that had
+        // answered came back after being down (a failed `check`, a game it sat out or was
+        // banned from for a refused connection) or was added again after its removal;
+        // `standings.deploy` is that count when the game was seated. A version is then a
+        // version string and a deploy, so a redeploy that keeps its string is told apart.
+        // Rows from before have no deploy (read as 0).
+        "ALTER TABLE players ADD COLUMN deploys INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE standings ADD COLUMN deploy INTEGER;",
     ),
 ];

@@ -19,6 +19,7 @@
 //! keep_games = "off"        # delete the folders of ended games older than the newest N
 //! disk_budget = "2 GB"      # most disk the event's folder takes ("off": no limit)
 //! min_free_space = "256 MB" # no new game below this much free space on the disk ("off")
+//! hand_histories = "on"     # finished games as PHH for anyone who sees the event ("off": 403)
 //! ```
 
 use super::retention::Retention;
@@ -70,6 +71,56 @@ config_file! {
         /// No new game starts while the event's file system has less free space than this
         /// (`"256 MB"`; `"off"`: never paused for it).
         pub min_free_space: Option<FreeSpace>,
+        /// Whether `GET /api/event/hands` serves the finished games' hand histories (`"on"`,
+        /// the default, or `"off"`; `true` and `false` too).
+        pub hand_histories: Option<HandHistories>,
+    }
+}
+
+/// Whether the event's finished games are served as PHH hand histories to anyone who can see
+/// the event (`GET /api/event/hands`, no token: the viewer's logs already show every card).
+/// Off, the route answers 403 and says the organiser turned it off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum HandHistories {
+    /// Served (the default).
+    #[default]
+    On,
+    /// Not served.
+    Off,
+}
+
+impl HandHistories {
+    /// `on` or `off`.
+    ///
+    /// # Errors
+    /// Anything else, as one line.
+    pub fn parse(text: &str) -> Result<HandHistories, String> {
+        match text.trim() {
+            "on" => Ok(HandHistories::On),
+            "off" => Ok(HandHistories::Off),
+            other => Err(format!("expected \"on\" or \"off\", got {other:?}")),
+        }
+    }
+
+    /// Whether the route serves them.
+    pub fn served(self) -> bool {
+        self == HandHistories::On
+    }
+}
+
+impl<'de> Deserialize<'de> for HandHistories {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Written {
+            Switch(bool),
+            Text(String),
+        }
+        match Written::deserialize(deserializer)? {
+            Written::Switch(true) => Ok(HandHistories::On),
+            Written::Switch(false) => Ok(HandHistories::Off),
+            Written::Text(text) => HandHistories::parse(&text).map_err(serde::de::Error::custom),
+        }
     }
 }
 
@@ -291,6 +342,8 @@ pub struct EventSettings {
     pub players: Vec<ConfigPlayer>,
     /// What is kept of old games' files.
     pub retention: Retention,
+    /// Whether the finished games are served as hand histories.
+    pub hand_histories: HandHistories,
 }
 
 /// What the command line gives (clap-free).
@@ -310,6 +363,8 @@ pub struct EventFlags {
     pub disk_budget: Option<DiskBudget>,
     /// `--min-free-space`.
     pub min_free_space: Option<FreeSpace>,
+    /// `--hand-histories`.
+    pub hand_histories: Option<HandHistories>,
 }
 
 /// Reads an event config file.
@@ -437,6 +492,10 @@ pub fn resolve_event(flags: EventFlags, file: EventFile) -> Result<EventSettings
         pause: Duration::from_millis(file.pause_ms.unwrap_or(500)),
         players,
         retention,
+        hand_histories: flags
+            .hand_histories
+            .or(file.hand_histories)
+            .unwrap_or_default(),
     })
 }
 

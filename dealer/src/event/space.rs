@@ -11,8 +11,11 @@
 //!   while there is room. When a game's record cannot be written because the disk is full
 //!   (something else filled it, or the games of a round did), the reserve is deleted and the
 //!   write tried again: the database gets the space the game's result and record need
-//!   (a few KB each; the reserve holds hundreds). It is made again once the free space is
-//!   back above the margin.
+//!   (a few KB each; the reserve holds hundreds). When that is not enough, game folders the
+//!   records regenerate give way, whatever the budget and the margin say
+//!   (`retention::for_records`). The reserve is made again as soon as the disk has room for
+//!   it and the database's write-ahead log ([`START_BYTES`] free), and play waits for it
+//!   below the margin.
 //!
 //! The free space is `statvfs`'s blocks available to unprivileged users, as `df` shows it.
 
@@ -20,6 +23,7 @@ use super::Event;
 use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 /// The default margin: no new game below 256 MB free.
@@ -46,6 +50,8 @@ pub struct Reserve {
     path: PathBuf,
     /// Serialises making and deleting it.
     lock: Mutex<()>,
+    /// Whether a full disk used it up since it was last made.
+    spent: AtomicBool,
 }
 
 impl Reserve {
@@ -54,6 +60,7 @@ impl Reserve {
         Reserve {
             path: data.join(RESERVE_FILE),
             lock: Mutex::new(()),
+            spent: AtomicBool::new(false),
         }
     }
 
@@ -90,6 +97,9 @@ impl Reserve {
             let _ = std::fs::remove_file(&self.path);
             return Err(error);
         }
+        if self.spent.swap(false, Ordering::Relaxed) {
+            tracing::info!("the event's reserve is made again: the disk has room for it");
+        }
         Ok(true)
     }
 
@@ -99,7 +109,11 @@ impl Reserve {
             .lock
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        std::fs::remove_file(&self.path).is_ok()
+        let released = std::fs::remove_file(&self.path).is_ok();
+        if released {
+            self.spent.store(true, Ordering::Relaxed);
+        }
+        released
     }
 
     /// The reserve's path.
@@ -120,13 +134,10 @@ pub(super) fn room_to_play(event: &Event) -> bool {
         event.resume_play();
         return true;
     };
-    let reserve = event.reserve();
-    if !reserve.is_held() && free >= 4 * RESERVE_BYTES {
-        match reserve.make() {
-            Ok(_) => free = free_bytes(data).unwrap_or(free),
-            Err(error) => tracing::debug!(%error, "cannot make the event's reserve"),
-        }
+    if remake_reserve(event, free) {
+        free = free_bytes(data).unwrap_or(free);
     }
+    let reserve = event.reserve();
     let Some(margin) = margin else {
         event.resume_play();
         return true;
@@ -159,8 +170,25 @@ pub(super) fn room_to_play(event: &Event) -> bool {
 }
 
 /// What an event needs free on its disk to start: its database's write-ahead log at its
-/// limit and the reserve (play then waits for the margin, paused with its reason).
+/// limit and the reserve (play then waits for the margin, paused with its reason). The
+/// reserve a full disk used up is made again as soon as this much is free.
 pub const START_BYTES: u64 = super::store::WAL_LIMIT_BYTES + RESERVE_BYTES;
+
+/// Makes the event's reserve again if a full disk used it up and `free` (bytes free now) has
+/// room for it and the database's write-ahead log; whether it was made.
+pub(super) fn remake_reserve(event: &Event, free: u64) -> bool {
+    let reserve = event.reserve();
+    if reserve.is_held() || free < START_BYTES {
+        return false;
+    }
+    match reserve.make() {
+        Ok(made) => made,
+        Err(error) => {
+            tracing::debug!(%error, "cannot make the event's reserve");
+            false
+        }
+    }
+}
 
 /// Why an event in `data` cannot start on a full disk, and what to free (measured now): to
 /// start, [`START_BYTES`]; for games to be played, the margin `min_free_space` and the

@@ -3,6 +3,20 @@
 
 use super::*;
 
+/// The [`Delivery`] of a [`GameLoop`], borrowed field by field: a macro rather than a method,
+/// because a method would borrow the whole loop, and the bet request's document stays borrowed
+/// from the game while its exchange is delivered.
+macro_rules! delivery {
+    ($game_loop:expr) => {
+        Delivery {
+            observers: &mut $game_loop.observers,
+            json: &mut $game_loop.json,
+            game: &$game_loop.game,
+            clock: $game_loop.options.clock,
+        }
+    };
+}
+
 /// One game in progress.
 pub(super) struct GameLoop<'a> {
     pub(super) game: Game,
@@ -124,12 +138,7 @@ impl GameLoop<'_> {
         self.requests += 1;
         self.bet_requests[seat.index()] += 1;
         let latency = deliver(
-            Delivery {
-                observers: &mut self.observers,
-                json: &mut self.json,
-                game: &self.game,
-                clock: self.options.clock,
-            },
+            delivery!(self),
             seat,
             Action::BetRequest,
             sent_at,
@@ -194,19 +203,7 @@ impl GameLoop<'_> {
         state: Option<&GameState>,
         reply: &Reply<T>,
     ) {
-        deliver(
-            Delivery {
-                observers: &mut self.observers,
-                json: &mut self.json,
-                game: &self.game,
-                clock: self.options.clock,
-            },
-            seat,
-            action,
-            sent_at,
-            state,
-            reply,
-        );
+        deliver(delivery!(self), seat, action, sent_at, state, reply);
     }
 }
 

@@ -82,6 +82,25 @@ impl SeatFailure {
             SeatFailure::Timeout { .. } | SeatFailure::ConnectTimeout { .. }
         )
     }
+
+    /// Whether the player could not be reached at all (nothing listening, no connection made):
+    /// it is down, not slow or wrong.
+    pub fn is_unreachable(&self) -> bool {
+        matches!(
+            self,
+            SeatFailure::ConnectTimeout { .. }
+                | SeatFailure::ConnectionRefused
+                | SeatFailure::Connect(_)
+        )
+    }
+}
+
+/// Whether a recorded reason (a ban's, written by [`SeatFailure`]'s `Display`) says the player
+/// could not be reached ([`SeatFailure::is_unreachable`]).
+pub fn reason_is_unreachable(reason: &str) -> bool {
+    reason == "connection refused"
+        || reason.starts_with("cannot connect: ")
+        || reason.starts_with("connect timeout after ")
 }
 
 /// Whole milliseconds of a duration, for reasons (`timeout after 2000 ms`).
@@ -161,7 +180,14 @@ mod tests {
         ];
         for (failure, text) in cases {
             assert_eq!(failure.to_string(), text);
+            assert_eq!(
+                reason_is_unreachable(text),
+                failure.is_unreachable(),
+                "{text}"
+            );
         }
+        let dns = SeatFailure::Connect("dns error: no such host".into());
+        assert!(dns.is_unreachable() && reason_is_unreachable(&dns.to_string()));
         let invalid = SeatFailure::InvalidBody(parse_bet_answer(b"10\n").unwrap_err());
         assert_eq!(
             invalid.to_string(),

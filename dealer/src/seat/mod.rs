@@ -29,7 +29,7 @@ mod transport;
 mod version;
 
 pub use endpoint::{AuthScheme, EndpointError, PlayerEndpoint};
-pub use failure::SeatFailure;
+pub use failure::{reason_is_unreachable, SeatFailure};
 pub use http::{GameEncoder, HttpClient, HttpSeat};
 pub use http_settings::{ClientError, HttpSettings};
 pub use in_process::{InProcessSeat, Player};

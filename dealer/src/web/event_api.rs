@@ -10,6 +10,7 @@
 //! | `GET /api/event/teams/{id}` | a team's own view: its points by version, raw and with the luck of the cards taken out, and its newest version against the one before, its newest version's hands to look at ([`TeamView`]) |
 //! | `GET /api/event/versions` | every team's points by version and verdict ([`crate::event::versions::TeamVersions`]), for the broadcast |
 //! | `GET /api/event/games/{number}/teams` | who sat at each seat of a game, with their player ids, for the teams' colours ([`crate::event::lookups::GameTeams`]) |
+//! | `GET /api/event/hands?since=N&player=NAME&version=TEXT` | the finished games as one gzip'd PHH file, streamed from their records ([`super::hand_histories`]); 403 when the organiser turned it off |
 //! | `POST /api/event/players` | organiser: add `{"name", "url", "token"?}` or `{"name", "bot"}` → 201 `{"id"}` |
 //! | `PATCH /api/event/players/{id}` | organiser: `{"name"?, "status"?: "active" \| "paused" \| "removed"}` |
 //! | `DELETE /api/event/players/{id}` | organiser: remove (its games stay in the history) |
@@ -166,6 +167,8 @@ pub fn routes(event: Arc<Event>) -> super::ExtraRoutes {
     let versions = web::Data::new(VersionsTracker::new());
     // And each team's own view, read again only when a game of that team is.
     let team_views = web::Data::new(TeamViews::default());
+    // And the hand histories being written, a few at a time.
+    let downloads = web::Data::new(super::hand_histories::Downloads::default());
     Arc::new(move |config: &mut web::ServiceConfig| {
         let data = web::Data::from(Arc::clone(&event));
         let mode = Mode {
@@ -179,6 +182,7 @@ pub fn routes(event: Arc<Event>) -> super::ExtraRoutes {
                 .app_data(form.clone())
                 .app_data(versions.clone())
                 .app_data(team_views.clone())
+                .app_data(downloads.clone())
                 .app_data(web::PayloadConfig::new(super::MAX_REQUEST_BODY as usize))
                 .route("", web::get().to(status))
                 .route("/leaderboard", web::get().to(leaderboard))
@@ -187,6 +191,7 @@ pub fn routes(event: Arc<Event>) -> super::ExtraRoutes {
                 .route("/games/{number}/teams", web::get().to(game_teams))
                 .route("/teams/{id}", web::get().to(team))
                 .route("/versions", web::get().to(all_versions))
+                .route("/hands", web::get().to(super::hand_histories::hands))
                 .route("/broadcast", web::get().to(super::broadcast::broadcast))
                 .route("/players", web::get().to(players))
                 .route("/players", web::post().to(add_player))
@@ -315,7 +320,13 @@ impl TeamViews {
         }
         let versions = versions::team_versions(store, id)?.ok_or(StoreError::UnknownPlayer(id))?;
         let hands = match versions.versions.first() {
-            Some(newest) => Some(store.hands_to_look_at(id, &newest.version, TEAM_HANDS)?),
+            Some(newest) => Some(store.hands_to_look_at(
+                id,
+                &newest.version,
+                newest.deploy,
+                &newest.label,
+                TEAM_HANDS,
+            )?),
             None => None,
         };
         let view = TeamView { versions, hands };

@@ -21,6 +21,7 @@
 pub mod broadcast;
 pub mod event_api;
 mod follow;
+pub mod hand_histories;
 pub mod log;
 pub mod store;
 pub mod view;

@@ -5,8 +5,9 @@
 // reached from the team's leaderboard row must show what /api/event/teams/ID says (which the
 // Rust tests check against the database): each version's games and points a game, raw and
 // with the luck taken out, and the verdict in the arena's words; nothing to scroll sideways at
-// 1024 x 768 and 1920 x 1080; the broadcast announcing the verdict in the same words; and,
-// after a restart, the same figures. Writes
+// 1024 x 768 and 1920 x 1080; the broadcast announcing the verdict in the same words; the
+// `cargo arena --field-from` command for the event; and, after a restart (with the hand
+// histories turned off: no command), the same figures. Writes
 // docs/screenshots/event-team.png.
 //
 // Environment: DEALER_BIN (the built dealer), CHROMIUM (default /usr/bin/chromium).
@@ -67,7 +68,7 @@ async function rowsOnPage(page) {
 }
 
 const rowsOfApi = (view) => view.versions.map((v) => ({
-  version: v.version, games: String(v.games), points: pointsText(v.points), adjusted: pointsText(v.adjusted),
+  version: v.label, games: String(v.games), points: pointsText(v.points), adjusted: pointsText(v.adjusted),
 }));
 
 const browser = await launchChromium();
@@ -107,12 +108,16 @@ try {
   check(page.url().endsWith('#/team/1'), `the row opened the team's view: ${page.url()}`);
   equal(await page.textContent('[data-testid=team-name]'), TEAM, 'the view is the team\'s');
   check(await page.isHidden('[data-testid=overview]'), 'the leaderboard makes way for the team\'s view');
+  // The arena's command for this event, the team left out by its name, quoted for a shell.
+  await page.waitForSelector('[data-testid=arena-command]');
+  equal(await page.textContent('[data-testid=arena-command]'), `cargo arena --field-from ${apiBase} --me '${TEAM}'`,
+    'the command that fits cargo arena\'s field from this event');
 
   // The page and the API agree.
   equal(await rowsOnPage(page), rowsOfApi(view), 'each version\'s games and points a game, raw and with the luck taken out, as the API gives them');
   equal(await page.textContent('[data-testid=team-verdict]'), view.comparison.summary, 'the verdict in the arena\'s words, as the API gives it');
   equal(await page.getAttribute('[data-testid=team-verdict]', 'data-verdict'), view.comparison.verdict, 'the verdict\'s kind');
-  check(view.comparison.summary.startsWith(`${view.versions[0].version} against ${view.versions[1].version}: `), `newest against previous: ${view.comparison.summary}`);
+  check(view.comparison.summary.startsWith(`${view.versions[0].label} against ${view.versions[1].label}: `), `newest against previous: ${view.comparison.summary}`);
   // Folding everything against playing by equity: the new version is better, and says so.
   equal(view.comparison.verdict, 'better', `the better version is judged better: ${view.comparison.summary}`);
   await page.screenshot({ path: join(screenshots, 'event-team.png'), fullPage: true });
@@ -148,7 +153,8 @@ try {
   // A restart keeps every figure.
   server.kill();
   await new Promise((resolve) => server.once('exit', resolve));
-  ({ server, url: eventUrl } = await startDealerServe(dealerBin, serveArgs, 'ignore'));
+  // (with the hand histories turned off: the view says the arena cannot fit this event)
+  ({ server, url: eventUrl } = await startDealerServe(dealerBin, [...serveArgs, '--hand-histories', 'off'], 'ignore'));
   apiBase = eventUrl.replace(/event$/, '');
   const again = await context.newPage();
   again.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
@@ -156,6 +162,8 @@ try {
   await again.waitForSelector('[data-testid=team-versions] [data-testid=version-row]');
   equal(await rowsOnPage(again), rowsOfApi(view), 'after a restart, the same figures');
   equal(await again.textContent('[data-testid=team-verdict]'), view.comparison.summary, 'after a restart, the same verdict');
+  await again.waitForSelector('[data-testid=arena-off]');
+  check(await again.isHidden('[data-testid=arena-command]'), 'no command while the organiser keeps the hand histories off');
   await checkNothingRan(page, problems);
 } finally {
   await cleanUp(browser, server, work);

@@ -256,9 +256,22 @@ pub async fn spawn_player_with(
     misbehaviour: Misbehaviour,
     options: PlayerOptions,
 ) -> MisbehavingPlayer {
-    let listener = TcpListener::bind("127.0.0.1:0")
+    spawn_player_at("127.0.0.1:0", misbehaviour, options).await
+}
+
+/// Starts a player with `misbehaviour` and `options` at `address` (`127.0.0.1:PORT`): the
+/// same address as a player stopped before, as a redeployed player comes back.
+///
+/// # Panics
+/// If the address cannot be bound.
+pub async fn spawn_player_at(
+    address: &str,
+    misbehaviour: Misbehaviour,
+    options: PlayerOptions,
+) -> MisbehavingPlayer {
+    let listener = TcpListener::bind(address)
         .await
-        .expect("bind a loopback port");
+        .unwrap_or_else(|error| panic!("bind {address}: {error}"));
     let address = listener.local_addr().expect("a bound address");
     let (crash, crashes) = mpsc::unbounded_channel();
     let shared = Arc::new(Shared {

@@ -175,28 +175,23 @@ impl HandLedger {
     pub fn observe(&mut self, event: &GameEvent) {
         self.meter.observe(event);
         match event {
-            GameEvent::HandStarted {
-                round,
-                button,
-                stacks,
-                ..
-            } => {
+            GameEvent::HandStarted { .. } => {
                 self.close_without_end();
-                let stacks = self.chips(stacks);
-                let dealt_in = stacks
+                let (round, start) = self.meter.hand_just_started();
+                let (button, dealt_in) = (start.button, start.dealt_in);
+                let stacks: Vec<f64> = start.behind[..self.seats]
                     .iter()
-                    .enumerate()
-                    .filter(|(_, stack)| **stack > 0.0)
-                    .fold(0, |set: SeatSet, (seat, _)| set | 1 << seat);
+                    .map(|&chips| chips as f64)
+                    .collect();
                 let mut points_before = [0.0; MAX_SEATS];
                 let mut luck_before = [0.0; MAX_SEATS];
                 for seat in 0..self.seats {
-                    points_before[seat] = points(seat, &stacks, dealt_in, button.index());
+                    points_before[seat] = points(seat, &stacks, dealt_in, button);
                     luck_before[seat] = self.meter.luck(seat);
                 }
                 self.open = Some(OpenHand {
-                    round: *round,
-                    button: button.index(),
+                    round,
+                    button,
                     dealt_in,
                     points_before,
                     luck_before,

@@ -92,6 +92,29 @@ pub struct LuckMeter {
     valued_in_hand: SeatSet,
     /// The sum of the corrections so far, by seat.
     luck: [f64; MAX_SEATS],
+    /// The part of [`LuckMeter::luck`] from chance events of hands the seat was no longer
+    /// contesting (folded): the cards of other players' pots, which move its points only
+    /// through the stacks they leave.
+    luck_outside: [f64; MAX_SEATS],
+}
+
+/// A seat's luck in two parts, by whether the seat was still contesting the hand when the
+/// cards came: the two move a seat's points differently (a folder's points hardly follow the
+/// stacks of pots it is not in), so a regression adjustment weighs them apart
+/// ([`crate::stats::adjust`]).
+#[derive(Debug, Clone, Copy, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+pub struct LuckParts {
+    /// Chance events of hands the seat was still contesting: the cards of its own pots.
+    pub own_pots: f64,
+    /// Chance events of hands it had folded: the cards of other players' pots.
+    pub others_pots: f64,
+}
+
+impl LuckParts {
+    /// The whole luck: both parts.
+    pub fn total(&self) -> f64 {
+        self.own_pots + self.others_pots
+    }
 }
 
 impl LuckMeter {
@@ -133,6 +156,7 @@ impl LuckMeter {
             memo: None,
             valued_in_hand: 0,
             luck: [0.0; MAX_SEATS],
+            luck_outside: [0.0; MAX_SEATS],
         }
     }
 
@@ -146,10 +170,31 @@ impl LuckMeter {
         }
     }
 
+    /// The luck of `seat` so far in its two parts ([`LuckParts`]); zeros for a seat not
+    /// valued. The parts sum to [`LuckMeter::luck`].
+    pub fn luck_parts(&self, seat: usize) -> LuckParts {
+        if seat < MAX_SEATS && self.valued & (1 << seat) != 0 {
+            LuckParts {
+                own_pots: self.luck[seat] - self.luck_outside[seat],
+                others_pots: self.luck_outside[seat],
+            }
+        } else {
+            LuckParts::default()
+        }
+    }
+
     /// The luck of every seat of the table so far, in points, by seat (0 for a seat not
     /// valued).
     pub fn lucks(&self) -> Vec<f64> {
         (0..self.hand.seats).map(|seat| self.luck(seat)).collect()
+    }
+
+    /// The round and the table of the hand the meter has just taken in with its
+    /// `HandStarted`: its button, the seats dealt in and every seat's stack before the blinds
+    /// (`behind`), so that the hand ledger reads the event the meter read rather than reading
+    /// it again. The stacks are the start's only until the hand's next event moves chips.
+    fn hand_just_started(&self) -> (u64, &HandSnapshot) {
+        (self.round, &self.hand)
     }
 
     /// Takes in the next event of the game.
@@ -165,6 +210,8 @@ impl LuckMeter {
                 let hand = &mut self.hand;
                 hand.button = button.index();
                 hand.put_in = [0; MAX_SEATS];
+                // A seat past the event's stacks has none (the hand ledger reads them here).
+                hand.behind = [0; MAX_SEATS];
                 hand.dealt_in = 0;
                 for (seat, stack) in stacks.iter().enumerate().take(hand.seats) {
                     hand.behind[seat] = stack.get();
@@ -262,7 +309,11 @@ impl LuckMeter {
                 while seats != 0 {
                     let seat = seats.trailing_zeros() as usize;
                     seats &= seats - 1;
-                    self.luck[seat] += after[seat] - before[seat];
+                    let correction = after[seat] - before[seat];
+                    self.luck[seat] += correction;
+                    if self.hand.contesting & (1 << seat) == 0 {
+                        self.luck_outside[seat] += correction;
+                    }
                 }
             }
         }

@@ -3,8 +3,9 @@
 arena's verdict does and as the tests before it did, and prints how many games each test needs
 for the difference seen: `compare_runs.py BEFORE.json AFTER.json [--markdown LABEL]`.
 
-- adjusted: your points per game with the luck of the cards taken out, paired by deal set (the
-  verdict);
+- adjusted: your points per game with the luck of the cards taken out, paired by deal set, the
+  luck weighed by a coefficient fitted on the other sets (the verdict's `engine::stats::adjust`,
+  written again below);
 - raw: your points per game, paired by deal set;
 - points (unpaired): your points per game per deal set, Welch's two-sample test (the old
   test's method on the event's currency);
@@ -34,6 +35,43 @@ def load(path):
     return report
 
 
+# engine::stats::adjust's constants: ten folds by deal set index, the prior coefficient and its
+# spread.
+FOLDS, PRIOR, SPREAD = 10, 0.8, 0.25
+
+
+def coefficient(samples):
+    """engine::stats::adjust::Moments::coefficient: the least-squares slope of the outcomes on
+    the luck, combined with the prior by their precisions."""
+    n = len(samples)
+    if n < 3:
+        return PRIOR
+    my = sum(y for y, _ in samples) / n
+    mx = sum(x for _, x in samples) / n
+    vx = sum((x - mx) ** 2 for _, x in samples) / (n - 1)
+    if vx <= 1e-12 * (1 + sum(x * x for _, x in samples) / n):
+        return PRIOR
+    cov = sum((x - mx) * (y - my) for y, x in samples) / (n - 1)
+    vy = sum((y - my) ** 2 for y, _ in samples) / (n - 1)
+    theta = cov / vx
+    variance = max(vy - theta * cov, 0) * (n - 1) / (n - 2) / ((n - 1) * vx)
+    if variance <= 0:
+        return theta
+    weight, prior_weight = 1 / variance, 1 / SPREAD**2
+    return (weight * theta + prior_weight * PRIOR) / (weight + prior_weight)
+
+
+def adjust(samples):
+    """engine::stats::adjust::adjust_samples: each (outcome, luck) sample less its luck weighed
+    by the coefficient fitted on the other folds (fold = index mod FOLDS)."""
+    thetas = [coefficient([s for i, s in enumerate(samples) if i % FOLDS != fold]) for fold in range(FOLDS)]
+    return [y - thetas[i % FOLDS] * x for i, (y, x) in enumerate(samples)]
+
+
+def luck(result):
+    return result["luck"]["own_pots"] + result["luck"]["others_pots"]
+
+
 def mean_sd(values):
     n = len(values)
     mean = sum(values) / n
@@ -59,7 +97,9 @@ def main():
     n = min(len(sets_before), len(sets_after))
     sets_before, sets_after = sets_before[:n], sets_after[:n]
     per_game = lambda total: total / rotations
-    adjusted = [per_game(a["adjusted_points"] - b["adjusted_points"]) for a, b in zip(sets_after, sets_before)]
+    adjusted = adjust(
+        [(per_game(a["points"] - b["points"]), per_game(luck(a) - luck(b))) for a, b in zip(sets_after, sets_before)]
+    )
     raw = [per_game(a["points"] - b["points"]) for a, b in zip(sets_after, sets_before)]
     chips_after = [s["chips_per_100"] for s in sets_after]
     chips_before = [s["chips_per_100"] for s in sets_before]

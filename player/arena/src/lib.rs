@@ -445,6 +445,7 @@ impl Arena {
         }
         outcome.finishing_order = result.ranking.iter().map(|s| seating[s.0]).collect();
         outcome.your_luck = luck.luck(yours);
+        outcome.your_luck_parts = luck.luck_parts(yours);
         Ok(outcome)
     }
 }
@@ -524,6 +525,8 @@ struct GameOutcome {
     /// The luck of the cards for you, in points (see `engine::luck`): your points minus it are
     /// your luck-adjusted points.
     your_luck: f64,
+    /// The same in its two parts: the cards of your pots and of other players'.
+    your_luck_parts: engine::luck::LuckParts,
     /// Your bet answers.
     answers: u64,
     misreads: Vec<HandReport>,

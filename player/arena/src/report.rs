@@ -6,6 +6,8 @@
 
 use super::*;
 use crate::why::RecordedAnswers;
+use engine::luck::LuckParts;
+use engine::stats::adjust::adjust_samples;
 
 /// One of your answers or calls worth a look, with the hand it happened in.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -79,14 +81,22 @@ impl EntrantReport {
 pub struct SetResult {
     /// Points you scored over the set's games (5 a win, 3 a second place, as the event).
     pub points: u32,
-    /// The same with the luck of the cards taken out: `points − luck`, where the luck is the
-    /// sum over the set's chance events of what the cards gave your seat beyond their
-    /// expectation (see the crate docs, "Luck taken out"). Same expectation, less variance.
-    pub adjusted_points: f64,
+    /// The luck of the cards over the set's games, in points: what the cards gave your seat
+    /// beyond their expectation (see the crate docs, "Luck taken out"), in its two parts
+    /// (your pots, other players'). The luck-adjusted points take it out with a fitted
+    /// coefficient ([`SetResult::luck_total`], `engine::stats::adjust`).
+    pub luck: LuckParts,
     /// Your place in each of the set's games, in rotation order (1 is a win).
     pub places: Vec<usize>,
     /// Your chips won per 100 hands you were dealt in, over the set.
     pub chips_per_100: f64,
+}
+
+impl SetResult {
+    /// The set's whole luck of the cards, in points.
+    pub fn luck_total(&self) -> f64 {
+        self.luck.total()
+    }
 }
 
 /// Your points per game: raw, and with the luck of the cards taken out.
@@ -94,9 +104,12 @@ pub struct SetResult {
 pub struct YourPoints {
     /// Points per game with their 95% interval over deal sets.
     pub raw: Interval,
-    /// Luck-adjusted points per game with their 95% interval over deal sets: the same
-    /// expectation, a narrower interval.
+    /// Luck-adjusted points per game with their 95% interval over deal sets: each set's points
+    /// less its luck weighed by a coefficient fitted on the other sets (cross-fitted,
+    /// `engine::stats::adjust`): the same expectation, a narrower interval.
     pub adjusted: Interval,
+    /// The share of the luck taken out, averaged over the sets.
+    pub luck_coefficient: f64,
 }
 
 /// Everything a run found: the figures `cargo arena` prints (and writes with `--json`).
@@ -163,6 +176,7 @@ impl ArenaReport {
             your_points: YourPoints {
                 raw: Interval::of(&[]),
                 adjusted: Interval::of(&[]),
+                luck_coefficient: engine::stats::adjust::PRIOR_COEFFICIENT,
             },
             your_sets: Vec::with_capacity(sets.len()),
             answers: 0,
@@ -184,13 +198,14 @@ impl ArenaReport {
             let mut set_hands = vec![0u64; entrants];
             let mut yours = SetResult {
                 points: 0,
-                adjusted_points: 0.0,
+                luck: LuckParts::default(),
                 places: Vec::with_capacity(set.games.len()),
                 chips_per_100: 0.0,
             };
             for game in &set.games {
                 yours.points += game.points[0];
-                yours.adjusted_points += f64::from(game.points[0]) - game.your_luck;
+                yours.luck.own_pots += game.your_luck_parts.own_pots;
+                yours.luck.others_pots += game.your_luck_parts.others_pots;
                 yours.places.push(game.places[0]);
                 report.games += 1;
                 report.hands += game.hands.iter().max().copied().unwrap_or(0);
@@ -254,14 +269,16 @@ impl ArenaReport {
             .iter()
             .map(|set| per_game(f64::from(set.points)))
             .collect();
-        let adjusted: Vec<f64> = report
+        let samples: Vec<(f64, f64)> = report
             .your_sets
             .iter()
-            .map(|set| per_game(set.adjusted_points))
+            .map(|set| (per_game(f64::from(set.points)), per_game(set.luck_total())))
             .collect();
+        let (adjusted, adjustment) = adjust_samples(&samples);
         report.your_points = YourPoints {
             raw: Interval::of(&raw),
             adjusted: Interval::of(&adjusted),
+            luck_coefficient: adjustment.coefficient,
         };
         report
     }

@@ -85,8 +85,9 @@ impl SavedRun {
 }
 
 /// The format of the files [`History::save`] writes: files of another format (an older
-/// arena's, which kept only chips) are not read as history.
-pub const HISTORY_FORMAT: u32 = 2;
+/// arena's: chips only, or a set's points with the luck taken out whole instead of its luck)
+/// are not read as history.
+pub const HISTORY_FORMAT: u32 = 3;
 
 /// The runs remembered under one [`RunKey`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -154,9 +155,9 @@ pub enum SavedRunError {
         /// The error.
         source: serde_json::Error,
     },
-    /// The file was written by an older arena, which kept chips only.
+    /// The file was written by an older arena, whose runs cannot be compared with this one's.
     #[error(
-        "{path} was saved by an older arena (chips only): this run starts a new history there"
+        "{path} was saved by an older arena, which kept other figures: this run starts a new history there"
     )]
     OlderFormat {
         /// The file.
@@ -295,12 +296,16 @@ mod tests {
             points: YourPoints {
                 raw: Interval::of(per_set),
                 adjusted: Interval::of(per_set),
+                luck_coefficient: 1.0,
             },
             sets: per_set
                 .iter()
                 .map(|&adjusted| SetResult {
                     points: adjusted as u32,
-                    adjusted_points: adjusted,
+                    luck: engine::luck::LuckParts {
+                        own_pots: f64::from(adjusted as u32) - adjusted,
+                        others_pots: 0.0,
+                    },
                     places: vec![2, 3],
                     chips_per_100: adjusted * 10.0,
                 })

@@ -3,12 +3,15 @@
 //! Two runs with the same options played the same deal sets (the seed fixes the cards), so
 //! they are compared set by set: the difference in your points per game on each deal set both
 //! played, its mean and 95% interval (Student's t over the sets). The figure the verdict uses
-//! is the luck-adjusted one ([`SetResult::adjusted_points`]): the luck of the cards taken out
-//! with a correction of zero mean, so the difference has the same expectation and a narrower
-//! interval. The raw points (paired), your places, and your chips per 100 hands (unpaired, the
-//! test the arena used to give its verdict with) are shown beside it.
+//! is the luck-adjusted one: each set's difference in points less its difference in luck of
+//! the cards ([`SetResult::luck`]), weighed by a coefficient fitted on the other sets
+//! (cross-fitted, [`engine::stats::adjust`], the event's arithmetic too): a correction of zero
+//! mean, so the difference has the same expectation, and a narrower interval whatever your
+//! style. The raw points (paired), your places, and your chips per 100 hands (unpaired, the test
+//! the arena used to give its verdict with) are shown beside it.
 
 use crate::SetResult;
+use engine::stats::adjust::adjust_samples;
 use engine::stats::{
     mean_and_sd, paired_difference, pairs_to_tell, samples_each_to_tell, unpaired_difference,
     Interval, MAX_SUGGESTED_GAMES,
@@ -93,6 +96,13 @@ pub struct Judgement {
     pub rotations: usize,
     /// Luck-adjusted points per game, this run minus the other, paired (the verdict's figure).
     pub adjusted: Interval,
+    /// The share of the difference in luck taken out of the difference in points, averaged
+    /// over the sets (each set's coefficient is fitted on the others).
+    pub luck_coefficient: f64,
+    /// Each compared set's luck-adjusted difference per game, in set order: what the
+    /// decisions an edit changed add up to (`why`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub adjusted_by_set: Vec<f64>,
     /// Points per game, this run minus the other, paired.
     pub raw: Interval,
     /// Chips per 100 hands, this run minus the other, unpaired (Welch).
@@ -117,23 +127,31 @@ pub fn judge(current: &[SetResult], previous: &[SetResult], rotations: usize) ->
     }
     let (current, previous) = (&current[..common], &previous[..common]);
     let per_game = |total: f64| total / rotations.max(1) as f64;
-    let adjusted = |sets: &[SetResult]| -> Vec<f64> {
-        sets.iter().map(|s| per_game(s.adjusted_points)).collect()
-    };
     let raw = |sets: &[SetResult]| -> Vec<f64> {
         sets.iter().map(|s| per_game(f64::from(s.points))).collect()
     };
     let chips = |sets: &[SetResult]| -> Vec<f64> { sets.iter().map(|s| s.chips_per_100).collect() };
-    let (adjusted_now, adjusted_then) = (adjusted(current), adjusted(previous));
     let (raw_now, raw_then) = (raw(current), raw(previous));
     let (chips_now, chips_then) = (chips(current), chips(previous));
-    let adjusted_difference = paired_difference(&adjusted_now, &adjusted_then);
+    // The paired differences, and the luck's: the adjustment regresses one on the other.
+    let differences: Vec<(f64, f64)> = current
+        .iter()
+        .zip(previous)
+        .map(|(now, then)| {
+            (
+                per_game(f64::from(now.points) - f64::from(then.points)),
+                per_game(now.luck_total() - then.luck_total()),
+            )
+        })
+        .collect();
+    let (adjusted_by_set, adjustment) = adjust_samples(&differences);
+    let adjusted_difference = Interval::of(&adjusted_by_set);
     let raw_difference = paired_difference(&raw_now, &raw_then);
     let chips_difference = unpaired_difference(&chips_now, &chips_then);
     let identical = current.iter().zip(previous).all(|(a, b)| {
         a.points == b.points
             && a.places == b.places
-            && same(a.adjusted_points, b.adjusted_points)
+            && same(a.luck_total(), b.luck_total())
             && same(a.chips_per_100, b.chips_per_100)
     });
     let verdict = if identical {
@@ -153,7 +171,7 @@ pub fn judge(current: &[SetResult], previous: &[SetResult], rotations: usize) ->
     };
     let games_to_tell = GamesToTell {
         adjusted: games(pairs_to_tell(
-            paired_sd(&adjusted_now, &adjusted_then),
+            mean_and_sd(&adjusted_by_set).1,
             adjusted_difference.mean,
             cap,
         )),
@@ -179,6 +197,8 @@ pub fn judge(current: &[SetResult], previous: &[SetResult], rotations: usize) ->
         deal_sets: common,
         rotations,
         adjusted: adjusted_difference,
+        luck_coefficient: adjustment.coefficient,
+        adjusted_by_set,
         raw: raw_difference,
         chips_per_100: chips_difference,
         games_to_tell,
@@ -198,10 +218,14 @@ fn same(a: f64, b: f64) -> bool {
 mod tests {
     use super::*;
 
+    /// A set whose points less its luck are `adjusted`.
     fn set(points: u32, adjusted: f64, chips: f64) -> SetResult {
         SetResult {
             points,
-            adjusted_points: adjusted,
+            luck: engine::luck::LuckParts {
+                own_pots: f64::from(points) - adjusted,
+                others_pots: 0.0,
+            },
             places: vec![if points >= 5 { 1 } else { 3 }; 2],
             chips_per_100: chips,
         }
@@ -220,7 +244,7 @@ mod tests {
             .map(|(i, s)| {
                 set(
                     (s.points + (i as u32 % 4) * 3) % 9,
-                    s.adjusted_points + 0.5,
+                    f64::from(s.points) - s.luck_total() + 0.5,
                     s.chips_per_100 - 50.0 + (i % 5) as f64,
                 )
             })
@@ -258,11 +282,13 @@ mod tests {
 
     #[test]
     fn undecided_comparisons_say_how_many_games_would_tell() {
-        let before: Vec<SetResult> = (0..20).map(|i| set(0, f64::from(i % 2), 0.0)).collect();
+        // Points that swing by 3 either way with the luck of the cards, and a small steady
+        // difference beneath it.
+        let before: Vec<SetResult> = (0..20).map(|i| set(3, f64::from(i % 2), 0.0)).collect();
         let after: Vec<SetResult> = (0..20)
             .map(|i| {
                 set(
-                    0,
+                    if i % 2 == 0 { 6 } else { 0 },
                     f64::from(i % 2) + if i % 3 == 0 { 0.4 } else { -0.1 },
                     0.0,
                 )
@@ -270,6 +296,11 @@ mod tests {
             .collect();
         let judgement = judge(&after, &before, 6).unwrap();
         assert_eq!(judgement.verdict, Verdict::CantTellYet);
+        // The luck explains the swings: its coefficient is fitted near 1.
+        assert!(
+            (judgement.luck_coefficient - 1.0).abs() < 0.1,
+            "{judgement:?}"
+        );
         let games = judgement.games_to_tell.adjusted.unwrap();
         assert!(games > 120 && games.is_multiple_of(6), "{games}");
         assert!(!judgement.chips_and_points_disagree);

@@ -5,6 +5,7 @@
 //! known difference behind the dealer's simulated version switch (ignored).
 
 mod event_switch_field;
+mod luck_by_style;
 mod luck_proof;
 mod ratings;
 mod real_field;

@@ -31,17 +31,21 @@ fn rules() -> GameRules {
 
 fn per_game(report: &ArenaReport, adjusted: bool) -> Vec<f64> {
     let rotations = report.rotations as f64;
-    report
+    let samples: Vec<(f64, f64)> = report
         .your_sets
         .iter()
         .map(|set| {
-            if adjusted {
-                set.adjusted_points / rotations
-            } else {
-                f64::from(set.points) / rotations
-            }
+            (
+                f64::from(set.points) / rotations,
+                set.luck_total() / rotations,
+            )
         })
-        .collect()
+        .collect();
+    if adjusted {
+        arena::stats::adjust::adjust_samples(&samples).0
+    } else {
+        samples.iter().map(|&(points, _)| points).collect()
+    }
 }
 
 fn show(interval: &Interval) -> String {

@@ -96,14 +96,22 @@ fn a_a_intervals_cover_zero_and_the_luck_averages_zero() {
         let first = arena.run(&Jittery::new(2 * trial)).unwrap();
         let second = arena.run(&Jittery::new(2 * trial + 1)).unwrap();
         let rotations = first.rotations as f64;
-        let (mut raw_d, mut adjusted_d) = (Vec::new(), Vec::new());
+        let mut raw_d = Vec::new();
         for (a, b) in first.your_sets.iter().zip(&second.your_sets) {
             raw_d.push((f64::from(a.points) - f64::from(b.points)) / rotations);
-            adjusted_d.push((a.adjusted_points - b.adjusted_points) / rotations);
             for set in [a, b] {
-                luck_per_game.push((f64::from(set.points) - set.adjusted_points) / rotations);
+                luck_per_game.push(set.luck_total() / rotations);
             }
         }
+        // The verdict's own figure: the differences less their luck, weighed by coefficients
+        // fitted on the other sets.
+        let adjusted_d = arena::judge(
+            &first.your_sets,
+            &second.your_sets,
+            first.rotations as usize,
+        )
+        .unwrap()
+        .adjusted_by_set;
         raw_variance += mean_and_error(&raw_d).1.powi(2);
         adjusted_variance += mean_and_error(&adjusted_d).1.powi(2);
         raw.add(&raw_d);

@@ -29,65 +29,58 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::{Arc, Mutex};
 
-/// Calls everything, never raises: the classic "calling station".
-#[derive(Debug, Clone, Copy, Default)]
-pub struct CallingStation;
+/// A teaching bot whose whole strategy is one [`GameState`] helper: a unit struct and its
+/// [`Player`] impl, written once for the four of them. A team reading them for the trait's
+/// shape finds it written out in [`RandomBot`] and [`EquityBot`] below.
+macro_rules! one_move_bot {
+    ($(#[$doc:meta])* $name:ident, $version:literal, |$state:ident| $answer:expr) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, Default)]
+        pub struct $name;
 
-impl Player for CallingStation {
-    fn bet_request(&self, state: &GameState) -> Chips {
-        // What it costs to stay in (the whole stack if that is less: then it is an all-in).
-        state.call_amount()
-    }
+        impl Player for $name {
+            fn bet_request(&self, $state: &GameState) -> Chips {
+                $answer
+            }
 
-    fn version(&self) -> String {
-        "calling station 1".to_string()
-    }
+            fn version(&self) -> String {
+                $version.to_string()
+            }
+        }
+    };
 }
 
-/// Checks when it is free, folds otherwise: what every official template starts as.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Folder;
+one_move_bot!(
+    /// Calls everything, never raises: the classic "calling station". It answers what it costs
+    /// to stay in (the whole stack if that is less: then it is an all-in).
+    CallingStation,
+    "calling station 1",
+    |state| state.call_amount()
+);
 
-impl Player for Folder {
-    fn bet_request(&self, _state: &GameState) -> Chips {
-        // 0 is a check when nothing is owed and a fold otherwise.
-        Chips::ZERO
-    }
+one_move_bot!(
+    /// Checks when it is free, folds otherwise: what every official template starts as (0 is a
+    /// check when nothing is owed and a fold otherwise).
+    Folder,
+    "folder 1",
+    |_state| Chips::ZERO
+);
 
-    fn version(&self) -> String {
-        "folder 1".to_string()
-    }
-}
+one_move_bot!(
+    /// Makes the smallest legal raise every time: annoying, and easy to exploit. It answers
+    /// the call plus the minimum raise, or the whole stack when that is all there is.
+    Raiser,
+    "raiser 1",
+    |state| state.minimum_raise_amount()
+);
 
-/// Makes the smallest legal raise every time: annoying, and easy to exploit.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Raiser;
-
-impl Player for Raiser {
-    fn bet_request(&self, state: &GameState) -> Chips {
-        // Call plus minimum_raise, or the whole stack when that is all there is.
-        state.minimum_raise_amount()
-    }
-
-    fn version(&self) -> String {
-        "raiser 1".to_string()
-    }
-}
-
-/// Pushes every chip in, every time: the maniac.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct AllIn;
-
-impl Player for AllIn {
-    fn bet_request(&self, state: &GameState) -> Chips {
-        // Exactly the stack: a bigger number would also read as all-in, but says less.
-        state.all_in_amount()
-    }
-
-    fn version(&self) -> String {
-        "all-in 1".to_string()
-    }
-}
+one_move_bot!(
+    /// Pushes every chip in, every time: the maniac. It answers exactly the stack: a bigger
+    /// number would also read as all-in, but says less.
+    AllIn,
+    "all-in 1",
+    |state| state.all_in_amount()
+);
 
 /// Picks a random legal move: fold (or check), call, minimum raise, pot-sized raise, all-in.
 ///
@@ -249,6 +242,29 @@ pub enum BotKind {
     RealF,
 }
 
+/// `first` then `then`, as one array: a list that ends with another is written from it.
+/// `N` must be `A + B` (checked when compiled, as a constant's value).
+const fn joined<const A: usize, const B: usize, const N: usize>(
+    first: [BotKind; A],
+    then: [BotKind; B],
+) -> [BotKind; N] {
+    assert!(
+        A + B == N,
+        "the joined list's length is the sum of its parts'"
+    );
+    let mut all = [BotKind::Folder; N];
+    let mut index = 0;
+    while index < N {
+        all[index] = if index < A {
+            first[index]
+        } else {
+            then[index - A]
+        };
+        index += 1;
+    }
+    all
+}
+
 /// A name that is no [`BotKind`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown bot kind {kind:?} (known kinds: {known})", known = BotKind::names().join(", "))]
@@ -260,25 +276,22 @@ pub struct UnknownBotKind {
 impl BotKind {
     /// Every kind: the teaching bots in order of sophistication, the house field, then the
     /// real field.
-    pub const ALL: [BotKind; 17] = [
-        BotKind::Folder,
-        BotKind::CallingStation,
-        BotKind::Raiser,
-        BotKind::AllIn,
-        BotKind::Random,
-        BotKind::Equity,
-        BotKind::Shover,
-        BotKind::Solid,
-        BotKind::Tight,
-        BotKind::Loose,
-        BotKind::PushFold,
-        BotKind::RealA,
-        BotKind::RealB,
-        BotKind::RealC,
-        BotKind::RealD,
-        BotKind::RealE,
-        BotKind::RealF,
-    ];
+    pub const ALL: [BotKind; 17] = joined(
+        [
+            BotKind::Folder,
+            BotKind::CallingStation,
+            BotKind::Raiser,
+            BotKind::AllIn,
+            BotKind::Random,
+            BotKind::Equity,
+            BotKind::Shover,
+            BotKind::Solid,
+            BotKind::Tight,
+            BotKind::Loose,
+            BotKind::PushFold,
+        ],
+        BotKind::REAL_FIELD,
+    );
 
     /// Six real team bots from past Lean Poker events, each played by the profile fitted from
     /// its recorded games ([`profile`]): the arena's default opponents.

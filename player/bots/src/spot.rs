@@ -87,6 +87,28 @@ impl<'a> Spot<'a> {
         }
     }
 
+    /// After the flop, the plain equity rule: with equity `share` of the way from a fair share
+    /// to certain, the `strong` move (a shove, a pot-sized bet); facing a bet, a call when the
+    /// equity beats the price; else check or fold.
+    pub fn strong_or_priced(
+        &self,
+        seed: u64,
+        share: f64,
+        strong: impl FnOnce(&Self) -> Chips,
+    ) -> Chips {
+        let fair = self.fair_share();
+        let strong_equity = fair + (1.0 - fair) * share;
+        let price = self.price();
+        let equity = self.equity(seed, &[strong_equity, price]);
+        if equity >= strong_equity {
+            return strong(self);
+        }
+        if !self.call.is_zero() && equity >= price {
+            return self.call();
+        }
+        Chips::ZERO
+    }
+
     /// Unraised: a raise to `blinds` big blinds with the hands in the best `range`, else check
     /// or fold.
     pub fn open(&self, range: f64, blinds: f64) -> Chips {

@@ -1,18 +1,18 @@
 -- wrk script: POST a bet_request with a recorded game_state, over keep-alive connections.
--- Usage: wrk -t1 -c16 -d10s --latency -s bet_request.lua http://127.0.0.1:1337/ -- <state.json>
+-- Usage: wrk -t1 -c16 -d10s --latency -s bet_request.lua http://127.0.0.1:1337/ -- [state.json]
+-- The request is latency/latency.lua's (the body built as a dealer sends it), loaded from
+-- beside this file so that it is written once; wrk's own --latency report is the output.
 
-local function urlencode(text)
-  return (text:gsub("[^%w%-%._~]", function(c)
-    return string.format("%%%02X", string.byte(c))
-  end))
-end
+local here = debug.getinfo(1, "S").source:match("^@(.*)[/\\]") or "."
+dofile(here .. "/latency/latency.lua")
+
+local post_as_a_dealer = init
+done = nil -- no machine-readable line: that is for latency.py
+
+-- Capture 09 (6 players, preflop, round 0), the state run-wrk.sh passes.
+local default_state = here .. "/../../../shared/tests/fixtures/gamestates/"
+  .. "09-preflop-r0-6-seats-first-request.json"
 
 function init(args)
-  local path = args[1] or "../tests/fixtures/captures/09-preflop-r0-6-seats-first-request.json"
-  local file = assert(io.open(path, "rb"), "cannot open " .. path)
-  local json = file:read("*a")
-  file:close()
-  wrk.method = "POST"
-  wrk.body = "action=bet_request&game_state=" .. urlencode(json)
-  wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"
+  post_as_a_dealer({ "bet_request", args[1] or default_state })
 end

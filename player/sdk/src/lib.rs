@@ -156,29 +156,27 @@ pub trait Player: Send + Sync + 'static {
     }
 }
 
-impl<P: Player + ?Sized> Player for Arc<P> {
-    fn bet_request(&self, state: &GameState) -> Chips {
-        (**self).bet_request(state)
-    }
-    fn showdown(&self, state: &GameState) {
-        (**self).showdown(state)
-    }
-    fn version(&self) -> String {
-        (**self).version()
-    }
+/// Implements [`Player`] for a smart pointer by forwarding every method to the player it holds,
+/// so a team can hand `Arc<dyn Player>` or `Box<dyn Player>` wherever a player goes. A macro
+/// rather than one impl over `Deref`: that blanket impl would also claim any team type that
+/// implements `Deref`, and could then clash with the team's own `impl Player`.
+macro_rules! forward_player_through {
+    ($($pointer:ident),+) => {$(
+        impl<P: Player + ?Sized> Player for $pointer<P> {
+            fn bet_request(&self, state: &GameState) -> Chips {
+                (**self).bet_request(state)
+            }
+            fn showdown(&self, state: &GameState) {
+                (**self).showdown(state)
+            }
+            fn version(&self) -> String {
+                (**self).version()
+            }
+        }
+    )+};
 }
 
-impl<P: Player + ?Sized> Player for Box<P> {
-    fn bet_request(&self, state: &GameState) -> Chips {
-        (**self).bet_request(state)
-    }
-    fn showdown(&self, state: &GameState) {
-        (**self).showdown(state)
-    }
-    fn version(&self) -> String {
-        (**self).version()
-    }
-}
+forward_player_through!(Arc, Box);
 
 #[cfg(test)]
 mod tests {

@@ -1,7 +1,7 @@
 //! The raw command line: clap's types, help texts and value parsers. Nothing here reads a
 //! file or plays: [`RunArgs::into_flags`] hands the values on as [`RunFlags`].
 
-use crate::event::settings::{DiskBudget, FreeSpace, GamesLimit};
+use crate::event::settings::{DiskBudget, FreeSpace, GamesLimit, HandHistories};
 use crate::house::{BotKind, Opponent};
 use crate::rules::BlindSchedule;
 use crate::runner::AbsentPolicy;

@@ -25,6 +25,7 @@ odd_chips, deal_out_board, [[player]], [[bot]]), and:
   keep_games = \"off\"        # --keep-games: delete older games' folders (default off)
   disk_budget = \"2 GB\"      # --disk-budget: most disk the event's folder takes (\"off\")
   min_free_space = \"256 MB\" # --min-free-space: no new game below it (\"off\")
+  hand_histories = \"on\"     # --hand-histories: finished games as PHH (\"off\": 403)
 ";
 
 /// `dealer serve`.
@@ -77,4 +78,10 @@ pub struct ServeArgs {
     /// [default: 256 MB].
     #[arg(long, value_name = "SIZE|off", value_parser = FreeSpace::parse, conflicts_with = "out")]
     pub min_free_space: Option<FreeSpace>,
+    /// Whether the finished games are served as PHH hand histories to anyone who can see the
+    /// event (`GET /api/event/hands`, no token, gzip'd, `?since=N`): what `cargo arena
+    /// --field-from http://HOST:PORT/` fits a field from. `off`: the route answers 403
+    /// [default: on].
+    #[arg(long, value_name = "on|off", value_parser = HandHistories::parse)]
+    pub hand_histories: Option<HandHistories>,
 }

@@ -49,7 +49,7 @@ fn unfaithful(event: &Event, number: u32) {
         .insert(number);
 }
 
-fn is_unfaithful(event: &Event, number: u32) -> bool {
+pub(super) fn is_unfaithful(event: &Event, number: u32) -> bool {
     event
         .unfaithful
         .lock()

@@ -28,6 +28,11 @@
 //!    its `log.json.gz` and `hands/` deleted only after [`crate::replay::regenerate`]
 //!    reproduced them), and those are pruned last, after every cache.
 //!
+//! Outside the passes, **the record first**: when a finished game's record cannot be written
+//! even with the event's reserve, the folders records regenerate are deleted one at a time
+//! until it can, whatever the budget and the margin say (`for_records`, called by the
+//! scheduler as the game ends, and at the stop).
+//!
 //! A game's rows, standings, points and record stay in the database in every state; the
 //! viewer reads compressed logs as if they were not (`web::store`) and regenerates the others.
 //! Each game folder's disk blocks are measured (`disk_bytes` in the database) when it ends
@@ -49,6 +54,7 @@
 
 mod budget;
 mod caches;
+mod for_records;
 mod memory;
 
 pub use budget::{
@@ -57,6 +63,8 @@ pub use budget::{
 };
 
 pub use memory::{limit_malloc_arenas, return_freed_memory, MALLOC_ARENAS, TRIM_EVERY};
+
+pub(crate) use for_records::CacheForRecords;
 
 use super::store::{GameFiles, RetentionCandidate, StoreError, DATABASE_FILE, GAMES_DIR};
 use super::Event;
@@ -227,21 +235,31 @@ fn logs_to_compress(game_dir: &Path) -> Result<(Vec<PathBuf>, usize), RetentionE
     Ok((logs, repaired))
 }
 
-/// Writes `X.gz` beside `X` (through a synced `X.gz.tmp`); `X` stays.
+/// Writes `X.gz` beside `X` (through a synced `X.gz.tmp`); `X` stays. A `X.gz.tmp` that
+/// cannot be finished (a full disk) is removed at once: it would hold the space a record
+/// needs until the next start repairs the folder.
 fn write_compressed(path: &Path) -> Result<(), RetentionError> {
     let tmp = with_suffix(path, TMP_SUFFIX);
+    let written = write_compressed_via(path, &tmp);
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
+}
+
+fn write_compressed_via(path: &Path, tmp: &Path) -> Result<(), RetentionError> {
     let done = compressed_path(path);
     let source = File::open(path).map_err(io_error(path))?;
-    let out = File::create(&tmp).map_err(io_error(&tmp))?;
+    let out = File::create(tmp).map_err(io_error(tmp))?;
     let mut encoder = GzEncoder::new(BufWriter::new(out), Compression::default());
     io::copy(&mut BufReader::new(source), &mut encoder).map_err(io_error(path))?;
     let out = encoder
         .finish()
         .and_then(|writer| writer.into_inner().map_err(io::IntoInnerError::into_error))
-        .map_err(io_error(&tmp))?;
-    out.sync_all().map_err(io_error(&tmp))?;
+        .map_err(io_error(tmp))?;
+    out.sync_all().map_err(io_error(tmp))?;
     drop(out);
-    std::fs::rename(&tmp, &done).map_err(io_error(&done))
+    std::fs::rename(tmp, &done).map_err(io_error(&done))
 }
 
 /// Compresses every log of a game folder in place (repairing half-done work first): every

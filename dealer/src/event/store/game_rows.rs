@@ -145,8 +145,8 @@ impl EventStore {
                     total = Some(points);
                 }
                 t.execute(
-                    "INSERT INTO standings (game, seat, player_id, name, place, points, total_after, banned, absent, version)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                    "INSERT INTO standings (game, seat, player_id, name, place, points, total_after, banned, absent, version, deploy)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
                     params![
                         game.number,
                         seat.seat as i64,
@@ -157,7 +157,8 @@ impl EventStore {
                         total,
                         seat.banned,
                         seat.absent,
-                        seat.version
+                        seat.version,
+                        seat.player_id.map(|_| seat.deploy)
                     ],
                 )
                 .map_err(|e| self.db(e))?;

@@ -91,7 +91,8 @@ pub struct HandNote {
 /// A team version's hands to look at.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct HandsToLookAt {
-    /// The version.
+    /// The version, as the page names it (its label: the string, and the game its deploy
+    /// started at when an earlier deploy showed the same string).
     pub version: String,
     /// Its costliest hands with the luck taken out, costliest first.
     pub costly: Vec<HandNote>,
@@ -185,9 +186,11 @@ impl EventStore {
         })
     }
 
-    /// Team `player_id`'s version `version`: its `limit` costliest hands with the luck taken
-    /// out, and its newest `limit` answers worth a second look, with how many of each kind it
-    /// has in all. Empty for games valued before the event's database had notes.
+    /// Team `player_id`'s version `version` in its deploy `deploy` (`event::versions`; named
+    /// `label` on the page; with the deploy's games whose version was never reported): its
+    /// `limit` costliest hands with the luck taken out, and its newest
+    /// `limit` answers worth a second look, with how many of each kind it has in all. Empty for
+    /// games valued before the event's database had notes.
     ///
     /// # Errors
     /// The database cannot be read.
@@ -195,32 +198,35 @@ impl EventStore {
         &self,
         player_id: i64,
         version: &str,
+        deploy: i64,
+        label: &str,
         limit: usize,
     ) -> Result<HandsToLookAt, StoreError> {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         self.read(|c| {
             let of_version = "FROM hand_notes n
                  JOIN standings s ON s.game = n.game AND s.seat = n.seat
-                 WHERE s.player_id = ?1 AND s.version = ?2";
+                 WHERE s.player_id = ?1 AND COALESCE(s.version, 'Unknown') IN (?2, 'Unknown')
+                   AND COALESCE(s.deploy, 0) = ?3";
             let costly = c
                 .prepare_cached(&format!(
                     "SELECT {COLUMNS} {of_version} AND n.kind = 'costly'
-                     ORDER BY n.cost DESC, n.game DESC, n.round LIMIT ?3"
+                     ORDER BY n.cost DESC, n.game DESC, n.round LIMIT ?4"
                 ))?
-                .query_map(params![player_id, version, limit], note_of)?
+                .query_map(params![player_id, version, deploy, limit], note_of)?
                 .collect::<rusqlite::Result<Vec<_>>>()?;
             let answers = c
                 .prepare_cached(&format!(
                     "SELECT {COLUMNS} {of_version} AND n.kind <> 'costly'
-                     ORDER BY n.game DESC, n.round DESC, n.rowid DESC LIMIT ?3"
+                     ORDER BY n.game DESC, n.round DESC, n.rowid DESC LIMIT ?4"
                 ))?
-                .query_map(params![player_id, version, limit], note_of)?
+                .query_map(params![player_id, version, deploy, limit], note_of)?
                 .collect::<rusqlite::Result<Vec<_>>>()?;
             let answer_counts = c
                 .prepare_cached(&format!(
                     "SELECT n.kind, COUNT(*) {of_version} AND n.kind <> 'costly' GROUP BY n.kind"
                 ))?
-                .query_map(params![player_id, version], |row| {
+                .query_map(params![player_id, version, deploy], |row| {
                     Ok((
                         row.get::<_, String>(0)?,
                         row.get::<_, i64>(1)?.max(0) as u64,
@@ -228,7 +234,7 @@ impl EventStore {
                 })?
                 .collect::<rusqlite::Result<BTreeMap<_, _>>>()?;
             Ok(HandsToLookAt {
-                version: version.to_owned(),
+                version: label.to_owned(),
                 costly,
                 answers,
                 answer_counts,

@@ -37,7 +37,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use thiserror::Error;
 
 /// The schema this dealer writes.
-pub const SCHEMA_VERSION: i64 = 6;
+pub const SCHEMA_VERSION: i64 = 7;
 /// The database's file name under the data folder.
 pub const DATABASE_FILE: &str = "event.sqlite";
 /// The game folders' parent under the data folder (one `game-<n>` each, as `dealer run`).
@@ -127,6 +127,9 @@ pub struct SeatRecord {
     pub absent: Option<String>,
     /// The version shown at the end of the game.
     pub version: String,
+    /// The event player's deploy when the game was seated (`players.deploys`); 0 for a house
+    /// bot filling the table.
+    pub deploy: i64,
 }
 
 /// A game that ended normally.

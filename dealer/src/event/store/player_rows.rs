@@ -38,10 +38,12 @@ impl EventStore {
         };
         match holder {
             // A removed team added again comes back as itself (same id, so the same colour on
-            // the page, and its games and points), at the address given now.
+            // the page, and its games and points), at the address given now: a new deploy,
+            // whatever version string it shows.
             Some((id, status)) if status == Enrollment::Removed.as_str() => {
                 t.execute(
-                    "UPDATE players SET url = ?1, token = ?2, bot = ?3, status = 'active', down_reason = NULL WHERE id = ?4",
+                    "UPDATE players SET url = ?1, token = ?2, bot = ?3, status = 'active', down_reason = NULL,
+                        deploys = deploys + 1 WHERE id = ?4",
                     params![url, token, bot, id],
                 )
                 .map_err(|e| self.db(e))?;
@@ -152,8 +154,13 @@ impl EventStore {
     pub fn set_health(&self, id: i64, reason: Option<&str>, now: i64) -> Result<(), StoreError> {
         self.write(|t| {
             match reason {
+                // Back after being down, having answered before: a redeploy, most often (a
+                // team's player restarts with its new code), whatever version it shows.
                 None => t.execute(
-                    "UPDATE players SET down_reason = NULL, last_seen = ?1 WHERE id = ?2",
+                    "UPDATE players SET
+                        deploys = deploys + (down_reason IS NOT NULL AND last_seen IS NOT NULL),
+                        down_reason = NULL, last_seen = ?1
+                     WHERE id = ?2",
                     params![now, id],
                 ),
                 Some(reason) => t.execute(
@@ -174,7 +181,7 @@ impl EventStore {
         self.read(|c| {
             let mut statement = c.prepare_cached(
                 "SELECT id, name, url, token, bot, status, version, last_seen, down_reason,
-                        games, wins, seconds, points, bans, absences
+                        games, wins, seconds, points, bans, absences, deploys
                  FROM players ORDER BY id",
             )?;
             let rows = statement.query_map([], |row| {
@@ -195,6 +202,7 @@ impl EventStore {
                     version: row.get(6)?,
                     last_seen: row.get(7)?,
                     down_reason: row.get(8)?,
+                    deploys: row.get(15)?,
                     record: EventRecord {
                         games: row.get(9)?,
                         wins: row.get(10)?,

@@ -62,6 +62,21 @@
 //!   chips can differ by a chip. With the OSS rule (`_lean_chips_discarded`) chips vanish.
 //!
 //! A file is written when its hand ends (one file per hand, written whole).
+//!
+//! # An event's hand histories
+//!
+//! [`PhhHands::for_event`] writes an event game's hands in memory, for the event's
+//! hand-history route (`GET /api/event/hands`, `event::hand_histories`), which streams many
+//! games as one multi-hand file: each hand a table `[game-<n>-hand-<round>]` (unique across
+//! games, so the whole stream is one TOML document PokerKit's `load_all` reads), with two more
+//! user-defined fields after `_lean_button`:
+//!
+//! - `_lean_event_game`: the event's game number (what the route's `since` counts);
+//! - `_lean_versions`: each listed player's version in that hand, in the order of `players`
+//!   (what the player answered to `version`, as the event shows it; empty when unknown).
+//!
+//! A game's own `hands.phhs` and `hands/*.phh` never have them: their bytes are what the
+//! game's record regenerates.
 
 mod hand;
 mod render;
@@ -74,8 +89,8 @@ use std::fs::File;
 use std::io::{self, BufWriter, Write as _};
 use std::path::{Path, PathBuf};
 
-/// The comment at the top of every file.
-const HEADER: &str = "\
+/// The comment at the top of every file (and of the event's hand-history stream).
+pub const HEADER: &str = "\
 # Lean Poker hand history in PHH (https://phh.readthedocs.io), written by the lean-poker dealer.
 # Lean Poker differs from standard no-limit hold'em, so a standard validator may disagree:
 # - heads-up, the player without the button (p1) posts the small blind and acts first on every
@@ -96,6 +111,14 @@ enum Destination {
     PerHand(PathBuf),
     /// Every hand in one `.phhs` file (PHH's multi-hand form), as a table `[<round>]`.
     OneFile(BufWriter<File>),
+    /// An event game's hands in memory, each a table `[game-<n>-hand-<round>]` with the
+    /// event's fields (see the [module docs](self)), no header.
+    Event {
+        /// The event's game number.
+        game: u32,
+        /// The hands written since [`PhhHands::take_written`] last took them.
+        written: Vec<u8>,
+    },
 }
 
 /// Writes every hand as a PHH hand history: one file per hand into a directory
@@ -110,6 +133,8 @@ pub struct PhhHands {
     hand: HandRecord,
     /// The file being built, reused.
     text: String,
+    /// Each listed player's version in the hand ended (written only for an event).
+    versions: Vec<String>,
 }
 
 impl PhhHands {
@@ -135,6 +160,25 @@ impl PhhHands {
         Ok(PhhHands::new(Destination::OneFile(file)))
     }
 
+    /// Writes the hands of the event's game `game` in memory, in the form of the event's
+    /// hand-history stream (see the [module docs](self)): take them with
+    /// [`PhhHands::take_written`].
+    pub fn for_event(game: u32) -> Self {
+        PhhHands::new(Destination::Event {
+            game,
+            written: Vec::with_capacity(64 * 1024),
+        })
+    }
+
+    /// The hands an event's writer ([`PhhHands::for_event`]) wrote since the last call; empty
+    /// for a writer of files.
+    pub fn take_written(&mut self) -> Vec<u8> {
+        match &mut self.destination {
+            Destination::Event { written, .. } => std::mem::take(written),
+            _ => Vec::new(),
+        }
+    }
+
     fn new(destination: Destination) -> Self {
         PhhHands {
             destination,
@@ -143,6 +187,15 @@ impl PhhHands {
             names: Vec::new(),
             hand: HandRecord::new(),
             text: String::with_capacity(4096),
+            versions: Vec::new(),
+        }
+    }
+
+    /// The event's game number, when writing for an event.
+    fn event_game(&self) -> Option<u32> {
+        match &self.destination {
+            Destination::Event { game, .. } => Some(*game),
+            _ => None,
         }
     }
 
@@ -151,7 +204,7 @@ impl PhhHands {
     pub fn path(&self, round: u64) -> Option<PathBuf> {
         match &self.destination {
             Destination::PerHand(dir) => Some(dir.join(format!("{round}.phh"))),
-            Destination::OneFile(_) => None,
+            Destination::OneFile(_) | Destination::Event { .. } => None,
         }
     }
 
@@ -169,12 +222,17 @@ impl PhhHands {
                 file.write_all(self.text.as_bytes())?;
                 file.flush()
             }
+            Destination::Event { game, written } => {
+                write!(written, "\n[game-{game}-hand-{round}]\n")?;
+                written.extend_from_slice(self.text.as_bytes());
+                Ok(())
+            }
         }
     }
 }
 
 impl Observer for PhhHands {
-    fn on_event(&mut self, event: &GameEvent, _game: &Game) -> io::Result<()> {
+    fn on_event(&mut self, event: &GameEvent, game: &Game) -> io::Result<()> {
         match event {
             GameEvent::GameStarted {
                 tournament_id,
@@ -244,6 +302,15 @@ impl Observer for PhhHands {
                 stacks,
             } => {
                 self.hand.write_holes();
+                if self.event_game().is_some() {
+                    self.versions.clear();
+                    self.versions.extend(
+                        self.hand
+                            .order
+                            .iter()
+                            .map(|seat| game.player_version(*seat).unwrap_or_default().to_string()),
+                    );
+                }
                 self.render(amount_won, stacks);
                 self.hand.active = false;
                 self.write_hand(*round)?;

@@ -9,6 +9,7 @@ use std::fmt::Write as _;
 impl PhhHands {
     /// Renders the finished hand into `self.text`.
     pub(super) fn render(&mut self, amount_won: &[Chips], stacks: &[Chips]) {
+        let event_game = self.event_game();
         let hand = &self.hand;
         let text = &mut self.text;
         text.clear();
@@ -96,6 +97,17 @@ impl PhhHands {
         push_toml_str(text, &self.game_id);
         let _ = writeln!(text, "\n_lean_round = {}", hand.round);
         let _ = writeln!(text, "_lean_button = {}", hand.button);
+        if let Some(game) = event_game {
+            let _ = writeln!(text, "_lean_event_game = {game}");
+            text.push_str("_lean_versions = [");
+            for (position, version) in self.versions.iter().enumerate() {
+                if position > 0 {
+                    text.push_str(", ");
+                }
+                push_toml_str(text, version);
+            }
+            text.push_str("]\n");
+        }
         if !hand.bans.is_empty() {
             text.push_str("_lean_bans = [");
             for (position, ban) in hand.bans.iter().enumerate() {

@@ -216,8 +216,9 @@
     const notes = [];
     if (v.waiting) notes.push(`${v.waiting} still being valued`);
     if (v.counted_raw) notes.push(`${v.counted_raw} without a record count raw`);
-    return el('tr', { 'data-testid': 'version-row' },
-      el('td', { class: 'mono version', text: v.version, title: v.version }),
+    if (v.adjusted_games) notes.push(`luck weighed ${v.luck_coefficient.toFixed(2)}`);
+    return el('tr', { 'data-testid': 'version-row', 'data-deploy': v.deploy },
+      el('td', { class: 'mono version', 'data-testid': 'version-label', text: v.label, title: v.label }),
       el('td', { class: 'num', 'data-testid': 'version-games', text: v.games }),
       el('td', { class: 'num', text: v.first_game === v.last_game ? `${v.first_game}` : `${v.first_game}–${v.last_game}` }),
       el('td', { class: 'num', text: `${v.wins} / ${v.bans}` }),
@@ -234,8 +235,8 @@
     }
     const versions = view.versions;
     const text = versions.length === 0 ? 'No game finished yet.'
-      : versions.length === 1 ? `One version so far (${versions[0].version}): the next one will be compared with it.`
-        : `${versions[0].version} against ${versions[1].version}: waiting for their games' luck to be valued.`;
+      : versions.length === 1 ? `One version so far (${versions[0].label}): the next one will be compared with it.`
+        : `${versions[0].label} against ${versions[1].label}: waiting for their games' luck to be valued.`;
     return el('p', { class: 'verdict undecided', 'data-testid': 'team-verdict', 'data-verdict': 'none', text });
   }
 
@@ -286,6 +287,36 @@
     ];
   }
 
+  // ---------- The arena against this event ----------
+  // `cargo arena --field-from` this event's address, this team left out by name: the command a
+  // team copies to play its bot against profiles of the other teams' newest versions. Hidden,
+  // with why, when the organiser turned the event's hand histories off (read once a page).
+  let handHistoriesServed = null;
+  function arenaSection(view) {
+    const plain = /^[A-Za-z0-9._-]+$/.test(view.name);
+    const me = plain ? view.name : `'${view.name.replace(/'/g, "'\\''")}'`;
+    const command = `cargo arena --field-from ${location.origin}/ --me ${me}`;
+    const section = el('section', { class: 'arena-command', 'data-testid': 'arena-section' });
+    const fill = () => {
+      if (handHistoriesServed === false) {
+        replace(section, el('h2', { text: 'Your bot against this event' }),
+          el('p', { class: 'muted', 'data-testid': 'arena-off', text: 'The organiser turned this event\'s hand histories off, so cargo arena cannot fit its teams.' }));
+        return;
+      }
+      replace(section, el('h2', { text: 'Your bot against this event' }),
+        el('pre', { class: 'command mono', 'data-testid': 'arena-command', text: command }),
+        el('p', { class: 'muted legend-note', text: 'Run it in your repository: cargo arena fetches this event\'s games (the next run only the newer ones), fits one profile a team from its newest version, leaves your team out and plays your bot against them.' }));
+    };
+    fill();
+    if (handHistoriesServed === null) {
+      getJson('/api/event').then((status) => {
+        handHistoriesServed = status.hand_histories !== false;
+        fill();
+      }).catch(() => {});
+    }
+    return section;
+  }
+
   function renderTeam(view) {
     document.title = `${view.name} · Lean Poker event`;
     replace(teamView,
@@ -296,8 +327,9 @@
       el('div', { class: 'table-box' }, el('table', { class: 'grid event-table versions', 'data-testid': 'team-versions' },
         el('thead', {}, el('tr', {}, ['Version', 'Games', 'Game numbers', 'Wins / bans', 'Points a game', 'Luck taken out', 'Luck of the cards', ''].map((h) => el('th', { text: h })))),
         el('tbody', {}, view.versions.map(versionRow)))),
-      el('p', { class: 'muted legend-note', 'data-testid': 'versions-note', text: 'Newest first. Points a game with their 95% interval. Luck taken out: each game\'s points less what its cards gave the team beyond their expectation (a correction of zero mean, so the figure keeps its expectation and loses most of the cards\' noise); the verdict compares the newest version with the one before on it, at 95% confidence, so it is wrong about one time in twenty when the versions are equal. Versions play different games against opponents that change too. Luck of the cards: its sum over the version\'s games, in points.' }),
-      handsSection(view));
+      el('p', { class: 'muted legend-note', 'data-testid': 'versions-note', text: 'Newest first. Points a game with their 95% interval. Luck taken out: each game\'s points less what its cards gave the team beyond their expectation (a correction of zero mean, so the figure keeps its expectation and loses most of the cards\' noise); the verdict compares the newest version with the one before on it, at 95% confidence, so it is wrong about one time in twenty when the versions are equal. Versions play different games against opponents that change too. Luck of the cards: its sum over the version\'s games, in points; the share of it taken out (luck weighed) is fitted to the version\'s own games, less than 1 for a style whose points follow its chips less than the cards\' value says. A version is a version string and a deploy: when the player comes back after being down (a failed check, a game it missed or was banned from because nothing answered) or after being removed, its next games are a new version, named by its first game when the string did not change.' }),
+      handsSection(view),
+      arenaSection(view));
   }
 
   async function refreshTeam(id) {

@@ -42,7 +42,7 @@ struct PlayerSummary {
 
 /// A file name for a player's profile: its name with anything but letters, digits, `-`, `_`
 /// and `.` replaced, numbered to keep two names apart.
-fn file_name(index: usize, name: &str) -> String {
+pub(super) fn file_name(index: usize, name: &str) -> String {
     let clean: String = name
         .chars()
         .map(|c| {

@@ -2,6 +2,7 @@
 //! against the last run of the same command. The team's crate has a one-line `arena` binary
 //! that hands its bot to [`main`]; the alias in `.cargo/config.toml` runs it.
 
+mod event_field;
 mod field;
 mod paths;
 mod print;
@@ -30,6 +31,12 @@ Options:
                      data folder, PHH hands, requests.jsonl or log.json files; every
                      player with at least MIN_DECISIONS decisions gets a seat (fitted once,
                      kept in target/arena/fields/)
+  --field-from http://HOST:PORT/
+                     fit the field of the event served there: its games fetched (kept
+                     in target/arena/events/, the next run fetches only newer ones), one
+                     profile a team from its newest version, your own team left out
+  --me NAME          your team's name at the event, left out of the field (without it:
+                     the one team that played your bot's version string)
   --seed N           the run seed: the same seed plays the same deals [default: 1]
   --plain            plain games instead of duplicate deals
   --threads N        worker threads [default: one per core]; results do not depend on it
@@ -52,6 +59,8 @@ struct Options {
     /// `--vs` as given (checked once the field is known).
     vs: Option<Vec<String>>,
     field_from: Vec<PathBuf>,
+    /// `--me`: the team's own name in the recordings or at the event.
+    me: Option<String>,
     seed: u64,
     plain: bool,
     threads: Option<usize>,
@@ -76,6 +85,7 @@ fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Option<Options>, St
         games: DEFAULT_GAMES,
         vs: None,
         field_from: Vec::new(),
+        me: None,
         seed: DEFAULT_SEED,
         plain: false,
         threads: None,
@@ -115,6 +125,13 @@ fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Option<Options>, St
                 options
                     .field_from
                     .extend(values.into_iter().map(PathBuf::from));
+            }
+            Long("me") => {
+                let value = text(parser.value().map_err(|e| e.to_string())?, "--me")?;
+                if value.trim().is_empty() {
+                    return Err("--me: the name is empty".to_string());
+                }
+                options.me = Some(value);
             }
             Long("seed") => {
                 let value = text(parser.value().map_err(|e| e.to_string())?, "--seed")?;
@@ -172,13 +189,7 @@ pub fn main(player: &dyn Player) -> ExitCode {
     let options = match parse(std::env::args_os().skip(1)) {
         Ok(Some(options)) => options,
         Ok(None) => {
-            let default_vs: Vec<&str> = DEFAULT_VS.iter().map(|kind| kind.name()).collect();
-            print!(
-                "{}",
-                HELP.replace("KINDS", &BotKind::names().join(", "))
-                    .replace("DEFAULT_VS", &default_vs.join(","))
-                    .replace("MIN_DECISIONS", &crate::field::MIN_DECISIONS.to_string())
-            );
+            print_help();
             return ExitCode::SUCCESS;
         }
         Err(error) => {
@@ -186,7 +197,7 @@ pub fn main(player: &dyn Player) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match run(options, player) {
+    match run(options, player, &paths::arena_dir()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("error: {error}");
@@ -195,8 +206,38 @@ pub fn main(player: &dyn Player) -> ExitCode {
     }
 }
 
-fn run(options: Options, player: &dyn Player) -> Result<(), String> {
-    let arena_dir = paths::arena_dir();
+/// `cargo arena` with `args` (the program's name left out), `player` in your seat, its files
+/// kept in `arena_dir` rather than the build folder's `arena/`: what [`main`] runs, for a
+/// test that drives the whole command (against an event's server, say).
+///
+/// # Errors
+/// A bad flag or a failed run, in the words `cargo arena` prints.
+pub fn run_with_args(
+    args: Vec<OsString>,
+    player: &dyn Player,
+    arena_dir: &std::path::Path,
+) -> Result<(), String> {
+    match parse(args)? {
+        Some(options) => run(options, player, arena_dir),
+        None => {
+            print_help();
+            Ok(())
+        }
+    }
+}
+
+fn print_help() {
+    let default_vs: Vec<&str> = DEFAULT_VS.iter().map(|kind| kind.name()).collect();
+    print!(
+        "{}",
+        HELP.replace("KINDS", &BotKind::names().join(", "))
+            .replace("DEFAULT_VS", &default_vs.join(","))
+            .replace("MIN_DECISIONS", &crate::field::MIN_DECISIONS.to_string())
+    );
+}
+
+fn run(options: Options, player: &dyn Player, arena_dir: &std::path::Path) -> Result<(), String> {
+    let arena_dir = arena_dir.to_path_buf();
     let json_path = match &options.json {
         Some(JsonTarget::File(path)) => Some(path.clone()),
         Some(JsonTarget::Default) => Some(arena_dir.join("last-run.json")),
@@ -218,7 +259,7 @@ fn run(options: Options, player: &dyn Player) -> Result<(), String> {
         }
         None => None,
     };
-    let vs = opponents(&options, &arena_dir)?;
+    let vs = opponents(&options, &arena_dir, &player.version())?;
     let mut arena = Arena::new(vs).games(options.games).seed(options.seed);
     if options.plain {
         arena = arena.plain();
@@ -275,10 +316,31 @@ fn run(options: Options, player: &dyn Player) -> Result<(), String> {
 }
 
 /// The opponents: `--vs` as house bot kinds, or the field fitted by `--field-from` (every
-/// player with enough decisions, or those `--vs` names).
-fn opponents(options: &Options, arena_dir: &std::path::Path) -> Result<Vec<Opponent>, String> {
+/// player with enough decisions, or those `--vs` names; `--me`, or the team that played
+/// `my_version` at an event, left out).
+fn opponents(
+    options: &Options,
+    arena_dir: &std::path::Path,
+    my_version: &str,
+) -> Result<Vec<Opponent>, String> {
     let kind = |name: &str| name.parse::<BotKind>().map(Opponent::Kind);
+    let addresses: Vec<event_field::EventAddress> = options
+        .field_from
+        .iter()
+        .filter_map(|path| event_field::EventAddress::parse(&path.to_string_lossy()))
+        .collect::<Result<_, _>>()?;
+    if let Some(address) = addresses.first() {
+        if options.field_from.len() > 1 {
+            return Err(
+                "--field-from: give one event's address, or recordings, not both".to_string(),
+            );
+        }
+        return event_opponents(options, address, arena_dir, my_version);
+    }
     if options.field_from.is_empty() {
+        if options.me.is_some() {
+            return Err("--me names your team in a field: it needs --field-from".to_string());
+        }
         return match &options.vs {
             None => Ok(DEFAULT_VS
                 .iter()
@@ -294,6 +356,20 @@ fn opponents(options: &Options, arena_dir: &std::path::Path) -> Result<Vec<Oppon
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let fitted = field::fitted_field(&options.field_from, &arena_dir.join("fields"), threads)?;
+    if let Some(me) = &options.me {
+        if !fitted.fit.players.iter().any(|p| &p.profile.name == me) {
+            let names: Vec<&str> = fitted
+                .fit
+                .players
+                .iter()
+                .map(|p| p.profile.name.as_str())
+                .collect();
+            return Err(format!(
+                "--me {me:?} is not a recorded player (they are: {})",
+                names.join(", ")
+            ));
+        }
+    }
     let profile = |name: &str| {
         fitted
             .fit
@@ -304,11 +380,12 @@ fn opponents(options: &Options, arena_dir: &std::path::Path) -> Result<Vec<Oppon
     };
     let vs: Vec<Opponent> = match &options.vs {
         None => {
-            // The players with most decisions, seated in name order.
+            // The players with most decisions, seated in name order (`--me` left out).
             let mut names: Vec<&str> = fitted
                 .fit
                 .seats()
                 .iter()
+                .filter(|p| Some(&p.profile.name) != options.me.as_ref())
                 .take(engine::MAX_SEATS - 1)
                 .map(|p| p.profile.name.as_str())
                 .collect();
@@ -339,6 +416,67 @@ fn opponents(options: &Options, arena_dir: &std::path::Path) -> Result<Vec<Oppon
     if vs.is_empty() {
         return Err(format!(
             "no recorded player has {} decisions: name the ones to seat with --vs",
+            crate::field::MIN_DECISIONS
+        ));
+    }
+    Ok(vs)
+}
+
+/// The opponents from the event at `address`: every team with enough decisions but your own,
+/// or those `--vs` names (teams or house bot kinds).
+fn event_opponents(
+    options: &Options,
+    address: &event_field::EventAddress,
+    arena_dir: &std::path::Path,
+    my_version: &str,
+) -> Result<Vec<Opponent>, String> {
+    let threads = options
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let field = event_field::event_field(
+        address,
+        &arena_dir.join("events"),
+        options.me.as_deref(),
+        my_version,
+        threads,
+    )?;
+    let seat = |team: &crate::field::event::FittedTeam| {
+        Opponent::Profile(std::sync::Arc::new(team.fitted.profile.compile()))
+    };
+    let vs: Vec<Opponent> = match &options.vs {
+        None => field
+            .default_seats(engine::MAX_SEATS - 1)
+            .into_iter()
+            .map(seat)
+            .collect(),
+        Some(names) => names
+            .iter()
+            .map(|name| {
+                field
+                    .teams
+                    .iter()
+                    .find(|team| &team.choice.team == name)
+                    .map(seat)
+                    .or_else(|| name.parse::<BotKind>().ok().map(Opponent::Kind))
+                    .ok_or_else(|| {
+                        let teams: Vec<&str> =
+                            field.teams.iter().map(|t| t.choice.team.as_str()).collect();
+                        format!(
+                            "--vs {name:?} is neither a team of the event ({}) nor a house bot \
+                             kind ({})",
+                            teams.join(", "),
+                            BotKind::names().join(", ")
+                        )
+                    })
+            })
+            .collect::<Result<_, _>>()?,
+    };
+    let seated: Vec<String> = vs.iter().map(|o| o.name().to_string()).collect();
+    print!("{}", field.describe(&seated));
+    if vs.is_empty() {
+        return Err(format!(
+            "no other team of the event has {} decisions yet: name the ones to seat with --vs, \
+             or run again once more games have ended",
             crate::field::MIN_DECISIONS
         ));
     }
@@ -410,7 +548,7 @@ mod tests {
             .unwrap();
         assert_eq!(options.games, 12);
         assert_eq!(
-            opponents(&options, Path::new("unused")).unwrap(),
+            opponents(&options, Path::new("unused"), "").unwrap(),
             [
                 Opponent::Kind(BotKind::Raiser),
                 Opponent::Kind(BotKind::Folder)
@@ -425,13 +563,23 @@ mod tests {
         assert!(error("--games ten").contains("not a whole number"));
         let unknown = |text: &str| {
             let options = parse(args(text)).unwrap().unwrap();
-            opponents(&options, Path::new("unused")).err().unwrap()
+            opponents(&options, Path::new("unused"), "").err().unwrap()
         };
         assert!(unknown("--vs raiser,shark").contains("unknown bot kind \"shark\""));
         assert!(unknown("--vs raiser,shark").contains("calling-station"));
         assert!(error("--vs raiser,,folder").contains("an empty name"));
         assert!(error("--bogus").contains("--bogus"));
         assert!(error("--games").contains("missing"));
+        assert!(error("--me").contains("missing"));
+        let blank = parse(vec![OsString::from("--me"), OsString::from(" ")]);
+        assert!(blank.err().unwrap().contains("empty"));
+        let lonely = |text: &str| {
+            let options = parse(args(text)).unwrap().unwrap();
+            opponents(&options, Path::new("unused"), "").err().unwrap()
+        };
+        assert!(lonely("--me ann").contains("it needs --field-from"));
+        assert!(lonely("--field-from http://a:1/ --field-from games").contains("not both"));
+        assert!(lonely("--field-from https://event.example/").contains("plain http only"));
     }
 
     /// The SDK's fixture: a `dealer run` folder of two games (players a, b and c).
@@ -455,7 +603,7 @@ mod tests {
         let arena_dir =
             std::env::temp_dir().join(format!("arena-cli-field-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&arena_dir);
-        let vs = opponents(&options, &arena_dir).unwrap();
+        let vs = opponents(&options, &arena_dir, "").unwrap();
         let names: Vec<&str> = vs.iter().map(Opponent::name).collect();
         assert_eq!(names, ["a", "c", "folder"]);
         assert!(matches!(vs[0], Opponent::Profile(_)));
@@ -464,16 +612,23 @@ mod tests {
             .unwrap()
             .collect();
         assert_eq!(fits.len(), 1);
-        assert_eq!(opponents(&options, &arena_dir).unwrap(), vs);
+        assert_eq!(opponents(&options, &arena_dir, "").unwrap(), vs);
         // Too few decisions for a seat of their own (fewer than MIN_DECISIONS), and a name
         // that is neither.
         let mut alone = options;
         alone.vs = None;
-        assert!(opponents(&alone, &arena_dir)
+        assert!(opponents(&alone, &arena_dir, "")
             .unwrap_err()
             .contains("no recorded player has"));
+        alone.me = Some("zed".to_string());
+        let error = opponents(&alone, &arena_dir, "").unwrap_err();
+        assert!(
+            error.contains("--me \"zed\" is not a recorded player (they are: a, b, c)"),
+            "{error}"
+        );
+        alone.me = None;
         alone.vs = Some(vec!["zed".to_string()]);
-        let error = opponents(&alone, &arena_dir).unwrap_err();
+        let error = opponents(&alone, &arena_dir, "").unwrap_err();
         assert!(
             error.contains("neither a fitted player (a, b, c)"),
             "{error}"

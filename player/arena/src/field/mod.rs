@@ -17,6 +17,7 @@
 //! Fitting is deterministic: the same recordings give the same profiles, byte for byte,
 //! whatever the number of threads.
 
+pub mod event;
 mod phh;
 pub mod real_field;
 mod style;

@@ -81,6 +81,11 @@ pub(crate) struct Ending {
 }
 
 impl Ending {
+    /// Your luck of the cards in the game: your points less the adjusted points kept.
+    pub(crate) fn luck(&self) -> f64 {
+        f64::from(self.points) - self.adjusted
+    }
+
     /// The same ending: the adjusted points equal up to a part in 10^9, as a value read back
     /// from JSON may miss its last bit.
     pub(crate) fn same(&self, other: &Ending) -> bool {

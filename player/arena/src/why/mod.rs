@@ -18,8 +18,10 @@
 //! saved without the endings (only by hand) has its changed games replayed to the end.
 //!
 //! **What a kind did to your points**: a game whose decisions all agree is the same game in
-//! both runs and adds 0; a changed game adds its difference, this run's luck-adjusted points
-//! minus the earlier run's, to its decision's kind. Per deal set, each kind's share is its
+//! both runs and adds 0; a changed game adds its difference, this run's points minus the
+//! earlier run's less the difference in their luck of the cards weighed by the set's
+//! coefficient (the verdict's, fitted on the other sets: `engine::stats::adjust`), to its
+//! decision's kind. Per deal set, each kind's share is its
 //! games' differences over the set's games, so that over the deal sets both runs played, the
 //! kinds' means add up to the verdict's paired difference per game (up to float rounding);
 //! each kind's interval is Student's t over those per-set shares, as the verdict's. Only the
@@ -40,6 +42,7 @@ pub use report::{ChangeGroup, Continuation, ExampleHand, PositionCount, Run, Why
 
 use crate::{ask, plan, Arena, ArenaReport, SavedRun, SetResult};
 use answers::{Ending, Unpacked};
+use engine::stats::adjust::{adjust_samples, fold_of};
 use engine::stats::Interval;
 use kind::{classify, Classified};
 use narrate::Narrator;
@@ -214,8 +217,23 @@ pub fn explain(
             None => {}
         }
     }
-    // The groups: per deal set, each kind's share of the set's difference per game.
+    // The groups: per deal set, each kind's share of the set's difference per game, its points
+    // less its luck weighed by the set's coefficient, fitted on the other sets as the verdict
+    // fits it (`engine::stats::adjust`, the same samples), so that the kinds add up to it.
     let per_game = rotations.max(1) as f64;
+    let per_set: Vec<(f64, f64)> = sets
+        .iter()
+        .map(|games| {
+            games.iter().fold((0.0, 0.0), |(points, luck), g| {
+                (
+                    points + (f64::from(g.now.points) - f64::from(g.before.points)) / per_game,
+                    luck + (g.now.luck() - g.before.luck()) / per_game,
+                )
+            })
+        })
+        .collect();
+    let (difference, adjustment) = adjust_samples(&per_set);
+    let coefficient = |set: usize| adjustment.coefficients[fold_of(set as u64)];
     let mut index: HashMap<DecisionKind, usize> = HashMap::new();
     struct Building {
         kind: DecisionKind,
@@ -226,16 +244,8 @@ pub fn explain(
         first: (usize, usize, Change),
     }
     let mut building: Vec<Building> = Vec::new();
-    let mut difference = Vec::with_capacity(deal_sets);
     let (mut asked_again, mut answered_otherwise, mut changed_games) = (0, 0, 0);
     for (set, games) in sets.iter().enumerate() {
-        difference.push(
-            games
-                .iter()
-                .map(|g| g.now.adjusted - g.before.adjusted)
-                .sum::<f64>()
-                / per_game,
-        );
         for (rotation, game) in games.iter().enumerate() {
             let Some(change) = game.change else { continue };
             changed_games += 1;
@@ -261,7 +271,10 @@ pub fn explain(
                 .positions
                 .entry(change.classified.position)
                 .or_default() += 1;
-            group.adjusted[set] += (game.now.adjusted - game.before.adjusted) / per_game;
+            group.adjusted[set] += (f64::from(game.now.points)
+                - f64::from(game.before.points)
+                - coefficient(set) * (game.now.luck() - game.before.luck()))
+                / per_game;
             group.raw[set] +=
                 (f64::from(game.now.points) - f64::from(game.before.points)) / per_game;
         }
@@ -417,23 +430,23 @@ fn check_set(
             Run::Last => g.before,
             Run::This => g.now,
         });
-        let (mut points, mut adjusted, mut places) = (0u32, 0.0f64, Vec::new());
+        let (mut points, mut luck, mut places) = (0u32, 0.0f64, Vec::new());
         for ending in endings {
             points += ending.points;
-            adjusted += ending.adjusted;
+            luck += ending.luck();
             places.push(ending.place);
         }
-        let tolerance = 1e-9 * adjusted.abs().max(1.0);
+        let tolerance = 1e-9 * luck.abs().max(1.0);
         if points != saved.points
             || places != saved.places
-            || (adjusted - saved.adjusted_points).abs() > tolerance
+            || (luck - saved.luck_total()).abs() > tolerance
         {
             let game = (set * rotations + 1) as u32;
             let reason = format!(
-                "deal set {} replays to {points} points ({adjusted:.3} luck-adjusted), places {places:?}; the run had {} ({:.3}), {:?}",
+                "deal set {} replays to {points} points (luck of the cards {luck:+.3}), places {places:?}; the run had {} ({:+.3}), {:?}",
                 set + 1,
                 saved.points,
-                saved.adjusted_points,
+                saved.luck_total(),
                 saved.places
             );
             return Err(match run {
@@ -474,13 +487,13 @@ fn example(
             .map_err(|e| fails(e.to_string()))?;
         if !replayed.same(&ending) {
             return Err(fails(format!(
-                "replayed, the game ends {} with {} points ({:.3} luck-adjusted); played, {} with {} ({:.3})",
+                "replayed, the game ends {} with {} points (luck of the cards {:+.3}); played, {} with {} ({:+.3})",
                 print::place(replayed.place),
                 replayed.points,
-                replayed.adjusted,
+                replayed.luck(),
                 print::place(ending.place),
                 ending.points,
-                ending.adjusted
+                ending.luck()
             )));
         }
         let answer = match Unpacked::new(answers).nth(change.request) {
@@ -500,7 +513,7 @@ fn example(
         rest_of_hand: narrator.after,
         place: ending.place,
         points: ending.points,
-        adjusted_points: ending.adjusted,
+        luck: ending.luck(),
     };
     let hand_so_far = before_told.0.before.clone();
     Ok(ExampleHand {

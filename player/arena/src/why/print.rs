@@ -190,9 +190,9 @@ fn continuation(label: &str, game: &Continuation) {
         lost => format!("the hand lost you {} chips", -lost),
     };
     println!(
-        "          {hand}; the game: {}, {} points ({:.2} luck-adjusted)",
+        "          {hand}; the game: {}, {} points (luck of the cards {:+.2})",
         place(game.place),
         game.points,
-        game.adjusted_points
+        game.luck
     );
 }

@@ -90,8 +90,9 @@ pub struct Continuation {
     pub place: usize,
     /// Your points in the game.
     pub points: u32,
-    /// The same with the luck of the cards taken out.
-    pub adjusted_points: f64,
+    /// What the cards gave you in the game beyond their expectation, in points (the verdict
+    /// takes it out with a fitted coefficient).
+    pub luck: f64,
 }
 
 /// One changed decision shown in full.

@@ -3,23 +3,20 @@
 use crate::spot::Spot;
 use player::Chips;
 
-/// Loose-aggressive, the team that likes action:
-///
-/// - **preflop**: opens the best 40% of hands to 2.5 big blinds; facing a raise, re-raises
-///   the best 8% to three times the bet and calls with the best 35% when it costs at most 10%
-///   of its stack; with 8 big blinds or fewer, shoves the best 40% and calls an all-in when its
-///   equity beats the price;
-/// - **after the flop**: with equity 30% of the way from a fair share to certain, bets or
-///   raises three quarters of the pot; checked to, bets half the pot with a fair share and a
-///   bit, or as a bluff one time in three (against at most two opponents); facing a bet, raises
-///   with 80%, calls when its equity is within 2 points of the price; else checks or folds.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct LooseBot {
-    /// Seeds its bluffs and the deals of its equity estimates.
-    pub seed: u64,
+street_player! {
+    /// Loose-aggressive, the team that likes action:
+    ///
+    /// - **preflop**: opens the best 40% of hands to 2.5 big blinds; facing a raise, re-raises
+    ///   the best 8% to three times the bet and calls with the best 35% when it costs at most 10%
+    ///   of its stack; with 8 big blinds or fewer, shoves the best 40% and calls an all-in when its
+    ///   equity beats the price;
+    /// - **after the flop**: with equity 30% of the way from a fair share to certain, bets or
+    ///   raises three quarters of the pot; checked to, bets half the pot with a fair share and a
+    ///   bit, or as a bluff one time in three (against at most two opponents); facing a bet, raises
+    ///   with 80%, calls when its equity is within 2 points of the price; else checks or folds.
+    LooseBot,
+    version "loose 1"
 }
-
-street_player!(LooseBot, "loose 1");
 
 fn preflop(spot: &Spot) -> Chips {
     let rank = spot.percentile();

@@ -16,11 +16,20 @@
 //! - [`ShoverBot`]: what many teams deploy first: all-in with the best quarter of hands, all-in
 //!   after the flop with two pair or better, check or fold everything else.
 
-/// The `Player` of a bot of the field whose module has `preflop(&Spot) -> Chips` and
-/// `postflop(&Spot, seed) -> Chips`: reads the spot (nothing to decide: check or fold), then
+/// A bot of the field whose module has `preflop(&Spot) -> Chips` and
+/// `postflop(&Spot, seed) -> Chips`: its struct (the bot's docs given, a `seed` the same for
+/// every bot) and its `Player`, which reads the spot (nothing to decide: check or fold), then
 /// decides by street.
 macro_rules! street_player {
-    ($bot:ident, $version:literal) => {
+    ($(#[$doc:meta])* $bot:ident, version $version:literal) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, Default)]
+        pub struct $bot {
+            /// Seeds its random choices: the deals of its equity estimates, and its bluffs if it
+            /// bluffs.
+            pub seed: u64,
+        }
+
         impl player::Player for $bot {
             fn bet_request(&self, state: &player::GameState) -> player::Chips {
                 match crate::spot::Spot::read(state) {

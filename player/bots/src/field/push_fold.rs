@@ -3,23 +3,20 @@
 use crate::spot::Spot;
 use player::Chips;
 
-/// Built for the late blind levels, where most stacks are short:
-///
-/// - **15 big blinds or fewer**: all-in or fold. Unraised, shoves when its hand is in the best
-///   `12% + 3.5% × (15 − big blinds)` (12% at 15, about 47% at 5), a little tighter with more
-///   players still to act; facing a raise or an all-in, shoves when its equity against the
-///   players in the hand beats the price by 2 points;
-/// - **deeper**: opens the best 10% to 2.5 big blinds, shoves over a raise with the best 4%,
-///   folds the rest;
-/// - **after the flop**: all-in with equity 40% of the way from a fair share to certain;
-///   checks when it can, calls when the price is right, else folds.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct PushFoldBot {
-    /// Seeds the deals of its equity estimates.
-    pub seed: u64,
+street_player! {
+    /// Built for the late blind levels, where most stacks are short:
+    ///
+    /// - **15 big blinds or fewer**: all-in or fold. Unraised, shoves when its hand is in the best
+    ///   `12% + 3.5% × (15 − big blinds)` (12% at 15, about 47% at 5), a little tighter with more
+    ///   players still to act; facing a raise or an all-in, shoves when its equity against the
+    ///   players in the hand beats the price by 2 points;
+    /// - **deeper**: opens the best 10% to 2.5 big blinds, shoves over a raise with the best 4%,
+    ///   folds the rest;
+    /// - **after the flop**: all-in with equity 40% of the way from a fair share to certain;
+    ///   checks when it can, calls when the price is right, else folds.
+    PushFoldBot,
+    version "push-fold 1"
 }
-
-street_player!(PushFoldBot, "push-fold 1");
 
 fn preflop(spot: &Spot) -> Chips {
     let rank = spot.percentile();
@@ -38,15 +35,5 @@ fn preflop(spot: &Spot) -> Chips {
 }
 
 fn postflop(spot: &Spot, seed: u64) -> Chips {
-    let fair = spot.fair_share();
-    let strong = fair + (1.0 - fair) * 0.4;
-    let price = spot.price();
-    let equity = spot.equity(seed, &[strong, price]);
-    if equity >= strong {
-        return spot.shove();
-    }
-    if !spot.call.is_zero() && equity >= price {
-        return spot.call();
-    }
-    Chips::ZERO
+    spot.strong_or_priced(seed, 0.4, Spot::shove)
 }

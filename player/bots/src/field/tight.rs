@@ -3,24 +3,21 @@
 use crate::spot::Spot;
 use player::Chips;
 
-/// Tight-aggressive, as the stronger teams play by the afternoon:
-///
-/// - **preflop**: opens the best 16% of hands (heads-up percentile) to 3 big blinds, folds the
-///   rest (checks its big blind); facing a raise, re-raises the best 4% to three times the bet
-///   and calls with the best 10% when it costs at most 15% of its stack; with 10 big blinds or
-///   fewer, shoves a range that widens as the stack shrinks (10% at 10, 35% at 0) and calls an
-///   all-in when its equity beats the price by 3 points;
-/// - **after the flop**: with equity (against the players still in) at least 45% of the way
-///   from a fair share to certain, bets or raises two thirds of the pot; heads-up and checked to
-///   with 50%, bets half the pot; calls when its equity beats the price by 5 points; else
-///   checks or folds.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct TightBot {
-    /// Seeds the deals of its equity estimates.
-    pub seed: u64,
+street_player! {
+    /// Tight-aggressive, as the stronger teams play by the afternoon:
+    ///
+    /// - **preflop**: opens the best 16% of hands (heads-up percentile) to 3 big blinds, folds the
+    ///   rest (checks its big blind); facing a raise, re-raises the best 4% to three times the bet
+    ///   and calls with the best 10% when it costs at most 15% of its stack; with 10 big blinds or
+    ///   fewer, shoves a range that widens as the stack shrinks (10% at 10, 35% at 0) and calls an
+    ///   all-in when its equity beats the price by 3 points;
+    /// - **after the flop**: with equity (against the players still in) at least 45% of the way
+    ///   from a fair share to certain, bets or raises two thirds of the pot; heads-up and checked
+    ///   to with 50%, bets half the pot; calls when its equity beats the price by 5 points; else
+    ///   checks or folds.
+    TightBot,
+    version "tight 1"
 }
-
-street_player!(TightBot, "tight 1");
 
 fn preflop(spot: &Spot) -> Chips {
     let rank = spot.percentile();

@@ -26,12 +26,14 @@ use std::process::ExitCode;
 #[path = "../../support/random_hands.rs"]
 mod random_hands;
 use random_hands::random_seven_cards;
-#[path = "../../support/our_loops.rs"]
-mod our_loops;
 #[path = "../../support/cpu_time.rs"]
 mod cpu_time;
-use cpu_time::{load_average, thread_cpu_seconds};
+#[path = "../../support/our_loops.rs"]
+mod our_loops;
+#[path = "../../support/timed_cases.rs"]
+mod timed_cases;
 use our_loops::{enumerate_all, random_hand_key, random_seven_cards_strength, random_strength_of};
+use timed_cases::{print_cases, print_rounds, speed_ratios, Case};
 
 const HANDS: usize = 10_000_000;
 const ALL_HANDS: u64 = 133_784_560;
@@ -87,14 +89,7 @@ fn all_hhe(deck: &[usize; 52]) -> u64 {
 /// its input stream four times ours), then `evaluate()`.
 #[inline(never)]
 fn random_hhe(hands: &[[u8; 7]]) -> u16 {
-    let mut acc = 0u16;
-    for hand in hands {
-        let key = hand
-            .iter()
-            .fold(Hand::new(), |key, &card| key.add_card(usize::from(card)));
-        acc ^= key.evaluate();
-    }
-    acc
+    hhe_loop(hands)
 }
 
 /// hhe on the same hands with two bytes a card, as ours are (`[Card; 7]` is 14 bytes a hand, hhe's
@@ -102,6 +97,16 @@ fn random_hhe(hands: &[[u8; 7]]) -> u16 {
 /// target; it says how much of the gap the input stream is.
 #[inline(never)]
 fn random_hhe_two_byte(hands: &[[u16; 7]]) -> u16 {
+    hhe_loop(hands)
+}
+
+/// The loop of both hhe cases, for either width of card id: inlined into each, so that each
+/// keeps a function of its own that `hhe_compare.sh instructions` finds by name.
+#[inline(always)]
+fn hhe_loop<Id: Copy>(hands: &[[Id; 7]]) -> u16
+where
+    usize: From<Id>,
+{
     let mut acc = 0u16;
     for hand in hands {
         let key = hand
@@ -290,24 +295,6 @@ const RANDOM_HHE_TWO_BYTE: &str = "10M random: hhe, two bytes a card as ours";
 const ALL_OURS: &str = "all 133,784,560 hands: ours nested Deal::one_more";
 const ALL_HHE: &str = "all 133,784,560 hands: hhe nested Hand::add_card";
 
-struct Case {
-    name: &'static str,
-    /// Hands one run evaluates, for the rate.
-    hands: f64,
-    run: Box<dyn FnMut() -> u64>,
-    seconds: Vec<f64>,
-}
-
-/// min / median / max of a list (sorted in place).
-fn spread(values: &mut [f64]) -> [f64; 3] {
-    values.sort_by(f64::total_cmp);
-    [
-        values[0],
-        values[values.len() / 2],
-        values[values.len() - 1],
-    ]
-}
-
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     let rounds: usize = match args.next().map(|n| n.parse()) {
@@ -340,55 +327,32 @@ fn main() -> ExitCode {
     let hands_a = hands.clone();
     let hands_b = hands.clone();
     let hands_c = hands;
+    const UNIT: &str = "M hands/s";
     let mut cases = vec![
-        Case {
-            name: RANDOM_STRENGTH_OF,
-            hands: HANDS as f64,
-            run: Box::new(move || u64::from(random_strength_of(black_box(&hands_a)))),
-            seconds: Vec::new(),
-        },
-        Case {
-            name: RANDOM_SEVEN_CARDS,
-            hands: HANDS as f64,
-            run: Box::new(move || u64::from(random_seven_cards_strength(black_box(&seven_cards)))),
-            seconds: Vec::new(),
-        },
-        Case {
-            name: RANDOM_HAND_KEY,
-            hands: HANDS as f64,
-            run: Box::new(move || u64::from(random_hand_key(black_box(&hands_b)))),
-            seconds: Vec::new(),
-        },
-        Case {
-            name: RANDOM_HHE,
-            hands: HANDS as f64,
-            run: Box::new(move || u64::from(random_hhe(black_box(&hhe_hands)))),
-            seconds: Vec::new(),
-        },
-        Case {
-            name: RANDOM_UNCHECKED,
-            hands: HANDS as f64,
-            run: Box::new(move || u64::from(random_unchecked(black_box(&hands_c)))),
-            seconds: Vec::new(),
-        },
-        Case {
-            name: RANDOM_HHE_TWO_BYTE,
-            hands: HANDS as f64,
-            run: Box::new(move || u64::from(random_hhe_two_byte(black_box(&hhe_two_byte)))),
-            seconds: Vec::new(),
-        },
-        Case {
-            name: ALL_OURS,
-            hands: ALL_HANDS as f64,
-            run: Box::new(move || enumerate_all(black_box(&our_deck))),
-            seconds: Vec::new(),
-        },
-        Case {
-            name: ALL_HHE,
-            hands: ALL_HANDS as f64,
-            run: Box::new(move || all_hhe(black_box(&hhe_deck))),
-            seconds: Vec::new(),
-        },
+        Case::new(RANDOM_STRENGTH_OF, HANDS as f64, UNIT, move || {
+            u64::from(random_strength_of(black_box(&hands_a)))
+        }),
+        Case::new(RANDOM_SEVEN_CARDS, HANDS as f64, UNIT, move || {
+            u64::from(random_seven_cards_strength(black_box(&seven_cards)))
+        }),
+        Case::new(RANDOM_HAND_KEY, HANDS as f64, UNIT, move || {
+            u64::from(random_hand_key(black_box(&hands_b)))
+        }),
+        Case::new(RANDOM_HHE, HANDS as f64, UNIT, move || {
+            u64::from(random_hhe(black_box(&hhe_hands)))
+        }),
+        Case::new(RANDOM_UNCHECKED, HANDS as f64, UNIT, move || {
+            u64::from(random_unchecked(black_box(&hands_c)))
+        }),
+        Case::new(RANDOM_HHE_TWO_BYTE, HANDS as f64, UNIT, move || {
+            u64::from(random_hhe_two_byte(black_box(&hhe_two_byte)))
+        }),
+        Case::new(ALL_OURS, ALL_HANDS as f64, UNIT, move || {
+            enumerate_all(black_box(&our_deck))
+        }),
+        Case::new(ALL_HHE, ALL_HANDS as f64, UNIT, move || {
+            all_hhe(black_box(&hhe_deck))
+        }),
     ];
     cases.retain(|case| case.name.contains(filter.as_str()));
     if cases.is_empty() {
@@ -405,31 +369,12 @@ fn main() -> ExitCode {
             (0..cases.len()).rev().collect()
         };
         for index in order {
-            let case = &mut cases[index];
-            let start = thread_cpu_seconds();
-            black_box((case.run)());
-            case.seconds.push(thread_cpu_seconds() - start);
+            cases[index].time_once();
         }
     }
 
-    println!(
-        "{rounds} rounds, on-CPU time of the thread; min / median / max; load average {}",
-        load_average()
-    );
-    for case in &cases {
-        let [fast, median, slow] = spread(&mut case.seconds.clone());
-        let rate = |seconds: f64| case.hands / seconds / 1e6;
-        println!(
-            "{:<50} {:>9.1} / {:>9.1} / {:>9.1} ms   {:>7.1} / {:>7.1} / {:>7.1} M hands/s",
-            case.name,
-            fast * 1e3,
-            median * 1e3,
-            slow * 1e3,
-            rate(slow),
-            rate(median),
-            rate(fast),
-        );
-    }
+    print_rounds(rounds);
+    print_cases(&cases, 50, 1);
     // Ours against hhe round by round: both ran within seconds of each other, so a ratio
     // keeps what the machine's load did to both (the target is 1.0x). The two diagnostic rows
     // (no repeat test; hhe on two-byte cards) have no target: they bound `strength_of`'s.
@@ -443,19 +388,7 @@ fn main() -> ExitCode {
         (RANDOM_HHE_TWO_BYTE, RANDOM_HHE, DIAGNOSTIC),
         (ALL_OURS, ALL_HHE, TARGET),
     ] {
-        let seconds = |name: &str| {
-            cases
-                .iter()
-                .find(|case| case.name == name)
-                .map(|case| case.seconds.clone())
-        };
-        if let (Some(our_seconds), Some(their_seconds)) = (seconds(ours), seconds(theirs)) {
-            let mut ratios: Vec<f64> = their_seconds
-                .iter()
-                .zip(&our_seconds)
-                .map(|(theirs, ours)| theirs / ours)
-                .collect();
-            let [low, median, high] = spread(&mut ratios);
+        if let Some([low, median, high]) = speed_ratios(&cases, ours, theirs) {
             println!(
                 "ours/hhe {ours:<50} {low:>5.2} / {median:>5.2} / {high:>5.2} x hhe's speed {note}"
             );

@@ -38,13 +38,28 @@ pub(crate) struct PhhCounts {
 /// that cannot be read is skipped and its reason returned (with the hand's table name).
 pub(crate) fn read_hands(
     text: &str,
+    dealt_in: impl FnMut(&str),
+    decision: impl FnMut(PhhDecision<'_>),
+) -> (PhhCounts, Vec<String>) {
+    replay_tables(text, |_| {}, dealt_in, decision)
+}
+
+/// Replays every table of `text`, telling `before` each readable table's fields first: the
+/// loop and the counting of [`read_hands`] and [`read_event_hands`].
+fn replay_tables(
+    text: &str,
+    mut before: impl FnMut(&Fields),
     mut dealt_in: impl FnMut(&str),
     mut decision: impl FnMut(PhhDecision<'_>),
 ) -> (PhhCounts, Vec<String>) {
     let mut counts = PhhCounts::default();
     let mut problems = Vec::new();
     for (table, fields) in tables(text) {
-        match fields.and_then(|fields| replay(&fields, &mut dealt_in, &mut decision)) {
+        let replayed = fields.and_then(|fields| {
+            before(&fields);
+            replay(&fields, &mut dealt_in, &mut decision)
+        });
+        match replayed {
             Ok(()) => counts.hands += 1,
             Err(problem) => {
                 counts.unreadable += 1;
@@ -300,6 +315,33 @@ fn player_number(text: &str, count: usize) -> Result<usize, String> {
         .filter(|&n| (1..=count).contains(&n))
         .map(|n| n - 1)
         .ok_or_else(|| format!("no player {text:?} among {count}"))
+}
+
+/// What the event's hand-history stream (`GET /api/event/hands`, written by
+/// `dealer::observe::phh` in its event form) says of a hand besides its actions.
+pub(crate) struct EventHand<'a> {
+    /// `players`, as listed.
+    pub players: Vec<&'a str>,
+    /// `_lean_versions`: each listed player's version (empty without the field).
+    pub versions: Vec<&'a str>,
+}
+
+/// [`read_hands`] for the event's hand-history stream: `hand` is told each readable hand's
+/// [`EventHand`] before its players and decisions.
+pub(crate) fn read_event_hands(
+    text: &str,
+    mut hand: impl FnMut(&EventHand<'_>),
+    dealt_in: impl FnMut(&str),
+    decision: impl FnMut(PhhDecision<'_>),
+) -> (PhhCounts, Vec<String>) {
+    let before = |fields: &Fields| {
+        let texts = |key: &str| fields.get(key).and_then(Value::texts).unwrap_or_default();
+        hand(&EventHand {
+            players: texts("players"),
+            versions: texts("_lean_versions"),
+        });
+    };
+    replay_tables(text, before, dealt_in, decision)
 }
 
 #[cfg(test)]

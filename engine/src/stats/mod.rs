@@ -6,6 +6,8 @@
 //! rotations of one duplicate deal set share their cards, so their results are correlated;
 //! `player/arena/src/verdict.rs`), the event's games (`dealer/src/event/versions.rs`).
 
+pub mod adjust;
+
 use serde::{Deserialize, Serialize};
 
 /// A mean with its two-sided 95% confidence interval.
