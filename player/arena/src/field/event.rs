@@ -22,7 +22,7 @@
 
 use super::phh::{read_event_hands, EventHand};
 use super::{FittedPlayer, StyleCounts, StyleMeter, PROBLEMS_KEPT};
-use bots::profile::ProfileCounts;
+use bots::profile::{HandTracker, ProfileCounts};
 use flate2::write::GzEncoder;
 use flate2::Compression;
 use serde::{Deserialize, Serialize};
@@ -692,7 +692,11 @@ fn count_segment(
     // Each listed player's team, for the hand being read (`None`: not wanted).
     let seated = std::cell::RefCell::new(HashMap::<String, usize>::new());
     let hand_number = std::cell::Cell::new(0u64);
+    // Each team's memory of the hand under way, as its bot would track it; a game's hands end
+    // with it.
+    let trackers = std::cell::RefCell::new(vec![HandTracker::default(); teams]);
     let count_game = |text: &str| {
+        trackers.borrow_mut().fill_with(HandTracker::default);
         read_event_hands(
             text,
             |hand| {
@@ -713,7 +717,11 @@ fn count_segment(
             |decision| {
                 if let Some(&team) = seated.borrow().get(decision.player) {
                     let (counts, style) = &mut counts.borrow_mut()[team];
-                    if counts.decisions.add_answer(decision.state, decision.answer) {
+                    let tracker = &mut trackers.borrow_mut()[team];
+                    if counts
+                        .decisions
+                        .add_answer(decision.state, decision.answer, tracker)
+                    {
                         style.observe(hand_number.get(), decision.state, decision.answer);
                     }
                 }
