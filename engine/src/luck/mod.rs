@@ -50,7 +50,7 @@ pub const LUCK_STREAM_KEY: u64 = 0x6c75_636b_5f61_6976; // "luck_aiv"
 
 /// Whole boards drawn to value a hand before the flop. The estimate's own noise adds to the
 /// adjusted figure's variance, but little: with 4,000 boards instead of 400 the variance of a
-/// paired difference did not change in its third digit (player/arena/README.md).
+/// paired difference did not change in its third digit (docs/benchmarks.md).
 pub const FLOP_SAMPLES: u32 = 256;
 
 /// Pots smaller than this share of the chips in play are not corrected: their cards move

@@ -547,6 +547,9 @@ fn main() {
             }
         }
         println!("\n{met} of {checks} figures (6 players × 4 figures × 9 held-out runs) within 3 points or 20% of the recorded one");
+        for miss in &misses {
+            println!("  missed: {miss}");
+        }
         println!("\nPer decision, on each held-out run's own situations (the profile's expected answers where its player was; mean over the nine runs):\n");
         println!("| player | voluntary % of preflop decisions | raises % | all-in % | postflop bets and raises per call |");
         println!("|---|---|---|---|---|");
@@ -557,9 +560,6 @@ fn main() {
             );
         }
         println!("\n{decision_met} of {decision_checks} per-decision figures within 3 points or 20% of the recorded one");
-        for miss in misses.iter().take(12) {
-            println!("  missed: {miss}");
-        }
     }
 
     if only.iter().any(|o| o == "edits") {

@@ -118,6 +118,23 @@ pub struct Judgement {
     pub chips_and_points_disagree: bool,
 }
 
+impl Judgement {
+    /// What the raw paired points alone would say: the verdict's rule on [`Judgement::raw`].
+    /// Shown beside the verdict when it differs; never the verdict (choosing the measure after
+    /// seeing both would bias it).
+    pub fn raw_verdict(&self) -> Verdict {
+        if self.verdict == Verdict::Identical {
+            Verdict::Identical
+        } else if self.raw.low() > 0.0 {
+            Verdict::Better
+        } else if self.raw.high() < 0.0 {
+            Verdict::Worse
+        } else {
+            Verdict::CantTellYet
+        }
+    }
+}
+
 /// Compares `current` with `previous` on the deal sets both have (the first
 /// `min(len)`), `rotations` games per set; `None` with fewer than two in common.
 pub fn judge(current: &[SetResult], previous: &[SetResult], rotations: usize) -> Option<Judgement> {
@@ -255,6 +272,8 @@ mod tests {
         assert!((judgement.adjusted.mean - 0.25).abs() < 1e-12);
         // The raw points are far noisier: they need many more games.
         assert!(judgement.games_to_tell.raw.is_none_or(|raw| raw > 200));
+        // ... and cannot tell yet: the two measures differ, which the run says in words.
+        assert_eq!(judgement.raw_verdict(), Verdict::CantTellYet);
         // Fewer chips, more points: said so.
         assert!(judgement.chips_and_points_disagree);
         let reverse = judge(&before, &after, 2).unwrap();
@@ -273,10 +292,9 @@ mod tests {
                 .unwrap()
                 .chips_and_points_disagree
         );
-        assert_eq!(
-            judge(&before, &before, 2).unwrap().verdict,
-            Verdict::Identical
-        );
+        let identical = judge(&before, &before, 2).unwrap();
+        assert_eq!(identical.verdict, Verdict::Identical);
+        assert_eq!(identical.raw_verdict(), Verdict::Identical);
         assert!(judge(&before[..1], &before, 2).is_none());
     }
 

@@ -140,8 +140,10 @@ fn judged(judgement: Option<&Judgement>) {
     );
     let adjusted = interval(&judgement.adjusted, 3);
     let raw = interval(&judgement.raw, 3);
-    let figures =
-        format!("{adjusted} points a game with the luck of the cards taken out ({raw} raw)");
+    let figures = format!(
+        "{adjusted} points a game with the luck of the cards taken out ({raw} raw; luck weighed {:.2}, fitted on the other deal sets)",
+        judgement.luck_coefficient
+    );
     match judgement.verdict {
         Verdict::Better => println!("  BETTER: {figures}"),
         Verdict::Worse => println!("  WORSE: {figures}"),
@@ -167,6 +169,13 @@ fn judged(judgement: Option<&Judgement>) {
     if judgement.verdict == Verdict::Identical {
         return;
     }
+    let raw_verdict = judgement.raw_verdict();
+    if raw_verdict != judgement.verdict {
+        println!(
+            "  The two measures differ: the raw points alone say {}; the verdict is the luck-adjusted one, chosen before the run (picking the measure after seeing both would bias it).",
+            verdict_words(raw_verdict)
+        );
+    }
     println!(
         "  finishes (1st / 2nd / no points): {} before, {} now",
         finishes(&judgement.other_finishes),
@@ -185,6 +194,15 @@ fn judged(judgement: Option<&Judgement>) {
         println!(
             "  Chips and points disagree: this version scores {points} points but wins {chips} chips per 100 hands, and the event ranks by points."
         );
+    }
+}
+
+fn verdict_words(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Better => "BETTER",
+        Verdict::Worse => "WORSE",
+        Verdict::CantTellYet => "can't tell yet",
+        Verdict::Identical => "no difference",
     }
 }
 
