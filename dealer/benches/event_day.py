@@ -27,7 +27,6 @@ PLAYER the release `player`. "disk" is st_blocks * 512, as `du` counts it.
 """
 import json
 import os
-import signal
 import sqlite3
 import statistics
 import subprocess
@@ -35,7 +34,7 @@ import sys
 import tempfile
 import time
 
-from event_field import free_port, start_field
+from event_field import free_port, start_field, stop_and_remove, stop_server
 
 BOT_KINDS = ["equity", "random", "calling-station", "raiser", "equity", "folder"]
 BUDGET = 2_000_000_000
@@ -66,12 +65,7 @@ def serve(dealer, config, data, log, *extra):
 
 
 def stop(server):
-    server.send_signal(signal.SIGINT)
-    try:
-        server.wait(timeout=60)
-    except subprocess.TimeoutExpired:
-        server.kill()
-        server.wait()
+    stop_server(server)
 
 
 def query(data, sql):
@@ -180,14 +174,7 @@ def main():
             print(f"  the budget keeps the newest {min(share, 1.0):.0%} of the day's games; "
                   f"the oldest {max(0.0, 1 - share):.0%} are pruned")
     finally:
-        for child in children:
-            child.terminate()
-        for child in children:
-            child.wait()
-        if os.environ.get("EVENT_DAY_KEEP"):
-            print(f"kept {work}")
-        else:
-            subprocess.run(["rm", "-rf", work], check=False)
+        stop_and_remove(children, work, "EVENT_DAY_KEEP")
 
 
 if __name__ == "__main__":

@@ -21,14 +21,13 @@ database's `running` games). Reported:
 Usage: event_disk.py DEALER PLAYER [minutes=5] [budgets=100MB,50MB] [sdk_players=6] [bots=6]
 """
 import os
-import signal
 import sqlite3
 import subprocess
 import sys
 import tempfile
 import time
 
-from event_field import free_port, start_field
+from event_field import free_port, start_field, stop_and_remove, stop_server
 
 BOT_KINDS = ["equity", "random", "calling-station", "raiser", "equity", "folder"]
 SAMPLE_EVERY = 1.0
@@ -129,12 +128,7 @@ def run_budget(dealer, player, budget_text, minutes, sdk_players, bots):
             peak_without_play = max(peak_without_play, total - in_play)
             if total > peak:
                 peak, peak_in_play, peak_at = total, in_play, time.time() - started
-        server.send_signal(signal.SIGINT)
-        try:
-            server.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        stop_server(server)
         (games, first, last), = query(
             data, "SELECT COUNT(*), MIN(started_at), MAX(ended_at) FROM games "
                   "WHERE state = 'finished'")
@@ -158,14 +152,7 @@ def run_budget(dealer, player, budget_text, minutes, sdk_players, bots):
             print(f"    {failure}")
         return peak <= budget and identical == total
     finally:
-        for child in children:
-            child.terminate()
-        for child in children:
-            child.wait()
-        if os.environ.get("EVENT_DISK_KEEP"):
-            print(f"  kept {work}")
-        else:
-            subprocess.run(["rm", "-rf", work], check=False)
+        stop_and_remove(children, work, "EVENT_DISK_KEEP")
 
 
 def main():

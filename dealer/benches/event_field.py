@@ -1,6 +1,7 @@
 """What the event benches (event_day.py, event_soak.py, event_luck_cost.py) share: a free
 loopback port, the field of an event's config (SDK player processes started on their own
-ports, and house bots), a process's resident memory, and stopping what a bench started."""
+ports, and house bots), a process's resident memory, and stopping what a bench started and
+removing its work folder."""
 import os
 import signal
 import socket
@@ -50,3 +51,23 @@ def stop_children(children):
             child.wait(timeout=30)
         except subprocess.TimeoutExpired:
             child.kill()
+
+
+def stop_and_remove(children, work, keep_variable):
+    """Stops the children and removes the bench's `work` folder, unless the environment
+    variable `keep_variable` is set (then the folder is kept and named)."""
+    stop_children(children)
+    if os.environ.get(keep_variable):
+        print(f"  kept {work}")
+    else:
+        subprocess.run(["rm", "-rf", work], check=False)
+
+
+def stop_server(server):
+    """Ctrl-C to a `dealer serve`, as an organiser stops it; killed if not gone in 60 s."""
+    server.send_signal(signal.SIGINT)
+    try:
+        server.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait()

@@ -29,8 +29,11 @@ Printed: each run's p50, p99, requests/s and the server's CPU time per request (
 from /proc/PID/stat, all threads), then per scenario and server the median with min–max over
 the rounds, and the load average before and after. wrk runs on the same cores as the servers.
 """
-import argparse, json, os, shutil, socket, statistics, subprocess, sys, tempfile, time, urllib.parse
+import argparse, json, os, shutil, statistics, subprocess, sys, tempfile, time, urllib.parse
 from pathlib import Path
+
+import loopback
+from loopback import free_port
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
@@ -46,23 +49,9 @@ SCENARIOS = [
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def post(port, body):
     """One request on a fresh connection: (status, answer text)."""
-    data = body.encode()
-    head = (f"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {len(data)}\r\n"
-            "Content-Type: application/x-www-form-urlencoded\r\nConnection: close\r\n\r\n").encode()
-    with socket.create_connection(("127.0.0.1", port), timeout=2) as s:
-        s.sendall(head + data)
-        answer = b""
-        while chunk := s.recv(65536):
-            answer += chunk
-    head, _, text = answer.partition(b"\r\n\r\n")
+    head, _, text = loopback.post(port, body).partition(b"\r\n\r\n")
     return int(head.split()[1]), text.decode()
 
 

@@ -9,29 +9,13 @@ one line per request; warn keeps the request log out of the memory figure), poll
 process was spawned. After the first run's answer, it also sends 1,000 bet_requests, waits a
 second and reads VmRSS from /proc (the idle resident memory after warm-up).
 """
-import os, signal, socket, statistics, subprocess, sys, time, urllib.parse
+import os, signal, statistics, subprocess, sys, time, urllib.parse
+
+from loopback import free_port, post as request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 STATE = os.path.join(HERE, "..", "tests", "fixtures", "captures",
                      "09-preflop-r0-6-seats-first-request.json")
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def request(port, body):
-    data = body.encode()
-    head = (f"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: {len(data)}\r\n"
-            "Content-Type: application/x-www-form-urlencoded\r\nConnection: close\r\n\r\n").encode()
-    with socket.create_connection(("127.0.0.1", port), timeout=2) as s:
-        s.sendall(head + data)
-        answer = b""
-        while chunk := s.recv(65536):
-            answer += chunk
-    return answer
 
 
 def rss_kib(pid):
