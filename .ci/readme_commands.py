@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Every shell command of the team's path and of the organiser's page runs as printed.
 
-Reads the fenced ```sh blocks of README.md, player/README.md and dealer/README.md, in order, and
-runs each with a timeout, failing with the page and line of the block that broke. The team's
-pages run from the repository root. dealer/README.md is the organiser's page: its commands are
+Reads the fenced ```sh blocks of README.md, player/README.md, player/arena/README.md and
+dealer/README.md, in order, and runs each with a timeout, failing with the page and line of the
+block that broke, and prints how long each took. The team's pages run from the repository
+root. dealer/README.md is the organiser's page: its commands are
 the installed `dealer`'s (`cargo install --path dealer` puts it on PATH), run in an organiser's
 own folder. Rather than a release install (minutes), its blocks run with the dealer's debug
 build first on PATH (`cargo build -p lean-poker-dealer`, run first: after the workspace's test
@@ -24,7 +25,7 @@ A block may be preceded by a marker comment:
 Any other block runs with `bash -euo pipefail` and must exit 0.
 
 Usage: python3 .ci/readme_commands.py [PAGE ...]
-(default: README.md player/README.md dealer/README.md)
+(default: README.md player/README.md player/arena/README.md dealer/README.md)
 """
 import json
 import os
@@ -39,7 +40,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = ["README.md", "player/README.md", "dealer/README.md"]
+PAGES = ["README.md", "player/README.md", "player/arena/README.md", "dealer/README.md"]
 # Pages whose commands are an installed binary's: page -> (cargo package, binary).
 INSTALLED = {"dealer/README.md": ("lean-poker-dealer", "dealer")}
 TIMEOUT_S = 1800
@@ -161,12 +162,14 @@ def main(pages):
                         print(f"    listening on {port}", flush=True)
                         ran += 1
                         continue
+                    started = time.monotonic()
                     try:
                         result = subprocess.run(["bash", "-euo", "pipefail", "-c", text], cwd=cwd, env=env, timeout=TIMEOUT_S, start_new_session=True)
                     except subprocess.TimeoutExpired:
                         sys.exit(f"error: {where}: still running after {TIMEOUT_S} s")
                     if result.returncode != 0:
                         sys.exit(f"error: {where}: the block exited with {result.returncode}")
+                    print(f"    ({time.monotonic() - started:.1f} s)", flush=True)
                     ran += 1
                 stop(servers)
             finally:

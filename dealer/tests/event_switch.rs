@@ -279,6 +279,10 @@ async fn the_verdict_at_a_table_of_real_team_bots() {
             games.to_string()
         }
     };
+    // A version whose games all scored alike (a calling station's 40 games of no points) has
+    // no spread raw or adjusted: no ratio, counted apart.
+    let spreadless = width_ratios.iter().filter(|w| !w.2.is_finite()).count();
+    width_ratios.retain(|w| w.2.is_finite());
     let widest = width_ratios
         .iter()
         .max_by(|a, b| a.2.total_cmp(&b.2))
@@ -317,8 +321,9 @@ async fn the_verdict_at_a_table_of_real_team_bots() {
         );
     }
     eprintln!(
-        "adjusted interval over raw, {} versions: widest {:.3} ({}, {} games); {over} wider by \
-         more than 2% ({}); mean {:.3}; luck coefficients of sam's versions {:.2} to {:.2}",
+        "adjusted interval over raw, {} versions ({spreadless} more with no spread at all): \
+         widest {:.3} ({}, {} games); {over} wider by more than 2% ({}); mean {:.3}; luck \
+         coefficients of sam's versions {:.2} to {:.2}",
         width_ratios.len(),
         widest.2,
         widest.0,
