@@ -201,8 +201,8 @@ fn verdict_words(verdict: Verdict) -> &'static str {
     match verdict {
         Verdict::Better => "BETTER",
         Verdict::Worse => "WORSE",
-        Verdict::CantTellYet => "can't tell yet",
-        Verdict::Identical => "no difference",
+        Verdict::CantTellYet => "\"can't tell yet\"",
+        Verdict::Identical => "\"no difference\"",
     }
 }
 
