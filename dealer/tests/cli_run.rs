@@ -432,9 +432,13 @@ fn a_profile_file_is_a_house_bot_and_a_bad_one_is_named() {
         .any(|v| v.starts_with("profile real-c ")));
 
     let not_a_profile = dir.path().join("notes.json");
-    std::fs::write(&not_a_profile, "{\"format\": 1}").unwrap();
+    std::fs::write(&not_a_profile, "{\"format\": 2}").unwrap();
+    // A profile fitted by an older build: refused with what to do.
+    let older = dir.path().join("older.json");
+    std::fs::write(&older, "{\"format\": 1}").unwrap();
     for (file, says) in [
         (not_a_profile, "not an opponent profile"),
+        (older, "profile format 1, this build reads format 2: fit it again"),
         (dir.path().join("missing.json"), "cannot read the profile"),
     ] {
         let output = dealer(
