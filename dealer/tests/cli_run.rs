@@ -438,7 +438,10 @@ fn a_profile_file_is_a_house_bot_and_a_bad_one_is_named() {
     std::fs::write(&older, "{\"format\": 1}").unwrap();
     for (file, says) in [
         (not_a_profile, "not an opponent profile"),
-        (older, "profile format 1, this build reads format 2: fit it again"),
+        (
+            older,
+            "profile format 1, this build reads format 2: fit it again",
+        ),
         (dir.path().join("missing.json"), "cannot read the profile"),
     ] {
         let output = dealer(
